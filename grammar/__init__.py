@@ -1,0 +1,1 @@
+"""Package data: the Lark grammar of the mjrules spec language."""

@@ -1,0 +1,1 @@
+"""Package data: the shipped variant specs (*.mj)."""
