@@ -1,0 +1,112 @@
+"""Diagnostics: spec errors with a stable code, a source span, a caret and a hint."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Span:
+    """A region of a spec file: 1-based line and column, end column exclusive."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column}
+
+
+@dataclass
+class Diagnostic:
+    """One error in a spec: `file:line:col: error[E012]: message`, the source line, a caret, a hint."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    hint: str | None = None
+    source_line: str | None = None
+
+    def render(self) -> str:
+        where = "<spec>"
+        if self.span is not None:
+            where = f"{self.span.file}:{self.span.line}:{self.span.column}"
+        out = [f"{where}: error[{self.code}]: {self.message}"]
+        if self.span is not None and self.source_line is not None:
+            num = str(self.span.line)
+            text = self.source_line.rstrip("\n").replace("\t", " ")
+            width = 1
+            if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
+                width = self.span.end_column - self.span.column
+            width = max(1, min(width, max(1, len(text) - self.span.column + 1)))
+            out.append(f"  {num:>3} | {text}")
+            out.append(f"  {'':>3} | {' ' * (self.span.column - 1)}{'^' * width}")
+        if self.hint:
+            out.append(f"  hint: {self.hint}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "file": self.span.file if self.span else None,
+            "line": self.span.line if self.span else None,
+            "column": self.span.column if self.span else None,
+            "hint": self.hint,
+        }
+
+
+class SpecError(Exception):
+    """The language's own error type: one or more diagnostics about a spec's text."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics: list[Diagnostic] = list(diagnostics)
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render() for d in self.diagnostics)
+
+    @property
+    def codes(self) -> list[str]:
+        return [d.code for d in self.diagnostics]
+
+
+@dataclass
+class Collector:
+    """Collects every semantic error of a check so they can be raised once."""
+
+    sources: dict[str, str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
+        line = None
+        if span is not None and span.file in self.sources:
+            lines = self.sources[span.file].splitlines()
+            if 0 < span.line <= len(lines):
+                line = lines[span.line - 1]
+        self.diagnostics.append(Diagnostic(code, message, span, hint, line))
+
+    def raise_if_any(self) -> None:
+        if self.diagnostics:
+            raise SpecError(self.diagnostics)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """'did you mean ...' for the closest of `choices`, or None."""
+    choices = sorted(set(choices))
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close:
+        low = {c.lower(): c for c in choices}
+        close = difflib.get_close_matches(word.lower(), list(low), n=1, cutoff=0.6)
+        close = [low[c] for c in close]
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def one_of(choices: Iterable[str]) -> str:
+    items = sorted(set(choices))
+    if len(items) > 12:
+        items = items[:12] + ["..."]
+    return "expected one of: " + ", ".join(items)

@@ -1,0 +1,440 @@
+"""Parser: spec text -> AST, through the Lark LALR grammar, with curated syntax errors."""
+from __future__ import annotations
+
+import re
+import threading
+from importlib import resources
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from .errors import Collector, Span, SpecError
+from .nodes import Citation, Clause, Expr, SpecFile, Word
+
+MAX_SPEC_CHARS = 1_000_000
+MAX_DEPTH = 40
+MAX_TOKENS = 200_000
+
+_CITE_RE = re.compile(r"#[ \t]*((?:[A-Z][A-Z0-9]*-[0-9]+[ \t,;]*)+)")
+_ID_RE = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+")
+
+_OPEN = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+
+
+class _TooDeep(Exception):
+    def __init__(self, token: Token, why: str):
+        self.token, self.why = token, why
+
+
+class _PostLex:
+    """Drops newlines inside (...) and [...], and refuses input nested or sized beyond the limits."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream):
+        depth = 0  # parens and brackets
+        nesting = 0  # everything
+        count = 0
+        for tok in stream:
+            count += 1
+            if count > MAX_TOKENS:
+                raise _TooDeep(tok, f"spec has more than {MAX_TOKENS} tokens")
+            t = tok.type
+            if t in _OPEN:
+                nesting += 1
+                if t != "LBRACE":
+                    depth += 1
+                if nesting > MAX_DEPTH:
+                    raise _TooDeep(tok, f"nesting deeper than {MAX_DEPTH} levels")
+            elif t in _CLOSE:
+                nesting = max(0, nesting - 1)
+                if t != "RBRACE":
+                    depth = max(0, depth - 1)
+            if t == "_NL" and depth > 0:
+                continue
+            yield tok
+
+
+_lock = threading.Lock()
+_comments: list[Token] = []
+_parser: Lark | None = None
+
+
+def _get_parser() -> Lark:
+    global _parser
+    if _parser is None:
+        grammar = resources.files("mjrules.grammar").joinpath("mjspec.lark").read_text(encoding="utf-8")
+        _parser = Lark(
+            grammar,
+            parser="lalr",
+            lexer="contextual",
+            postlex=_PostLex(),
+            propagate_positions=True,
+            maybe_placeholders=False,
+            lexer_callbacks={"COMMENT": _comments.append},
+        )
+    return _parser
+
+
+def _span(file: str, obj) -> Span:
+    return Span(file, obj.line, obj.column, getattr(obj, "end_line", obj.line) or obj.line,
+                getattr(obj, "end_column", obj.column + 1) or obj.column + 1)
+
+
+class _ToAst(Transformer):
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def sp(self, x) -> Span:
+        return _span(self.file, x)
+
+    # words
+    def w_name(self, c):
+        return Word("name", str(c[0]), self.sp(c[0]))
+
+    def w_number(self, c):
+        return Word("number", _num(c[0]), self.sp(c[0]))
+
+    def w_tiles(self, c):
+        return Word("tiles", str(c[0]), self.sp(c[0]))
+
+    def w_string(self, c):
+        return Word("string", _unquote(c[0]), self.sp(c[0]))
+
+    @v_args(meta=True)
+    def w_comma(self, meta, c):
+        return Word("comma", ",", self.sp(meta))
+
+    @v_args(meta=True)
+    def w_gt(self, meta, c):
+        return Word("gt", ">", self.sp(meta))
+
+    @v_args(meta=True)
+    def w_plus(self, meta, c):
+        return Word("plus", "+", self.sp(meta))
+
+    @v_args(meta=True)
+    def word_range(self, meta, c):
+        lo, hi = (self._tokword(t) for t in c)
+        return Word("range", f"{lo.value}..{hi.value}", self.sp(meta), lo, hi)
+
+    def _tokword(self, t: Token) -> Word:
+        kind = {"NAME": "name", "NUMBER": "number", "TILES": "tiles"}[t.type]
+        return Word(kind, _num(t) if kind == "number" else str(t), self.sp(t))
+
+    # expressions
+    def _e(self, op, meta, args=(), value=None):
+        return Expr(op, list(args), value, self.sp(meta) if meta is not None and not meta.empty else None)
+
+    @v_args(meta=True)
+    def e_number(self, meta, c):
+        return Expr("number", [], _num(c[0]), self.sp(c[0]))
+
+    @v_args(meta=True)
+    def e_string(self, meta, c):
+        return Expr("string", [], _unquote(c[0]), self.sp(c[0]))
+
+    @v_args(meta=True)
+    def e_tiles(self, meta, c):
+        return Expr("tiles", [], str(c[0]), self.sp(c[0]))
+
+    @v_args(meta=True)
+    def e_true(self, meta, c):
+        return self._e("bool", meta, value=True)
+
+    @v_args(meta=True)
+    def e_false(self, meta, c):
+        return self._e("bool", meta, value=False)
+
+    @v_args(meta=True)
+    def e_name(self, meta, c):
+        return Expr("name", [], str(c[0]), self.sp(c[0]))
+
+    @v_args(meta=True)
+    def e_call(self, meta, c):
+        return Expr("call", [a for a in c[1:] if a is not None], str(c[0]), self.sp(meta))
+
+    @v_args(meta=True)
+    def e_index(self, meta, c):
+        return Expr("index", list(c[1:]), str(c[0]), self.sp(meta))
+
+    @v_args(meta=True)
+    def e_if(self, meta, c):
+        return self._e("if", meta, c)
+
+    @v_args(meta=True)
+    def e_or(self, meta, c):
+        return self._e("or", meta, c)
+
+    @v_args(meta=True)
+    def e_and(self, meta, c):
+        return self._e("and", meta, c)
+
+    @v_args(meta=True)
+    def e_not(self, meta, c):
+        return self._e("not", meta, c)
+
+    @v_args(meta=True)
+    def e_cmp(self, meta, c):
+        return self._e("cmp", meta, [c[0], c[2]], str(c[1]))
+
+    @v_args(meta=True)
+    def e_in(self, meta, c):
+        return self._e("in", meta, c)
+
+    @v_args(meta=True)
+    def e_sum(self, meta, c):
+        return self._e("sum", meta, [x if isinstance(x, Expr) else str(x) for x in c])
+
+    @v_args(meta=True)
+    def e_product(self, meta, c):
+        return self._e("product", meta, [x if isinstance(x, Expr) else str(x) for x in c])
+
+    @v_args(meta=True)
+    def e_pow(self, meta, c):
+        return self._e("pow", meta, c)
+
+    @v_args(meta=True)
+    def e_neg(self, meta, c):
+        return self._e("neg", meta, c)
+
+    # clauses
+    def cells(self, c):
+        return ("cells", list(c))
+
+    def assign(self, c):
+        return ("assign", c[0])
+
+    def cond_when(self, c):
+        return ("cond", "when", c[0])
+
+    def cond_unless(self, c):
+        return ("cond", "unless", c[0])
+
+    def block(self, c):
+        return ("block", c[0])
+
+    def body(self, c):
+        return [x for x in c if isinstance(x, Clause)]
+
+    @v_args(meta=True)
+    def clause(self, meta, c):
+        kw = c[0]
+        cl = Clause(str(kw), [], self.sp(meta), key_span=self.sp(kw))
+        for item in c[1:]:
+            if isinstance(item, Word):
+                cl.words.append(item)
+            elif item[0] == "cells":
+                cl.cells = item[1]
+            elif item[0] == "assign":
+                cl.value = item[1]
+            elif item[0] == "cond":
+                cl.cond_kind, cl.cond = item[1], item[2]
+            elif item[0] == "block":
+                cl.body = item[1]
+        return cl
+
+    def extends(self, c):
+        t = c[0]
+        return ("extends", _unquote(t) if t.type == "STRING" else str(t), self.sp(t))
+
+    @v_args(meta=True)
+    def variant(self, meta, c):
+        name = c[0]
+        labels, ext, ext_span, body = [], None, None, []
+        for item in c[1:]:
+            if isinstance(item, Token) and item.type == "STRING":
+                labels.append(_unquote(item))
+            elif isinstance(item, tuple) and item[0] == "extends":
+                ext, ext_span = item[1], item[2]
+            elif isinstance(item, list):
+                body = item
+        return SpecFile(str(name), labels, ext, body, self.sp(meta), self.file, "", ext_span)
+
+    def start(self, c):
+        return c[0]
+
+
+def _num(tok) -> int | float:
+    s = str(tok)
+    return float(s) if "." in s else int(s)
+
+
+def _unquote(tok) -> str:
+    s = str(tok)[1:-1]
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), s)
+
+
+# ---- syntax errors ---------------------------------------------------------------------------------
+
+_EXAMPLES: dict[tuple[str, str, str], list[str]] = {
+    ("E006", "expected an expression", "write a value or condition after '=', 'when' or 'unless'"): [
+        "variant v {\n  a =\n}", "variant v {\n  a when\n}", "variant v {\n  a = 1 +\n}",
+        "variant v {\n  a = 1 *\n}", "variant v {\n  a unless\n}", "variant v {\n  a = not\n}",
+        "variant v {\n  a = (\n}", "variant v {\n  a = 1 and\n}", "variant v {\n  a = 1 or\n}",
+        "variant v {\n  a = 1 ==\n}", "variant v {\n  a = if\n}",
+    ],
+    ("E007", "a spec starts with `variant NAME {`", "begin the file with: variant my_variant \"Label\" {"): [
+        "pattern x = 1", "x", "variant", "variant {", "variant 1 {", "\"x\"",
+    ],
+    ("E008", "a clause must start with a keyword", "each line inside a block starts with a keyword such as 'pattern' or 'option'"): [
+        "variant v {\n  1 x\n}", "variant v {\n  \"x\"\n}", "variant v {\n  = 1\n}",
+        "variant v {\n  1m x\n}", "variant v {\n  ..\n}", "variant v {\n  ,\n}",
+    ],
+    ("E009", "unexpected word after the expression", "an expression ends the clause; put 'when ...' or '{' after it, or start a new line"): [
+        "variant v {\n  a = 1 2\n}", "variant v {\n  a = b c\n}", "variant v {\n  a = b \"x\"\n}",
+        "variant v {\n  a when b c\n}",
+    ],
+    ("E011", "unclosed '(' in an expression", "close every '(' with ')'"): [
+        "variant v {\n  a = (1 + 2\n}", "variant v {\n  a = f(1\n}", "variant v {\n  a = (b\n}",
+    ],
+}
+
+
+def _syntax_error(text: str, file: str, e: UnexpectedInput, parse) -> SpecError:
+    col = Collector({file: text})
+    line = getattr(e, "line", 1) or 1
+    column = getattr(e, "column", 1) or 1
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        line, column = _end_pos(text)
+    span = Span(file, line, column, line, column + 1)
+    tok = getattr(e, "token", None)
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        if ch == '"':
+            col.error("E005", "unterminated string", span, "close the string with '\"' on the same line")
+        else:
+            col.error("E001", f"unexpected character {ch!r}", span,
+                      "names are letters, digits and '_'; tiles are written like 123m, 9s*, f1")
+        return SpecError(col.diagnostics)
+    if tok is not None and tok.type != "$END" and tok.end_column:
+        span = Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column)
+    if isinstance(e, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
+        depth = _unclosed_braces(text)
+        if depth:
+            col.error("E003", "unexpected end of file: unclosed '{'", span, f"add {depth} closing '}}'")
+            return SpecError(col.diagnostics)
+    if tok is not None and tok.type == "RBRACE" and _unclosed_braces(text) < 0:
+        col.error("E004", "unmatched '}'", span, "remove it, or open its block with '{'")
+        return SpecError(col.diagnostics)
+    try:
+        label = e.match_examples(parse, _EXAMPLES, use_accepts=True)
+    except Exception:  # pragma: no cover - match_examples is best-effort
+        label = None
+    if label:
+        code, msg, hint = label
+        col.error(code, msg + _found(tok), span, hint)
+    else:
+        expected = sorted(getattr(e, "expected", None) or getattr(e, "accepts", None) or [])
+        col.error("E010", "unexpected " + (_describe(tok) if tok is not None else "input"), span,
+                  ("expected " + ", ".join(_describe_type(x) for x in expected[:8])) if expected else None)
+    return SpecError(col.diagnostics)
+
+
+def _found(tok) -> str:
+    return f", found {_describe(tok)}" if tok is not None else ""
+
+
+def _describe(tok) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    if tok.type == "_NL":
+        return "end of line"
+    return f"{_describe_type(tok.type)} {str(tok)!r}" if tok.type.isupper() and tok.type[0] != "_" else repr(str(tok))
+
+
+_TYPE_NAMES = {"NAME": "name", "NUMBER": "number", "TILES": "tiles", "STRING": "string", "_NL": "end of line",
+               "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='",
+               "COLON": "':'", "COMMA": "','", "$END": "end of file", "SEMICOLON": "';'"}
+
+
+def _describe_type(t: str) -> str:
+    return _TYPE_NAMES.get(t, t.lower())
+
+
+def _end_pos(text: str) -> tuple[int, int]:
+    lines = text.split("\n")
+    while len(lines) > 1 and not lines[-1].strip():
+        lines.pop()
+    return len(lines), len(lines[-1]) + 1
+
+
+def _unclosed_braces(text: str) -> int:
+    depth = 0
+    for ch in re.sub(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*', "", text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return -1
+    return depth
+
+
+# ---- entry point --------------------------------------------------------------------------------------
+
+def parse(text: str, file: str = "<spec>") -> SpecFile:
+    """Parse spec text into an AST. Raises SpecError (never a Python traceback) on any bad input."""
+    if not isinstance(text, str):
+        raise TypeError("spec text must be str")
+    col = Collector({file: text})
+    if len(text) > MAX_SPEC_CHARS:
+        col.error("E002", f"spec is too large ({len(text)} characters; the limit is {MAX_SPEC_CHARS})",
+                  Span(file, 1, 1, 1, 2), "split it, or use `extends` to state only what changes")
+        col.raise_if_any()
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        col.error("E001", "NUL character in spec", Span(file, line, 1, line, 2), "specs are UTF-8 text")
+        col.raise_if_any()
+    with _lock:
+        parser = _get_parser()
+        _comments.clear()
+        try:
+            tree = parser.parse(text)
+        except _TooDeep as e:
+            t = e.token
+            col.error("E002", f"input refused: {e.why}", Span(file, t.line, t.column, t.line, t.column + 1),
+                      "flatten the nesting or split the spec")
+            raise SpecError(col.diagnostics) from None
+        except UnexpectedInput as e:
+            raise _syntax_error(text, file, e, parser.parse) from None
+        finally:
+            comments = list(_comments)
+            _comments.clear()
+    try:
+        spec = _ToAst(file).transform(tree)
+    except RecursionError:
+        col.error("E002", "input refused: expression nested too deeply", Span(file, 1, 1, 1, 2),
+                  "split the expression with `define`")
+        raise SpecError(col.diagnostics) from None
+    spec.text = text
+    _attach_citations(spec, comments, col)
+    col.raise_if_any()
+    return spec
+
+
+def _attach_citations(spec: SpecFile, comments: list[Token], col: Collector) -> None:
+    """A `# ID ...` comment cites its ids for the clause on its line, or else for the next clause."""
+    clauses = list(spec.walk())
+    for tok in comments:
+        m = _CITE_RE.match(str(tok))
+        if not m:
+            continue
+        ids = _ID_RE.findall(m.group(1))
+        cite = Citation(ids, Span(spec.file, tok.line, tok.column, tok.line, tok.column + len(m.group(0))))
+        line = tok.line
+        leaf = [c for c in clauses if c.span.line <= line <= c.span.end_line and not c.body]
+        head = [c for c in clauses if c.span.line == line]
+        if leaf:
+            target = leaf[-1]
+        elif head:
+            target = head[-1]
+        else:
+            after = [c for c in clauses if c.span.line > line]
+            target = min(after, key=lambda c: (c.span.line, c.span.column)) if after else None
+        if target is None:
+            spec.stray_cites.append(cite)
+        else:
+            target.cites.append(cite)
