@@ -1,0 +1,38 @@
+"""mjrules.compiler: spec text -> AST -> resolved overlays -> checked IR (-> back ends)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import Diagnostic, SpecError
+from .ir import Variant, dump_json
+from .resolve import locate, read_spec, resolve_text, shipped_names
+
+__all__ = ["Diagnostic", "SpecError", "Variant", "compile_text", "compile_file", "compile_variant",
+           "dump_json", "shipped_names", "locate"]
+
+
+def compile_text(text: str, file: str = "<spec>", base_dir: Path | None = None) -> Variant:
+    """Check spec text and return its IR; raises SpecError listing every error."""
+    from .checker import check
+
+    return check(resolve_text(text, file, base_dir))
+
+
+def compile_file(path: str | Path) -> Variant:
+    """Check a spec file and return its IR."""
+    path = Path(path)
+    text, file = read_spec(path)
+    return compile_text(text, file, path.parent)
+
+
+def compile_variant(name_or_path: str) -> Variant:
+    """A shipped variant's name or a path to a .mj file -> IR. An unknown name gets 'did you mean'."""
+    path = locate(name_or_path)
+    if path is None:
+        from .errors import Collector, did_you_mean
+
+        col = Collector()
+        hint = did_you_mean(name_or_path, shipped_names()) or "shipped variants: " + ", ".join(shipped_names())
+        col.error("E024", f"unknown variant '{name_or_path}' (not a shipped variant, and no such file)", None, hint)
+        raise SpecError(col.diagnostics)
+    return compile_file(path)

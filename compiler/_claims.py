@@ -1,0 +1,115 @@
+"""Checker part: the claims section and the ready declaration (报听)."""
+from __future__ import annotations
+
+from . import builtins as B
+from . import ir
+from .nodes import Clause
+from .reader import ANY_STAGE, SECTIONS, Reader
+
+CLAIM_KINDS = ("win", "kong", "pon", "chi")
+KONG_KINDS = ("exposed", "added", "concealed")
+
+
+def check_claims(self, c: Clause | None) -> ir.Claims:
+    sec = self.section(self.body_of(c), SECTIONS["claims"], "claims")
+    chi_from, chi_honours = "none", None
+    for cc in sec.get("chi", []):
+        r = Reader(cc, self.col, "chi from previous|any  |  chi honours [when ...]")
+        if r.flag("honours"):
+            r.end()
+            chi_honours = self.x.cond(cc.cond, cc.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
+            continue
+        r.lit("from")
+        chi_from = r.choice("previous or any", ("previous", "any"))
+        r.end()
+        if cc.cond is not None:
+            self.col.error("E032", "'chi from' cannot be conditional; use an option in an overlay instead",
+                           cc.cond.span)
+    pon = False
+    pc = self.single(sec, "pon", "claims")
+    if pc:
+        r = Reader(pc, self.col, "pon [from any]")
+        if r.flag("from"):
+            r.lit("any")
+        r.end()
+        pon = True
+    kongs: list[str] = []
+    kc = self.single(sec, "kong", "claims")
+    if kc:
+        kongs = Reader(kc, self.col, "kong exposed added concealed").names_rest(
+            "kong kinds: exposed, added, concealed", KONG_KINDS)
+    priority: list[tuple[str, ...]] = [("win",), ("kong", "pon"), ("chi",)]
+    prc = self.single(sec, "priority", "claims")
+    if prc:
+        levels: list[list[str]] = [[]]
+        for w in prc.words:
+            if w.kind == "gt":
+                levels.append([])
+            elif w.kind == "name" and w.value in CLAIM_KINDS:
+                levels[-1].append(w.value)
+            else:
+                self.col.error("E013", f"'priority' expects claim kinds separated by '>', found '{w.text()}'", w.span,
+                               "usage: priority win > kong pon > chi")
+        flat = [k for lv in levels for k in lv]
+        if any(not lv for lv in levels) or len(flat) != len(set(flat)):
+            self.col.error("E013", "'priority' lists each claim kind once, levels separated by '>'", prc.span,
+                           "usage: priority win > kong pon > chi")
+        priority = [tuple(lv) for lv in levels if lv]
+    rob: list[str] = []
+    rc = self.single(sec, "rob_kong", "claims")
+    if rc:
+        r = Reader(rc, self.col, "rob_kong none | rob_kong added [exposed concealed]")
+        if not r.flag("none"):
+            rob = r.names_rest("kong kinds: exposed, added, concealed", KONG_KINDS)
+        r.end()
+        for k in rob:
+            if k not in kongs:
+                self.col.error("E023", f"rob_kong names '{k}' kongs, which the claims do not allow", rc.span)
+    wod = None
+    wc = self.single(sec, "win_on_discard", "claims")
+    if wc:
+        Reader(wc, self.col, "win_on_discard [when ...]").end()
+        wod = self.x.cond(wc.cond, wc.cond_kind, B.CLAIM, ANY_STAGE) or ir.TRUE
+    winners = []
+    for wr in sec.get("winners", []):
+        r = Reader(wr, self.col, "winners first|all [prefer PATTERN...] [when ...]")
+        mode = r.choice("first or all", ("first", "all"))
+        prefer: list[str] = []
+        if r.flag("prefer"):
+            prefer = self.pattern_names(wr, r.rest())
+        r.end()
+        winners.append(ir.WinnerRule(mode, tuple(prefer), self.x.cond(wr.cond, wr.cond_kind, B.CONFIG, ANY_STAGE),
+                                     self.src(wr)))
+    if not winners:
+        winners.append(ir.WinnerRule("first", (), None, self.src(c) if c else ir.Src((), "", 0)))
+    pbr = None
+    pb = self.single(sec, "pass_blocks_ron", "claims")
+    if pb:
+        Reader(pb, self.col, "pass_blocks_ron [when ...]").end()
+        pbr = self.x.cond(pb.cond, pb.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
+    return ir.Claims(chi_from, chi_honours, pon, tuple(kongs), tuple(priority), tuple(rob), wod, tuple(winners), pbr,
+                     self.src(c) if c else ir.Src((), "", 0))
+
+
+def check_ready(self, c: Clause | None) -> ir.ReadyDeclaration | None:
+    if c is None:
+        return None
+    sec = self.section(self.body_of(c), SECTIONS["ready_declaration"], "ready_declaration")
+    by, window = "non_dealers", "before_first_discard"
+    bc = self.single(sec, "by", "ready_declaration", required=True)
+    if bc:
+        r = Reader(bc, self.col, "by non_dealers|all before first_discard")
+        by = r.choice("non_dealers or all", ("non_dealers", "all"))
+        r.lit("before")
+        r.lit("first_discard")
+        r.end()
+    req = False
+    rq = self.single(sec, "requires", "ready_declaration")
+    if rq:
+        req = self.one_word(rq, ("ready",), "ready") == "ready"
+    locks = self.single(sec, "locks_hand", "ready_declaration") is not None
+    ck = None
+    kc = self.single(sec, "concealed_kong_keeping_waits", "ready_declaration")
+    if kc:
+        ck = self.x.cond(kc.cond, kc.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
+    return ir.ReadyDeclaration(by, window, req, locks, ck, self.src(c))

@@ -1,0 +1,264 @@
+"""Checker part: patterns, modifiers, events, statuses, tables, the score, settlement and rotation."""
+from __future__ import annotations
+
+from . import builtins as B
+from . import ir
+from .errors import did_you_mean, one_of
+from .exprs import STAGE, STAGE_VALUE
+from .nodes import Clause
+from .reader import ANY_STAGE, PAY_SETS, SECTIONS, Reader
+
+SHAPES = ("standard", "pairs", "free")
+ROTATE_TARGETS = ("dealer", "next", "winner", "discarder")
+
+
+def _head(self, c: Clause, usage: str) -> tuple[Reader, str, str]:
+    r = Reader(c, self.col, usage)
+    name = r.name("a name")
+    label = r.opt_string() or name
+    return r, name, label
+
+
+def check_pattern(self, c: Clause) -> ir.Pattern:
+    r, name, label = _head(self, c, 'pattern NAME ["label"] shape standard|pairs|free [when ...]')
+    r.lit("shape")
+    shape = r.choice("a shape: standard (sets + a pair), pairs, or free (no structure)", SHAPES)
+    r.end()
+    self.no_value(c)
+    cond = self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE["pattern"])
+    return ir.Pattern(name, label, shape, cond, self.src(c))
+
+
+def check_modifier(self, c: Clause) -> ir.Modifier:
+    r, name, label = _head(self, c, 'modifier NAME ["label"] [for PATTERN...] when ...')
+    applies: list[str] = []
+    if r.flag("for"):
+        applies = self.pattern_names(c, r.rest())
+    r.end()
+    self.no_value(c)
+    if c.cond is None:
+        self.col.error("E034", f"modifier '{name}' needs 'when CONDITION'", c.span)
+        cond = ir.Expr("const", (False,))
+    else:
+        cond = self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE["modifier"])
+    return ir.Modifier(name, label, tuple(applies), cond, self.src(c))
+
+
+def check_event(self, c: Clause) -> ir.Event:
+    r, name, label = _head(self, c, 'event NAME ["label"] when ...')
+    r.end()
+    self.no_value(c)
+    if c.cond is None:
+        self.col.error("E034", f"event '{name}' needs 'when CONDITION'", c.span)
+        return ir.Event(name, label, ir.Expr("const", (False,)), self.src(c))
+    return ir.Event(name, label, self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE["event"]), self.src(c))
+
+
+def check_statuses(self, clauses: list[Clause]) -> tuple[ir.Status, ...]:
+    out = []
+    for i, c in enumerate(clauses):
+        r, name, label = _head(self, c, 'status NAME ["label"] when ... | status NAME ["label"] otherwise')
+        other = r.flag("otherwise")
+        r.end()
+        if other == (c.cond is not None):
+            self.col.error("E033", f"status '{name}' needs exactly one of 'when CONDITION' or 'otherwise'", c.span)
+        if other and i != len(clauses) - 1:
+            self.col.error("E033", f"status '{name}' says 'otherwise' but is not the last status", c.span,
+                           "statuses are tried in order; move the 'otherwise' one last")
+        cond = None if other else self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE["status"])
+        out.append(ir.Status(name, label, cond, self.src(c)))
+    if out and out[-1].cond is not None:
+        self.col.error("E033", "the last status must be 'otherwise'", clauses[-1].span,
+                       "every winning hand needs a status")
+    return tuple(out)
+
+
+def check_table(self, c: Clause) -> ir.Table:
+    r, name, label = _head(self, c, 'table NAME ["label"] by pattern [, status] { columns ...; ROW : CELLS }')
+    r.lit("by")
+    r.lit("pattern")
+    column_var = None
+    if r.peek() is not None:
+        column_var = r.choice("status (the column variable)", ("status",))
+    r.end()
+    self.no_value(c)
+    columns: tuple[str, ...] = ()
+    rows: list[ir.TableRow] = []
+    seen: dict[tuple, int] = {}
+    for row in self.body_of(c):
+        if row.keyword == "columns":
+            cols = Reader(row, self.col, "columns STATUS...").names_rest("status names", None)
+            for w in row.words:
+                if w.kind == "name" and w.value not in self.names.statuses:
+                    self.col.error("E028", f"unknown status '{w.value}' in columns", w.span,
+                                   did_you_mean(w.value, self.names.statuses) or one_of(self.names.statuses))
+            if column_var is None:
+                self.col.error("E028", "a table by pattern alone has one column; remove 'columns'", row.span,
+                               "or write `by pattern, status`")
+            columns = tuple(cols)
+            continue
+        if row.cells is None:
+            self.col.error("E028", f"table row '{row.keyword}' needs ': CELLS'", row.span,
+                           f"usage: PATTERN [MODIFIER...] : VALUE...   (in table '{name}')")
+            continue
+        if row.keyword not in self.names.patterns:
+            self.col.error("E028", f"unknown pattern '{row.keyword}' in table '{name}'", row.key_span,
+                           did_you_mean(row.keyword, self.names.patterns) or one_of(self.names.patterns))
+            continue
+        mods = []
+        for w in row.words:
+            if w.kind != "name" or w.value not in self.names.modifiers:
+                self.col.error("E028", f"unknown modifier '{w.text()}' in table '{name}'", w.span,
+                               did_you_mean(w.text(), self.names.modifiers) or one_of(self.names.modifiers))
+            else:
+                mods.append(w.value)
+        key = (row.keyword, frozenset(mods))
+        if key in seen:
+            self.col.error("E018", f"duplicate row '{' '.join([row.keyword, *mods])}' in table '{name}'", row.span,
+                           f"the first is on line {seen[key]}")
+        seen[key] = row.span.line
+        cells = []
+        for w in row.cells:
+            if w.kind != "number":
+                self.col.error("E028", f"table cells are numbers, found '{w.text()}'", w.span)
+            else:
+                cells.append(w.value)
+        want = len(columns) if column_var else 1
+        if len(cells) != want and len(cells) == len(row.cells):
+            self.col.error("E028", f"row '{row.keyword}' has {len(cells)} cells, the table has {want} column(s)",
+                           row.span)
+        rows.append(ir.TableRow(row.keyword, tuple(sorted(mods)), tuple(cells), self.src(row)))
+    if column_var and not columns:
+        self.col.error("E028", f"table '{name}' is by status but has no 'columns' row", c.span,
+                       "add e.g. `columns 有宝 宝调 无宝`")
+    if column_var and columns and set(columns) != set(self.names.statuses):
+        missing = sorted(set(self.names.statuses) - set(columns))
+        if missing:
+            self.col.error("E028", f"table '{name}' has no column for status {', '.join(missing)}", c.span)
+    base = {r.pattern for r in rows if not r.modifiers}
+    for p in sorted(self.names.patterns - base):
+        self.col.error("E028", f"table '{name}' has no row for pattern '{p}'", c.span,
+                       f"add a row `{p} : ...`")
+    return ir.Table(name, label, column_var, columns, tuple(rows), self.src(c))
+
+
+def check_score(self, sec) -> ir.Score:
+    vc = self.single(sec, "value", "score", required=True)
+    value, vsrc = ir.Expr("const", (0,)), ir.Src((), "", 0)
+    if vc is not None:
+        Reader(vc, self.col, "value = EXPRESSION").end()
+        if self.need_value(vc, "an expression"):
+            value = self.x.check(vc.value, B.HAND, STAGE_VALUE, "num")
+        vsrc = self.src(vc)
+    mins = []
+    for mc in sec.get("minimum", []):
+        r = Reader(mc, self.col, "minimum N [when|unless ...]")
+        w = r.take(("number",), "the minimum value")
+        r.end()
+        mins.append(ir.Minimum(w.value if w else 0, self.x.cond(mc.cond, mc.cond_kind, B.HAND, STAGE_VALUE),
+                               self.src(mc)))
+    forbids = []
+    for fc in sec.get("forbid", []):
+        r = Reader(fc, self.col, 'forbid "reason" when ...')
+        reason = r.string("the reason, as a string")
+        r.end()
+        if fc.cond is None:
+            self.col.error("E034", "'forbid' needs 'when CONDITION'", fc.span)
+            continue
+        forbids.append(ir.Forbid(reason, self.x.cond(fc.cond, fc.cond_kind, B.HAND, STAGE_VALUE), self.src(fc)))
+    return ir.Score(value, vsrc, tuple(mins), tuple(forbids))
+
+
+def check_define(self, c: Clause) -> None:
+    r = Reader(c, self.col, "define NAME = EXPRESSION")
+    r.name("a name")
+    r.end()
+    name = c.words[0].value if c.words and c.words[0].kind == "name" else None
+    if name is None or name not in self.names.defines:
+        return
+    if name in self.x.define_ir:
+        return
+    # a define nobody used yet: check it where it is most likely meant, the hand
+    sub_errors = len(self.col.diagnostics)
+    from .nodes import Expr as AstExpr
+    self.x.check(AstExpr("name", [], name, c.words[0].span), B.HAND, STAGE_VALUE)
+    if len(self.col.diagnostics) > sub_errors and name not in self.x.define_ir:
+        # usable elsewhere (e.g. only in a wall context): accept it if the wall accepts it
+        del self.col.diagnostics[sub_errors:]
+        self.x.check(AstExpr("name", [], name, c.words[0].span), B.WALL, ANY_STAGE)
+
+
+def check_settlement(self, c: Clause | None) -> ir.Settlement:
+    sec = self.section(self.body_of(c), SECTIONS["settlement"], "settlement")
+    blocks = {"win": [], "draw": [], "hand_end": [], "kong_exposed": [], "kong_added": [], "kong_concealed": []}
+    for kw in ("win", "draw", "hand_end"):
+        for b in sec.get(kw, []):
+            Reader(b, self.col, f"{kw} {{ pay ... }}").end()
+            blocks[kw] += [_payment(self, p, kw) for p in self.section(self.body_of(b), ("pay",), kw)["pay"]] \
+                if self.body_of(b) else []
+    for b in sec.get("kong", []):
+        r = Reader(b, self.col, "kong exposed|added|concealed { pay ... }")
+        kind = r.choice("exposed, added or concealed", ("exposed", "added", "concealed"))
+        r.end()
+        pays = self.section(self.body_of(b), ("pay",), f"kong {kind}").get("pay", [])
+        blocks["kong_" + kind] += [_payment(self, p, "kong") for p in pays]
+    cap, cap_cond, cap_src = None, None, None
+    cc = self.single(sec, "cap", "settlement")
+    if cc:
+        r = Reader(cc, self.col, "cap loss = EXPRESSION [when ...]")
+        r.lit("loss")
+        r.end()
+        if self.need_value(cc, "the largest loss per payer"):
+            cap = self.x.check(cc.value, B.GAME, ANY_STAGE, "num")
+        cap_cond = self.x.cond(cc.cond, cc.cond_kind, B.GAME, ANY_STAGE)
+        cap_src = self.src(cc)
+    return ir.Settlement(*(tuple(blocks[k]) for k in blocks), cap, cap_cond, cap_src)
+
+
+def _payment(self, c: Clause, where: str) -> ir.Payment:
+    r = Reader(c, self.col, "pay PAYER [to PAYEE] = AMOUNT [when ...]   (players: " + ", ".join(PAY_SETS) + ")")
+    payer = r.choice("who pays", PAY_SETS)
+    payee = {"win": "winner", "kong": "konger"}.get(where, "")
+    if r.flag("to"):
+        payee = r.choice("who is paid", PAY_SETS)
+    r.end()
+    if not payee:
+        self.col.error("E013", f"a '{where}' payment must say who is paid: pay {payer} to PLAYERS = ...", c.span)
+        payee = "dealer"
+    ctx = B.WIN if where == "win" else B.GAME
+    for who in (payer, payee):
+        if who in ("winner", "discarder") and where in ("draw",):
+            self.col.error("E026", f"there is no {who} after a draw", c.span)
+        if who == "konger" and where != "kong":
+            self.col.error("E026", "'konger' exists only in kong settlements", c.span)
+    amount = ir.Expr("const", (0,))
+    if self.need_value(c, "the amount"):
+        amount = self.x.check(c.value, ctx, ANY_STAGE, "num")
+    return ir.Payment(payer, payee, amount, self.x.cond(c.cond, c.cond_kind, ctx, ANY_STAGE), self.src(c))
+
+
+def check_rotation(self, c: Clause | None) -> ir.Rotation:
+    sec = self.section(self.body_of(c), SECTIONS["rotation"], "rotation")
+    rules = []
+    rot = sec.get("rotate", [])
+    for i, rc in enumerate(rot):
+        r = Reader(rc, self.col, "rotate dealer|next|winner|discarder when ... | rotate TARGET otherwise")
+        target = r.choice("who deals next: " + ", ".join(ROTATE_TARGETS), ROTATE_TARGETS)
+        other = r.flag("otherwise")
+        r.end()
+        if other == (rc.cond is not None):
+            self.col.error("E033", "'rotate' needs exactly one of 'when CONDITION' or 'otherwise'", rc.span)
+        if other and i != len(rot) - 1:
+            self.col.error("E033", "'rotate ... otherwise' must be the last rotate rule", rc.span)
+        rules.append(ir.RotateRule(target, None if other else self.x.cond(rc.cond, rc.cond_kind, B.ROTATION, ANY_STAGE),
+                                   self.src(rc)))
+    if c is not None and (not rules or rules[-1].cond is not None):
+        self.col.error("E033", "rotation needs a last rule `rotate TARGET otherwise`", c.span)
+    streak, ssrc = None, None
+    sc = self.single(sec, "streak", "rotation")
+    if sc:
+        Reader(sc, self.col, "streak = EXPRESSION").end()
+        if self.need_value(sc, "the new dealer streak"):
+            streak = self.x.check(sc.value, B.ROTATION, ANY_STAGE, "num")
+        ssrc = self.src(sc)
+    return ir.Rotation(tuple(rules), streak, ssrc)

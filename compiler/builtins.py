@@ -1,0 +1,112 @@
+"""The spec language's vocabulary: builtin variables, functions, tile groups and enum values, with types."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Contexts an expression can be evaluated in:
+#   hand      scoring one reading of a winning hand (patterns, modifiers, statuses, events, score)
+#   win       the win settlement: hand, plus what the game knows (someone_won, winners)
+#   game      the other settlements (draw, hand_end, kongs): facts of the finished hand
+#   rotation  choosing the next dealer
+#   wall      the wall's retention: counts over every player
+#   claim     whether a player may win on a discard
+#   config    structural switches: options only
+HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG = "hand", "win", "game", "rotation", "wall", "claim", "config"
+ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG)
+_HW = (HAND, WIN)
+_SITUATION = (HAND, WIN, CLAIM)
+
+WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt", "none")
+
+# stage of a reference: what may refer to what (a clause at stage s refers only to stages < s)
+STAGE_SITUATION, STAGE_EVENT, STAGE_PRIMITIVE, STAGE_PATTERN, STAGE_MODIFIER = 0, 1, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    type: str  # num | bool | winby
+    contexts: tuple[str, ...]
+    doc: str
+    reading: bool = False  # depends on the reading (decomposition, wild assignment), not only the situation
+
+
+VARIABLES: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("win_by", "winby", _SITUATION + (ROTATION,),
+            "how the hand was won: self_draw, discard, rob_kong, kong_replacement, rob_gold, dealt "
+            "(none in rotation after a draw)"),
+    Builtin("is_dealer", "bool", _SITUATION, "the winner (or claimant) is the dealer"),
+    Builtin("seat", "num", _SITUATION, "the winner's seat, 0..players-1"),
+    Builtin("dealer", "num", _SITUATION + (GAME, ROTATION), "the dealer's seat"),
+    Builtin("discarder", "num", _SITUATION, "the discarder's (or robbed konger's) seat; -1 on a self-draw"),
+    Builtin("first_turn", "bool", _SITUATION, "the player has not drawn or claimed yet (天胡, 地胡, 抢金 windows)"),
+    Builtin("first_discard", "bool", _SITUATION, "the discard won on is the first discard of the hand"),
+    Builtin("declared_ready", "bool", _SITUATION, "the player declared ready (报听)"),
+    Builtin("wild_discards", "num", _SITUATION, "wilds this player discarded earlier in the hand (飞宝)"),
+    Builtin("dealer_streak", "num", _SITUATION + (GAME, ROTATION), "consecutive dealer wins before this hand (連莊)"),
+    Builtin("flowers", "num", _HW, "scored flower tiles this player collected"),
+    Builtin("kongs", "num", _HW + (WALL,), "kongs declared (every player's in a wall context)"),
+    Builtin("kongs_exposed", "num", _HW + (WALL,), "exposed and added kongs (every player's in a wall context)"),
+    Builtin("kongs_concealed", "num", _HW + (WALL,), "concealed kongs (every player's in a wall context)"),
+    Builtin("melds", "num", _HW, "melds declared, concealed kongs included"),
+    Builtin("no_melds", "bool", _HW, "no meld at all, not even a concealed kong"),
+    Builtin("wilds", "num", _HW, "wild tiles in the winning hand", True),
+    Builtin("pair_wilds", "num", _HW, "wild tiles in the reading's pair (0 without a pair)", True),
+    Builtin("wilds_at_face", "bool", _HW, "every wild in the reading stands for its own face (宝还原)", True),
+    Builtin("fours", "num", _HW, "kinds with all four copies among the winner's tiles, not declared as a kong (四歸一)", True),
+    Builtin("no_sequences", "bool", _HW, "no sequence in the reading, melds included", True),
+    Builtin("distinct", "bool", _HW, "no kind appears twice in the reading", True),
+    Builtin("one_suit", "bool", _HW, "every tile is of one suit (wilds take the suit they stand for; no honours)", True),
+    Builtin("waits_all", "bool", _HW, "the pre-draw hand would have won on every kind (宝调)"),
+    Builtin("value", "num", (WIN,), "the hand value of the winner"),
+    Builtin("someone_won", "bool", (WIN, GAME, ROTATION), "the hand ended with a win"),
+    Builtin("winners", "num", (WIN, GAME, ROTATION), "how many players won the hand"),
+    Builtin("dealer_won", "bool", (WIN, GAME, ROTATION), "the dealer is among the winners"),
+    Builtin("robbed", "bool", (GAME,), "(kong settlements) the kong was robbed"),
+    Builtin("first_discards_match", "bool", (GAME, ROTATION),
+            "the first discard of every player, dealer first, was the same kind with no claim between (前燒)"),
+]}
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    params: tuple[str, ...]  # num | group | num* (variadic)
+    type: str
+    contexts: tuple[str, ...]
+    doc: str
+    reading: bool = False
+
+
+FUNCTIONS: dict[str, Function] = {f.name: f for f in [
+    Function("all_in", ("group",), "bool", _HW, "every tile of the reading, melds included, is in the group", True),
+    Function("contains", ("group",), "bool", _HW, "the reading holds every kind of the group", True),
+    Function("count_in", ("group",), "num", _HW, "tiles of the reading in the group", True),
+    Function("spacing", ("num",), "bool", _HW,
+             "same-suit tiles of the reading differ in rank by at least n (十三烂: 3)", True),
+    Function("flower_fours", ("group",), "num", _HW + (WALL,),
+             "kinds of the group of which all copies were collected as flowers"),
+    Function("flower_complete", ("group",), "num", _HW + (WALL,),
+             "1 if every kind of the group was collected as a flower, else 0 (summed over players in a wall context)"),
+    Function("max", ("num*",), "num", ALL_CONTEXTS, "the largest argument"),
+    Function("min", ("num*",), "num", ALL_CONTEXTS, "the smallest argument"),
+]}
+
+# ---- tile groups ----------------------------------------------------------------------------------------
+M, P, S = range(0, 9), range(9, 18), range(18, 27)
+HONOURS = tuple(range(27, 34))
+FLOWERS = tuple(range(34, 42))
+
+BUILTIN_GROUPS: dict[str, tuple[int, ...]] = {
+    "m": tuple(M), "p": tuple(P), "s": tuple(S),
+    "suited": tuple(range(27)),
+    "honours": HONOURS,
+    "winds": HONOURS[:4],
+    "dragons": HONOURS[4:],
+    "terminals": (0, 8, 9, 17, 18, 26),
+    "simples": tuple(k for k in range(27) if k % 9 not in (0, 8)),
+    "flowers": FLOWERS,
+    "seasons": FLOWERS[:4],
+    "plants": FLOWERS[4:],
+    "all": tuple(range(34)),
+}

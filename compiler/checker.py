@@ -1,0 +1,525 @@
+"""Checker: validates every clause of a resolved spec, collects all errors, and lowers it to the IR."""
+from __future__ import annotations
+
+from typing import Callable
+
+from . import builtins as B
+from . import ir
+from .errors import Collector, did_you_mean, one_of
+from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
+from .nodes import Clause, Word
+from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
+from .resolve import Resolved
+
+class Checker:
+    def __init__(self, resolved: Resolved):
+        self.r = resolved
+        self.col = Collector(dict(resolved.sources))
+        self.names = Names()
+        self.x = ExprChecker(self.names, self.col)
+        self.prefix = ""
+        self.rule_ids: tuple[str, ...] = ()
+        self.citations: dict[str, list[str]] = {}
+
+    # ---- helpers ----------------------------------------------------------------------------------------
+    def src(self, c: Clause) -> ir.Src:
+        return ir.Src(tuple(c.rule_ids), c.span.file.replace("\\", "/").rsplit("/", 1)[-1], c.span.line)
+
+    def section(self, clauses: list[Clause], allowed: tuple[str, ...], where: str) -> dict[str, list[Clause]]:
+        out: dict[str, list[Clause]] = {}
+        for c in clauses:
+            if c.keyword not in allowed:
+                self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span,
+                               did_you_mean(c.keyword, allowed) or one_of(allowed))
+                continue
+            if c.cond is not None and c.keyword not in CONDITIONAL:
+                self.col.error("E032", f"'{c.keyword}' cannot be conditional", c.cond.span,
+                               "only switches such as chi, winners, pay, rotate, forbid and minimum take when/unless")
+            if c.body is not None and c.keyword not in SECTIONS and c.keyword not in ("win", "draw", "hand_end", "kong"):
+                self.col.error("E031", f"'{c.keyword}' takes no block", c.span, "remove the { ... }")
+            out.setdefault(c.keyword, []).append(c)
+        return out
+
+    def single(self, sec: dict[str, list[Clause]], kw: str, where: str, required: bool = False) -> Clause | None:
+        cs = sec.get(kw, [])
+        for dup in cs[1:]:
+            self.col.error("E018", f"duplicate '{kw}' in {where}", dup.key_span, f"the first is on line {cs[0].span.line}")
+        if not cs and required:
+            self.col.error("E019", f"{where} has no '{kw}' clause", self.r.spec.span if where == "the variant" else None,
+                           f"add a '{kw}' clause")
+        return cs[0] if cs else None
+
+    def body_of(self, c: Clause | None) -> list[Clause]:
+        if c is None:
+            return []
+        if c.body is None:
+            self.col.error("E031", f"'{c.keyword}' needs a block {{ ... }}", c.span)
+            return []
+        return c.body
+
+    def need_value(self, c: Clause, what: str) -> bool:
+        if c.value is None:
+            self.col.error("E034", f"'{c.keyword}' needs '= {what}'", c.span)
+            return False
+        return True
+
+    def no_value(self, c: Clause) -> None:
+        if c.value is not None:
+            self.col.error("E014", f"'{c.keyword}' takes no '= ...'", c.value.span)
+
+    def no_cells(self, c: Clause) -> None:
+        if c.cells is not None:
+            self.col.error("E014", f"'{c.keyword}' takes no ': ...' cells", c.span)
+
+    # ---- the run ---------------------------------------------------------------------------------------
+    def run(self) -> ir.Variant:
+        spec = self.r.spec
+        top = self.section(self.r.body, TOP, "the variant")
+        self.check_rules(top)
+        self.check_citations()
+        for kw in ("source", "players", "hand", "deal", "tiles", "wall", "claims", "score", "settlement",
+                   "rotation", "rules", "flowers", "wild", "rob_wild", "ready_declaration"):
+            self.single(top, kw, "the variant", required=kw in (
+                "players", "hand", "deal", "tiles", "wall", "claims", "score", "settlement", "rotation", "rules"))
+        self.collect_names(top)
+        tiles = self.check_tiles(self.single(top, "tiles", "the variant"))
+        players, deal = self.check_deal(top, tiles)
+        wild = self.check_wild(self.single(top, "wild", "the variant"), tiles)
+        patterns = tuple(self.check_pattern(c) for c in top.get("pattern", []))
+        modifiers = tuple(self.check_modifier(c) for c in top.get("modifier", []))
+        events = tuple(self.check_event(c) for c in top.get("event", []))
+        statuses = self.check_statuses(top.get("status", []))
+        tables = tuple(self.check_table(c) for c in top.get("table", []))
+        score_sec = self.section(self.body_of(self.single(top, "score", "the variant")), SECTIONS["score"], "score")
+        score = self.check_score(score_sec)
+        for c in top.get("define", []) + score_sec.get("define", []):
+            self.check_define(c)
+        variant = ir.Variant(
+            name=spec.name,
+            title=spec.labels[0] if spec.labels else spec.name,
+            labels=tuple(spec.labels),
+            source=self.opt_string_clause(top, "source"),
+            extends=spec.extends,
+            rule_prefix=self.prefix,
+            rule_ids=self.rule_ids,
+            spec_sha256=self.r.sha256,
+            players=players,
+            tiles=tiles,
+            deal=deal,
+            seating=tuple(self.check_procedure(c, ("random", "highest_roll", "thrower_counts_one"), ())
+                          for c in top.get("seating", [])),
+            wall_break=tuple(self.check_procedure(c, ("own_wall", "count_players", "dice_start"),
+                                                  ("smaller_die", "reroll")) for c in top.get("wall_break", [])),
+            wall=self.check_wall(self.single(top, "wall", "the variant")),
+            flowers=self.check_flowers(self.single(top, "flowers", "the variant"), tiles),
+            wild=wild,
+            rob_wild=self.check_rob_wild(self.single(top, "rob_wild", "the variant"), wild),
+            claims=self.check_claims(self.single(top, "claims", "the variant")),
+            ready_declaration=self.check_ready(self.single(top, "ready_declaration", "the variant")),
+            patterns=patterns, modifiers=modifiers, events=events, statuses=statuses,
+            defines=tuple(ir.Define(n, self.x.define_ir[n], self.src(self.define_clause[n]))
+                          for n in sorted(self.x.define_ir)),
+            tables=tables, score=score,
+            settlement=self.check_settlement(self.single(top, "settlement", "the variant")),
+            rotation=self.check_rotation(self.single(top, "rotation", "the variant")),
+            options=tuple(self.options),
+            no_effect=tuple(sorted((i, self.str_of(c)) for c in top.get("no_effect", []) for i in c.rule_ids)),
+            citations=tuple(sorted((k, tuple(v)) for k, v in self.citations.items())),
+        )
+        if not patterns:
+            self.col.error("E019", "the variant defines no pattern", spec.span, "add e.g. `pattern 平胡 shape standard`")
+        self.col.raise_if_any()
+        return variant
+
+    def opt_string_clause(self, top, kw: str) -> str:
+        c = self.single(top, kw, "the variant")
+        return self.str_of(c) if c else ""
+
+    def str_of(self, c: Clause) -> str:
+        r = Reader(c, self.col, f'{c.keyword} "text"')
+        s = r.string("a string")
+        r.end()
+        return s
+
+    # ---- rules and citations ----------------------------------------------------------------------------
+    def check_rules(self, top) -> None:
+        c = self.single(top, "rules", "the variant", required=False)
+        if c is None:
+            self.col.error("E019", "the variant has no 'rules' clause", self.r.spec.span,
+                           "state the rule ids it implements, e.g. `rules SR 1..20`")
+            return
+        r = Reader(c, self.col, "rules PREFIX FIRST..LAST")
+        self.prefix = r.name("a rule-id prefix such as SR")
+        w = r.take(("range",), "a range of rule numbers such as 1..20")
+        r.end()
+        if w is not None:
+            lo, hi = w.lo.value, w.hi.value
+            if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi <= 999):
+                self.col.error("E013", "rule numbers must be a range of whole numbers such as 1..20", w.span)
+                return
+            width = max(2, len(str(hi)))
+            self.rule_ids = tuple(f"{self.prefix}-{n:0{width}d}" for n in range(lo, hi + 1))
+
+    def check_citations(self) -> None:
+        known = set(self.rule_ids)
+        for top in self.r.body:
+            for c in top.walk():
+                seen: set[str] = set()
+                for cite in c.cites:
+                    for rid in cite.ids:
+                        if rid in seen:
+                            self.col.error("E020", f"clause cites {rid} twice", cite.span, "cite each rule id once per clause")
+                        seen.add(rid)
+                        if known and rid not in known:
+                            self.col.error("E021", f"unknown rule id {rid}", cite.span,
+                                           did_you_mean(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
+                        self.citations.setdefault(rid, [])
+                        desc = f"{c.span.file.rsplit('/', 1)[-1]}:{c.span.line} {c.keyword}"
+                        if c.words and c.words[0].kind in ("name", "number", "string"):
+                            desc += f" {c.words[0].value}"
+                        if desc not in self.citations[rid]:
+                            self.citations[rid].append(desc)
+
+    # ---- names ---------------------------------------------------------------------------------------
+    def collect_names(self, top) -> None:
+        self.options: list[ir.Option] = []
+        self.define_clause: dict[str, Clause] = {}
+        seen: dict[str, Clause] = {}
+        score = next((c for c in top.get("score", []) if c.body), None)
+        defines = top.get("define", []) + [c for c in (score.body if score else []) if c.keyword == "define"]
+
+        def declare(c: Clause, kind: str) -> str | None:
+            if not c.words or c.words[0].kind != "name":
+                self.col.error("E013", f"'{c.keyword}' expects a name", c.key_span, f"usage: {c.keyword} NAME ...")
+                return None
+            name = c.words[0].value
+            if name in seen:
+                self.col.error("E018", f"duplicate name '{name}'", c.words[0].span,
+                               f"'{name}' is already a {seen[name].keyword} on line {seen[name].span.line}")
+                return None
+            if name in B.VARIABLES or name in B.FUNCTIONS or name in B.WIN_BY or name in B.BUILTIN_GROUPS:
+                self.col.error("E018", f"'{name}' is a builtin name", c.words[0].span, "choose another name")
+                return None
+            seen[name] = c
+            return name
+
+        for c in top.get("option", []):
+            name = declare(c, "option")
+            if name is None:
+                continue
+            r = Reader(c, self.col, 'option NAME "description" = DEFAULT')
+            r.name("a name")
+            desc = r.opt_string() or ""
+            r.end()
+            self.no_cells(c)
+            if c.value is None:
+                self.col.error("E022", f"option '{name}' has no default", c.span,
+                               f'give it one: option {name} "{desc}" = false')
+                self.names.options[name] = "bool"
+                continue
+            v = c.value
+            if v.op == "bool":
+                t, default = "bool", v.value
+            elif v.op == "number":
+                t, default = "num", v.value
+            elif v.op == "string":
+                t, default = "str", v.value
+            else:
+                self.col.error("E017", f"option '{name}' needs a literal default (true, false, a number or a string)", v.span)
+                t, default = "bool", False
+            self.names.options[name] = t
+            self.options.append(ir.Option(name, desc, default, t, self.src(c)))
+        for kind in ("pattern", "modifier", "event", "status", "table"):
+            for c in top.get(kind, []):
+                name = declare(c, kind)
+                if name:
+                    getattr(self.names, _plural(kind)).add(name)
+        for c in defines:
+            name = declare(c, "define")
+            if name and self.need_value(c, "an expression"):
+                self.names.defines[name] = c.value
+                self.define_clause[name] = c
+        self.options.sort(key=lambda o: o.name)
+
+    # ---- tiles, players, deal ---------------------------------------------------------------------------
+    def check_tiles(self, c: Clause | None) -> ir.Tiles:
+        sec = self.section(self.body_of(c), SECTIONS["tiles"], "tiles")
+        self.names.groups.update(B.BUILTIN_GROUPS)
+        kinds: set[int] = set()
+        use = self.single(sec, "use", "tiles", required=c is not None)
+        if use:
+            for w in Reader(use, self.col, "use GROUP...").rest():
+                kinds |= set(self.word_group(w))
+        copies = [0] * 42
+        for cc in sec.get("copies", []):
+            r = Reader(cc, self.col, "copies N [for GROUP...]")
+            n = r.int("a number of copies", 1, 8)
+            target = set(kinds)
+            if r.flag("for"):
+                target = set()
+                for w in r.rest():
+                    target |= set(self.word_group(w))
+            for k in target:
+                copies[k] = n
+        if not sec.get("copies"):
+            for k in kinds:
+                copies[k] = 4
+        scored: set[int] = set()
+        for sc in sec.get("scored_flowers", []):
+            for w in Reader(sc, self.col, "scored_flowers GROUP...").rest():
+                scored |= set(self.word_group(w))
+        for g in sec.get("group", []):
+            r = Reader(g, self.col, "group NAME = GROUP + GROUP ...")
+            name = r.name("a group name")
+            r.end()
+            if name in B.BUILTIN_GROUPS or name in B.VARIABLES:
+                self.col.error("E018", f"'{name}' is a builtin name", g.words[0].span, "choose another group name")
+            elif self.need_value(g, "a tile group"):
+                self.names.groups[name] = self.x.group(g.value)
+        if c is not None and not kinds:
+            self.col.error("E023", "the tile set is empty", c.span, "add `use suited honours`")
+        playable = tuple(sorted(k for k in kinds if k not in scored and k < 34))
+        groups = tuple(ir.Group(n, k) for n, k in sorted(self.names.groups.items()))
+        return ir.Tiles(tuple(sorted(kinds)), tuple(copies), playable, tuple(sorted(scored & kinds)), groups,
+                        self.src(c) if c else ir.Src((), "", 0))
+
+    def word_group(self, w: Word) -> tuple[int, ...]:
+        if w.kind == "name":
+            g = self.names.groups.get(w.value)
+            if g is None:
+                self.col.error("E016", f"unknown tile group '{w.value}'", w.span,
+                               did_you_mean(w.value, self.names.groups) or one_of(self.names.groups))
+                return ()
+            return g
+        if w.kind in ("tiles", "range"):
+            from mjrules.tiles import TileError, parse_tiles
+            try:
+                if w.kind == "range":
+                    lo, hi = parse_tiles(str(w.lo.value))[0].kind, parse_tiles(str(w.hi.value))[0].kind
+                    return tuple(range(lo, hi + 1))
+                return tuple(sorted({t.kind for t in parse_tiles(w.value)}))
+            except (TileError, IndexError) as e:
+                self.col.error("E029", f"bad tiles '{w.text()}': {e}", w.span)
+                return ()
+        self.col.error("E016", f"expected a tile group, found '{w.text()}'", w.span)
+        return ()
+
+    def check_deal(self, top, tiles: ir.Tiles) -> tuple[int, ir.Deal]:
+        players = 4
+        pc = self.single(top, "players", "the variant")
+        if pc:
+            r = Reader(pc, self.col, "players N")
+            players = r.int("a number of players", 2, 8)
+            r.end()
+        hand, dealer_hand = 13, 14
+        hc = self.single(top, "hand", "the variant")
+        if hc:
+            r = Reader(hc, self.col, "hand N dealer M")
+            hand = r.int("a hand size", 1, 40)
+            r.lit("dealer")
+            dealer_hand = r.int("the dealer's hand size", 1, 41)
+            r.end()
+            if hand % 3 != 1:
+                self.col.error("E023", f"a hand of {hand} tiles cannot wait on sets and a pair", hc.words[0].span,
+                               "hand sizes are 3n+1: 7, 10, 13, 16, ...")
+            if dealer_hand != hand + 1:
+                self.col.error("E023", f"the dealer holds {dealer_hand} tiles, not hand + 1 = {hand + 1}",
+                               hc.words[-1].span if hc.words else hc.span, "the dealer starts with one extra tile")
+        rounds: tuple[int, ...] = ()
+        extra = 1
+        dc = self.single(top, "deal", "the variant")
+        if dc:
+            r = Reader(dc, self.col, "deal N N ... then dealer M")
+            rs = []
+            while (w := r.peek()) is not None and w.kind == "number":
+                rs.append(r.int("a round size", 1, 40))
+            r.lit("then")
+            r.lit("dealer")
+            extra = r.int("the dealer's extra tiles", 0, 4)
+            r.end()
+            rounds = tuple(rs)
+            if hc and not r.failed and (sum(rounds) != hand or extra != dealer_hand - hand):
+                self.col.error("E023", f"the deal gives {sum(rounds)} tiles (+{extra} to the dealer), "
+                                       f"but hands hold {hand} (dealer {dealer_hand})", dc.span,
+                               "make the rounds add up to the hand size")
+        dealt = players * hand + (dealer_hand - hand)
+        live = sum(tiles.copies[k] for k in tiles.playable)
+        if tiles.kinds and dealt > live:
+            self.col.error("E023", f"{players} hands of {hand} need {dealt} tiles, but the set has {live} playable",
+                           hc.span if hc else None, "add tiles or shrink the hands")
+        return players, ir.Deal(hand, dealer_hand, rounds, extra, self.src(dc) if dc else ir.Src((), "", 0))
+
+    def check_procedure(self, c: Clause, names: tuple[str, ...], params: tuple[str, ...]) -> ir.Procedure:
+        r = Reader(c, self.col, f"{c.keyword} PROCEDURE [PARAMS]")
+        name = r.choice("a procedure", names)
+        ps = r.names_rest("parameters", params) if params else []
+        r.end()
+        return ir.Procedure(name, tuple(ps), self.x.cond(c.cond, c.cond_kind, B.CONFIG, ANY_STAGE), self.src(c))
+
+    # ---- the wall, flowers, wilds ---------------------------------------------------------------------
+    def check_wall(self, c: Clause | None) -> ir.Wall:
+        sec = self.section(self.body_of(c), SECTIONS["wall"], "wall")
+        vals = {}
+        for kw in SECTIONS["wall"]:
+            vals[kw] = self.single(sec, kw, "wall")
+        draw = self.one_word(vals["draw"], ("head", "tail"), "head")
+        repl = self.one_word(vals["replacement"], ("tail", "head"), "tail")
+        retain = ir.Expr("const", (0,))
+        if vals["retain"] and self.need_value(vals["retain"], "the number of tiles retained"):
+            retain = self.x.check(vals["retain"].value, B.WALL, ANY_STAGE, "num")
+        final, auto = 0, False
+        if vals["final_round"]:
+            r = Reader(vals["final_round"], self.col, "final_round N [auto_win]")
+            final = r.int("the number of final draws", 1, 8)
+            auto = r.flag("auto_win")
+            r.end()
+        last = False
+        if vals["last_discard"]:
+            last = self.one_word(vals["last_discard"], ("win_only",), "win_only") == "win_only"
+        knr = vals["kong_needs_replacement"] is not None
+        if knr:
+            Reader(vals["kong_needs_replacement"], self.col, "kong_needs_replacement").end()
+        empty = self.one_word(vals["empty_in_replacement"], ("draw",), "draw")
+        return ir.Wall(draw, repl, retain, final, auto, last, knr, empty, self.src(c) if c else ir.Src((), "", 0))
+
+    def one_word(self, c: Clause | None, choices: tuple[str, ...], default: str) -> str:
+        if c is None:
+            return default
+        r = Reader(c, self.col, f"{c.keyword} {'|'.join(choices)}")
+        v = r.choice("one of: " + ", ".join(choices), choices)
+        r.end()
+        return v
+
+    def check_flowers(self, c: Clause | None, tiles: ir.Tiles) -> ir.Flowers | None:
+        if c is None:
+            if tiles.scored_flowers:
+                self.col.error("E019", "the tile set has scored flowers but no 'flowers' section", tiles.src and None,
+                               "add flowers { replace tail; initial rounds from_dealer; in_play immediately }")
+            return None
+        sec = self.section(self.body_of(c), SECTIONS["flowers"], "flowers")
+        replace = self.one_word(self.single(sec, "replace", "flowers"), ("tail", "head"), "tail")
+        init = "rounds_from_dealer"
+        ic = self.single(sec, "initial", "flowers")
+        if ic:
+            r = Reader(ic, self.col, "initial rounds from_dealer")
+            r.lit("rounds")
+            r.lit("from_dealer")
+            r.end()
+        inplay = self.one_word(self.single(sec, "in_play", "flowers"), ("immediately",), "immediately")
+        if not tiles.scored_flowers:
+            self.col.error("E023", "a 'flowers' section without scored flowers in the tile set", c.span,
+                           "add `scored_flowers GROUP` to tiles")
+        return ir.Flowers(replace, init, inplay, self.src(c))
+
+    def check_wild(self, c: Clause | None, tiles: ir.Tiles) -> ir.Wild | None:
+        if c is None:
+            return None
+        r = Reader(c, self.col, 'wild NAME ["label"] { ... }')
+        name = r.name("the wild's name")
+        label = r.opt_string() or name
+        r.end()
+        sec = self.section(self.body_of(c), SECTIONS["wild"], "wild")
+        ind_end, dice, stays, after_flowers, to_dealer = "none", False, False, False, False
+        ic = self.single(sec, "indicator", "wild")
+        if ic:
+            rr = Reader(ic, self.col, "indicator head|tail [dice_stack] [stays] [after_flowers] [flowers_to_dealer]")
+            ind_end = rr.choice("head or tail", ("head", "tail"))
+            fl = rr.flags(("dice_stack", "stays", "after_flowers", "flowers_to_dealer"))
+            dice, stays, after_flowers, to_dealer = ("dice_stack" in fl, "stays" in fl, "after_flowers" in fl,
+                                                     "flowers_to_dealer" in fl)
+        modes = [kw for kw in ("successor", "same_as_indicator", "fixed") if kw in sec]
+        mode, cycles, fixed = "fixed", (), None
+        if len(modes) != 1:
+            self.col.error("E019" if not modes else "E018", "a wild needs exactly one of: successor CYCLES, "
+                           "same_as_indicator, fixed TILE", c.span)
+        elif modes[0] == "successor":
+            mode = "successor"
+            sc = sec["successor"][0]
+            cyc = []
+            for w in Reader(sc, self.col, "successor RANGE, RANGE, ...").rest():
+                g = self.word_group(w)
+                if g:
+                    cyc.append(tuple(g))
+            flat = [k for cy in cyc for k in cy]
+            if len(flat) != len(set(flat)):
+                self.col.error("E023", "successor cycles overlap", sc.span, "each kind belongs to one cycle")
+            cycles = tuple(cyc)
+            if not ic:
+                self.col.error("E019", "a successor wild needs an 'indicator' clause", sc.span)
+        elif modes[0] == "same_as_indicator":
+            mode = "indicator"
+            if not ic:
+                self.col.error("E019", "same_as_indicator needs an 'indicator' clause", c.span)
+        else:
+            rr = Reader(sec["fixed"][0], self.col, "fixed TILE")
+            w = rr.take(("tiles",), "one tile such as 5z")
+            rr.end()
+            g = self.word_group(w) if w else ()
+            fixed = g[0] if len(g) == 1 else None
+        live = 4
+        lc = self.single(sec, "live", "wild")
+        if lc:
+            rr = Reader(lc, self.col, "live N")
+            live = rr.int("how many copies are live wilds", 1, 8)
+            rr.end()
+        stands = tiles.playable
+        sf = self.single(sec, "stands_for", "wild")
+        if sf:
+            ks: set[int] = set()
+            for w in Reader(sf, self.col, "stands_for GROUP...").rest():
+                ks |= set(self.word_group(w))
+            stands = tuple(sorted(ks & set(tiles.playable)))
+        disc = False
+        dc = self.single(sec, "discard", "wild")
+        if dc:
+            disc = self.one_word(dc, ("unclaimable",), "unclaimable") == "unclaimable"
+        for kw in ("face_value", "no_calls"):
+            if self.single(sec, kw, "wild"):
+                Reader(sec[kw][0], self.col, kw).end()
+        return ir.Wild(name, label, ind_end, dice, stays, after_flowers, to_dealer, mode, cycles, fixed, live,
+                       stands, "face_value" in sec, "no_calls" in sec, disc, self.src(c))
+
+    def check_rob_wild(self, c: Clause | None, wild: ir.Wild | None) -> ir.RobWild | None:
+        if c is None:
+            return None
+        if wild is None:
+            self.col.error("E023", "rob_wild needs a wild", c.span)
+        sec = self.section(self.body_of(c), SECTIONS["rob_wild"], "rob_wild")
+        ac = self.single(sec, "after", "rob_wild", required=True)
+        if ac:
+            r = Reader(ac, self.col, "after first_discard before_claims")
+            r.lit("first_discard")
+            r.lit("before_claims")
+            r.end()
+        order: list[str] = ["non_dealers", "dealer"]
+        oc = self.single(sec, "order", "rob_wild")
+        if oc:
+            order = Reader(oc, self.col, "order non_dealers dealer").names_rest("non_dealers or dealer", ("non_dealers", "dealer"))
+        req: list[str] = []
+        rc = self.single(sec, "requires", "rob_wild")
+        if rc:
+            req = self.pattern_names(rc, Reader(rc, self.col, "requires PATTERN...").rest())
+        return ir.RobWild(tuple(order), tuple(req), self.src(c))
+
+    def pattern_names(self, c: Clause, words: list[Word]) -> list[str]:
+        out = []
+        for w in words:
+            if w.kind != "name" or w.value not in self.names.patterns:
+                self.col.error("E015", f"unknown pattern '{w.text()}'", w.span,
+                               did_you_mean(w.text(), self.names.patterns) or one_of(self.names.patterns))
+            else:
+                out.append(w.value)
+        return out
+
+    from ._claims import check_claims, check_ready  # noqa: E402  (split for size)
+    from ._scoring import (check_define, check_event, check_modifier, check_pattern, check_rotation,  # noqa: E402
+                           check_score, check_settlement, check_statuses, check_table)
+
+
+def check(resolved: Resolved) -> ir.Variant:
+    """Check a resolved spec and lower it to the IR; raises SpecError with every error found."""
+    return Checker(resolved).run()
+
+
+Handler = Callable[..., object]
+__all__ = ["check", "Checker", "Reader", "STAGE", "STAGE_VALUE", "ANY_STAGE"]

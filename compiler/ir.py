@@ -1,0 +1,367 @@
+"""The IR: frozen dataclasses, fully resolved, deterministic, dumpable to JSON. The back ends' contract."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any
+
+IR_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Src:
+    """Where an IR item came from: the rule ids its clause cites, and its spec file and line."""
+
+    rules: tuple[str, ...]
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Expr:
+    """An expression. op and args:
+
+    const (value,)          a number, bool or string
+    enum (name,)            a win_by value such as self_draw
+    var (name,)             a builtin variable (see compiler.builtins)
+    call (name, arg...)     a builtin function; group arguments are `group` nodes
+    group (name, kinds)     a tile group: kinds is a tuple of tile kinds
+    opt (name,)             an option's value
+    ref (kind, name)        kind is pattern | modifier | event | status (bools) or table | define
+    add sub mul div pow neg  arithmetic;  eq ne lt le gt ge  comparisons;  in (x, a, b, ...)
+    and or not              boolean;  if (cond, then, else);  max min (a, b, ...)
+    """
+
+    op: str
+    args: tuple = ()
+
+
+TRUE = Expr("const", (True,))
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    description: str
+    default: Any
+    type: str  # bool | num | str
+    src: Src
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    kinds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tiles:
+    """The tile set: which kinds exist, how many copies, which are playable and which are scored flowers."""
+
+    kinds: tuple[int, ...]
+    copies: tuple[int, ...]  # 42 entries, 0 for kinds not in the set
+    playable: tuple[int, ...]
+    scored_flowers: tuple[int, ...]
+    groups: tuple[Group, ...]
+    src: Src
+
+    @property
+    def total(self) -> int:
+        return sum(self.copies)
+
+
+@dataclass(frozen=True)
+class Deal:
+    hand: int
+    dealer_hand: int
+    rounds: tuple[int, ...]
+    dealer_extra: int
+    src: Src
+
+
+@dataclass(frozen=True)
+class Procedure:
+    """A dice procedure (seating or wall break), kept for replay fidelity."""
+
+    name: str
+    params: tuple[str, ...]
+    cond: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class Wall:
+    draw: str
+    replacement: str
+    retain: Expr
+    final_round: int
+    final_round_auto_win: bool
+    last_discard_win_only: bool
+    kong_needs_replacement: bool
+    empty_in_replacement: str  # draw
+    src: Src
+
+
+@dataclass(frozen=True)
+class Flowers:
+    replace: str
+    initial: str
+    in_play: str
+    src: Src
+
+
+@dataclass(frozen=True)
+class Wild:
+    name: str
+    label: str
+    indicator_end: str  # head | tail | none
+    indicator_dice_stack: bool
+    indicator_stays: bool
+    after_flowers: bool
+    flowers_to_dealer: bool
+    mode: str  # successor | indicator | fixed
+    cycles: tuple[tuple[int, ...], ...]
+    fixed: int | None
+    live: int
+    stands_for: tuple[int, ...]
+    face_value: bool
+    no_calls: bool
+    discard_unclaimable: bool
+    src: Src
+
+    def wild_kind(self, indicator: int) -> int:
+        """The wild kind for a flipped indicator."""
+        if self.mode == "fixed":
+            return self.fixed  # type: ignore[return-value]
+        if self.mode == "indicator":
+            return indicator
+        for cyc in self.cycles:
+            if indicator in cyc:
+                return cyc[(cyc.index(indicator) + 1) % len(cyc)]
+        raise ValueError(f"indicator kind {indicator} is in no successor cycle")
+
+
+@dataclass(frozen=True)
+class RobWild:
+    order: tuple[str, ...]
+    requires: tuple[str, ...]
+    src: Src
+
+
+@dataclass(frozen=True)
+class WinnerRule:
+    mode: str  # first | all
+    prefer: tuple[str, ...]
+    cond: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class Claims:
+    chi_from: str  # previous | any | none
+    chi_honours: Expr | None
+    pon: bool
+    kongs: tuple[str, ...]
+    priority: tuple[tuple[str, ...], ...]
+    rob_kong: tuple[str, ...]
+    win_on_discard: Expr | None  # None: never
+    winners: tuple[WinnerRule, ...]
+    pass_blocks_ron: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class ReadyDeclaration:
+    by: str
+    window: str
+    requires_ready: bool
+    locks_hand: bool
+    concealed_kong_keeping_waits: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class Pattern:
+    name: str
+    label: str
+    shape: str  # standard | pairs | free
+    cond: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class Modifier:
+    name: str
+    label: str
+    applies_to: tuple[str, ...]
+    cond: Expr
+    src: Src
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    label: str
+    cond: Expr
+    src: Src
+
+
+@dataclass(frozen=True)
+class Status:
+    name: str
+    label: str
+    cond: Expr | None  # None: otherwise
+    src: Src
+
+
+@dataclass(frozen=True)
+class Define:
+    name: str
+    expr: Expr
+    src: Src
+
+
+@dataclass(frozen=True)
+class TableRow:
+    pattern: str
+    modifiers: tuple[str, ...]
+    cells: tuple[Any, ...]
+    src: Src
+
+
+@dataclass(frozen=True)
+class Table:
+    """A value table: rows keyed by a pattern plus modifiers; one cell per column of column_var."""
+
+    name: str
+    label: str
+    column_var: str | None  # status, or None for a single column
+    columns: tuple[str, ...]
+    rows: tuple[TableRow, ...]
+    src: Src
+
+
+@dataclass(frozen=True)
+class Minimum:
+    amount: Any
+    cond: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class Forbid:
+    reason: str
+    cond: Expr
+    src: Src
+
+
+@dataclass(frozen=True)
+class Score:
+    value: Expr
+    value_src: Src
+    minimum: tuple[Minimum, ...]
+    forbids: tuple[Forbid, ...]
+
+
+@dataclass(frozen=True)
+class Payment:
+    """payer pays payee `amount`, for each pair of distinct players in the two sets."""
+
+    payer: str
+    payee: str
+    amount: Expr
+    cond: Expr | None
+    src: Src
+
+
+@dataclass(frozen=True)
+class Settlement:
+    win: tuple[Payment, ...]
+    draw: tuple[Payment, ...]
+    hand_end: tuple[Payment, ...]
+    kong_exposed: tuple[Payment, ...]
+    kong_added: tuple[Payment, ...]
+    kong_concealed: tuple[Payment, ...]
+    cap_loss: Expr | None
+    cap_cond: Expr | None
+    cap_src: Src | None
+
+
+@dataclass(frozen=True)
+class RotateRule:
+    target: str  # dealer | next | winner | discarder
+    cond: Expr | None  # None: otherwise
+    src: Src
+
+
+@dataclass(frozen=True)
+class Rotation:
+    rules: tuple[RotateRule, ...]
+    streak: Expr | None
+    streak_src: Src | None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A checked, fully resolved variant."""
+
+    name: str
+    title: str
+    labels: tuple[str, ...]
+    source: str
+    extends: str | None
+    rule_prefix: str
+    rule_ids: tuple[str, ...]
+    spec_sha256: str
+    players: int
+    tiles: Tiles
+    deal: Deal
+    seating: tuple[Procedure, ...]
+    wall_break: tuple[Procedure, ...]
+    wall: Wall
+    flowers: Flowers | None
+    wild: Wild | None
+    rob_wild: RobWild | None
+    claims: Claims
+    ready_declaration: ReadyDeclaration | None
+    patterns: tuple[Pattern, ...]
+    modifiers: tuple[Modifier, ...]
+    events: tuple[Event, ...]
+    statuses: tuple[Status, ...]
+    defines: tuple[Define, ...]
+    tables: tuple[Table, ...]
+    score: Score
+    settlement: Settlement
+    rotation: Rotation
+    options: tuple[Option, ...]
+    no_effect: tuple[tuple[str, str], ...]
+    citations: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @property
+    def win_size(self) -> int:
+        """Tiles in a complete hand (kongs counted as three): the dealer's hand size."""
+        return self.deal.dealer_hand
+
+    def option_defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def to_json(self) -> str:
+        return dump_json(self)
+
+
+def to_data(obj: Any) -> Any:
+    """The IR as plain JSON data: dataclasses become objects (with a `_` type tag for Expr-free nodes)."""
+    if isinstance(obj, Expr):
+        return [obj.op, *[to_data(a) for a in obj.args]]
+    if dataclasses.is_dataclass(obj):
+        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (tuple, list)):
+        return [to_data(x) for x in obj]
+    return obj
+
+
+def dump_json(variant: Variant) -> str:
+    """Deterministic JSON: sorted keys, fixed separators, one trailing newline."""
+    data = {"ir_version": IR_VERSION, "variant": to_data(variant)}
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
