@@ -1,25 +1,45 @@
-"""mjrules.compiler: spec text -> AST -> resolved overlays -> checked IR (-> back ends)."""
+"""mjrules.compiler: spec text -> AST -> resolved overlays -> checked IR -> back ends.
+
+Importing this package does not import lark or jinja2; the front end loads them on first use, so the
+runtime can read the IR (mjrules.compiler.ir) without them.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .errors import Diagnostic, SpecError
 from .ir import Variant, dump_json
-from .resolve import locate, read_spec, resolve_text, shipped_names
 
 __all__ = ["Diagnostic", "SpecError", "Variant", "compile_text", "compile_file", "compile_variant",
            "dump_json", "shipped_names", "locate"]
 
 
+def shipped_names() -> list[str]:
+    """Names of the shipped variants."""
+    from .resolve import shipped_names as names
+
+    return names()
+
+
+def locate(name_or_path: str) -> Path | None:
+    """The spec file for a shipped variant's name or a path, or None."""
+    from .resolve import locate as loc
+
+    return loc(name_or_path)
+
+
 def compile_text(text: str, file: str = "<spec>", base_dir: Path | None = None) -> Variant:
     """Check spec text and return its IR; raises SpecError listing every error."""
     from .checker import check
+    from .resolve import resolve_text
 
     return check(resolve_text(text, file, base_dir))
 
 
 def compile_file(path: str | Path) -> Variant:
     """Check a spec file and return its IR."""
+    from .resolve import read_spec
+
     path = Path(path)
     text, file = read_spec(path)
     return compile_text(text, file, path.parent)

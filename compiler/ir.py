@@ -365,3 +365,48 @@ def dump_json(variant: Variant) -> str:
     """Deterministic JSON: sorted keys, fixed separators, one trailing newline."""
     data = {"ir_version": IR_VERSION, "variant": to_data(variant)}
     return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+
+
+def _decode(tp: Any, data: Any) -> Any:
+    import types
+    import typing
+
+    if data is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return _decode(args[0], data)
+        return data  # e.g. int | None
+    if tp is Expr:
+        return Expr(data[0], tuple(_decode_expr_arg(a) for a in data[1:]))
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], x) for x in data)
+        return tuple(_decode(a, x) for a, x in zip(args, data))
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        return tp(**{f.name: _decode(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)})
+    return data
+
+
+def _decode_expr_arg(a: Any) -> Any:
+    if isinstance(a, list):
+        if a and isinstance(a[0], str) and a[0] in _EXPR_OPS:
+            return Expr(a[0], tuple(_decode_expr_arg(x) for x in a[1:]))
+        return tuple(a)
+    return a
+
+
+_EXPR_OPS = {"const", "enum", "var", "call", "group", "opt", "ref", "add", "sub", "mul", "div", "pow", "neg",
+             "eq", "ne", "lt", "le", "gt", "ge", "in", "and", "or", "not", "if", "max", "min"}
+
+
+def load_json(text: str) -> Variant:
+    """The inverse of dump_json: rebuild the IR from its JSON."""
+    data = json.loads(text)
+    if data.get("ir_version") != IR_VERSION:
+        raise ValueError(f"IR version {data.get('ir_version')} is not {IR_VERSION}")
+    return _decode(Variant, data["variant"])

@@ -1,0 +1,51 @@
+"""Loading a variant with a backend: `mjrules.load(VARIANT, backend=...)` and the engine interface."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Protocol
+
+from .compiler.ir import Variant
+
+BACKENDS = ("native", "reference")
+
+
+class Engine(Protocol):
+    """What every backend implements; the runtime cannot tell them apart except by speed."""
+
+    variant: Variant
+    backend: str
+
+    def evaluate(self, situation: dict[str, Any]) -> dict[str, Any]:
+        """Judge and score a complete hand: win, reason, patterns, status, value, payments, explain."""
+
+    def waits(self, situation: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each kind completing a pre-draw hand, with the value it would give."""
+
+
+def choose_backend(backend: str | None) -> str:
+    """The backend argument, else MJRULES_BACKEND, else native."""
+    b = backend or os.environ.get("MJRULES_BACKEND") or "native"
+    if b not in BACKENDS:
+        raise ValueError(f"unknown backend {b!r}; choose one of: {', '.join(BACKENDS)}")
+    return b
+
+
+def load_ir(variant: str | Path) -> Variant:
+    """A shipped variant's name or a .mj path -> its checked IR (raises SpecError on a bad spec)."""
+    from .compiler import compile_variant
+
+    return compile_variant(str(variant))
+
+
+def load(variant: str | Path | Variant, backend: str | None = None) -> Engine:
+    """Load a variant (a shipped name, a .mj path, or an IR) with a backend ("native" or "reference")."""
+    b = choose_backend(backend)
+    ir = variant if isinstance(variant, Variant) else load_ir(variant)
+    if b == "reference":
+        from .reference import ReferenceEngine
+
+        return ReferenceEngine(ir)
+    from .native import NativeEngine
+
+    return NativeEngine(ir)

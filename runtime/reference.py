@@ -1,0 +1,505 @@
+"""The reference backend: a plain-Python interpreter of the IR that enumerates every reading of a hand."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from . import readings as R
+from .compiler.ir import Expr, Src, Variant
+from .interp import UNKNOWN, Env, evaluate
+from .settle import apply_payments, as_json_payments, cap_losses
+from .situation import Situation, SituationError, check_situation, situation_from_dict
+from .tiles import tile_name
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading: a pattern, the groups (empty for free shapes), and all tiles' kinds as counts."""
+
+    pattern: str
+    groups: tuple[R.Group, ...]
+    counts: tuple[int, ...]  # 34 kinds: concealed (wilds as what they stand for) plus melds
+    assignment: tuple[int, ...]  # what each wild stands for, sorted
+
+
+def line(src: Src | None, text: str) -> dict[str, Any]:
+    rules = list(src.rules) if src else []
+    return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
+
+
+class _Facts:
+    """Situation-level facts shared by every reading."""
+
+    def __init__(self, eng: "ReferenceEngine", s: Situation):
+        v = eng.variant
+        self.s = s
+        self.w = s.wild if v.wild is not None else None
+        self.jokers = sum(1 for k in s.concealed if k == self.w) if self.w is not None else 0
+        real = [0] * R.N
+        for k in s.concealed:
+            if k != self.w:
+                real[k] += 1
+        self.real = real
+        meld_counts = [0] * R.N
+        nonkong = [0] * R.N
+        for m in s.melds:
+            for k in m.tiles:
+                meld_counts[k] += 1
+                if m.kind != "kong":
+                    nonkong[k] += 1
+        self.meld_counts, self.nonkong = meld_counts, nonkong
+        self.meld_seq = any(m.kind == "chi" for m in s.melds)
+        cand = set(v.wild.stands_for) if v.wild else set()
+        if v.wild and v.wild.face_value and self.w is not None:
+            cand.add(self.w)
+        self.cand = frozenset(k for k in cand if k in set(v.tiles.playable))
+        self.flower_counts = [0] * 42
+        for k in s.flowers:
+            self.flower_counts[k] += 1
+        self.options = v.option_defaults() | dict(s.options)
+        self.waits_all: bool | None = None
+        self.var = {
+            "win_by": s.win_by, "is_dealer": s.is_dealer, "seat": s.seat, "dealer": s.dealer,
+            "discarder": s.discarder, "first_turn": s.first_turn, "first_discard": s.first_discard,
+            "declared_ready": s.declared_ready, "wild_discards": s.wild_discards, "dealer_streak": s.dealer_streak,
+            "flowers": len(s.flowers), "melds": len(s.melds), "no_melds": not s.melds,
+            "kongs": sum(m.kind == "kong" for m in s.melds),
+            "kongs_exposed": sum(m.kind == "kong" and not m.concealed for m in s.melds),
+            "kongs_concealed": sum(m.kind == "kong" and m.concealed for m in s.melds),
+            "wilds": self.jokers,
+        }
+
+
+class _SituationEnv(Env):
+    def __init__(self, eng: "ReferenceEngine", f: _Facts):
+        self.eng, self.f = eng, f
+
+    def var(self, name: str) -> Any:
+        if name in self.f.var:
+            return self.f.var[name]
+        if name == "waits_all":
+            if self.f.waits_all is None:
+                self.f.waits_all = self.eng._waits_all(self.f.s)
+            return self.f.waits_all
+        raise KeyError(name)
+
+    def opt(self, name: str) -> Any:
+        return self.f.options[name]
+
+    def call(self, name: str, args: tuple) -> Any:
+        fc = self.f.flower_counts
+        copies = self.eng.variant.tiles.copies
+        if name == "flower_fours":
+            return sum(1 for k in args[0] if copies[k] and fc[k] >= copies[k])
+        if name == "flower_complete":
+            return int(all(fc[k] > 0 for k in args[0]))
+        if name == "max":
+            return max(args)
+        if name == "min":
+            return min(args)
+        raise KeyError(name)
+
+    def ref(self, kind: str, name: str) -> Any:
+        if kind == "event":
+            ev = self.eng.events[name]
+            return bool(evaluate(ev.cond, self))
+        raise KeyError(f"{kind} {name} needs a reading")
+
+
+class _ReadingEnv(_SituationEnv):
+    """Everything a reading can see. With `partial`, counts may still grow (free-shape search)."""
+
+    def __init__(self, eng: "ReferenceEngine", f: _Facts, rd: Reading | None, counts: list[int] | None = None,
+                 partial: bool = False):
+        super().__init__(eng, f)
+        self.rd = rd
+        self.counts = list(rd.counts) if rd is not None else counts
+        self.partial = partial
+        self.memo: dict[tuple[str, str], Any] = {}
+
+    # reading facts
+    def var(self, name: str) -> Any:
+        c = self.counts
+        if name == "no_sequences":
+            return not self.f.meld_seq and not (self.rd and any(g.kind == "seq" for g in self.rd.groups))
+        if name == "distinct":
+            return self._anti(all(n <= 1 for n in c))
+        if name == "one_suit":
+            suits = {k // 9 for k in range(R.N) if c[k]}
+            return self._anti(len(suits) <= 1 and all(k < 27 for k in range(R.N) if c[k]) and (bool(suits) or self.partial))
+        if name == "fours":
+            if self.partial:
+                return UNKNOWN
+            return sum(1 for k in range(R.N) if c[k] - self.f.meld_counts[k] + self.f.nonkong[k] >= 4)
+        if name == "pair_wilds":
+            if self.rd is None:
+                return UNKNOWN if self.partial else 0
+            return sum(sum(g.wild) for g in self.rd.groups if g.kind == "pair") if any(
+                g.kind == "pair" for g in self.rd.groups) and self.eng.shape_of[self.rd.pattern] == "standard" else 0
+        if name == "wilds_at_face":
+            if self.partial:
+                return UNKNOWN
+            return all(k == self.f.w for k in self.rd.assignment)
+        return super().var(name)
+
+    def _anti(self, holds: bool) -> Any:
+        """An antimonotone test: once false it stays false; while partial, true means 'not yet known'."""
+        if not holds:
+            return False
+        return UNKNOWN if self.partial else True
+
+    def call(self, name: str, args: tuple) -> Any:
+        c = self.counts
+        if name == "all_in":
+            return self._anti(all(c[k] == 0 or k in set(args[0]) for k in range(R.N)))
+        if name == "contains":
+            ok = all(c[k] > 0 for k in args[0] if k < R.N)
+            return True if ok else (UNKNOWN if self.partial else False)
+        if name == "count_in":
+            return UNKNOWN if self.partial else sum(c[k] for k in args[0] if k < R.N)
+        if name == "spacing":
+            d = args[0]
+            ok = True
+            for suit in range(3):
+                ranks = [r for r in range(9) for _ in range(c[suit * 9 + r])]
+                if any(b - a < d for a, b in zip(ranks, ranks[1:])):
+                    ok = False
+            return self._anti(ok)
+        return super().call(name, args)
+
+    def ref(self, kind: str, name: str) -> Any:
+        if kind == "event":
+            return super().ref(kind, name)
+        if self.partial:
+            return UNKNOWN
+        key = (kind, name)
+        if key not in self.memo:
+            self.memo[key] = self._ref(kind, name)
+        return self.memo[key]
+
+    def _ref(self, kind: str, name: str) -> Any:
+        eng = self.eng
+        if kind == "pattern":
+            return self.rd.pattern == name
+        if kind == "modifier":
+            return name in self.modifiers()
+        if kind == "status":
+            return self.status() == name
+        if kind == "table":
+            return self.table(name)[0]
+        if kind == "define":
+            return evaluate(eng.defines[name].expr, self)
+        raise KeyError(f"{kind} {name}")
+
+    def modifiers(self) -> list[str]:
+        if "mods" not in self.memo:
+            out = []
+            for m in self.eng.variant.modifiers:
+                if m.applies_to and self.rd.pattern not in m.applies_to:
+                    continue
+                if evaluate(m.cond, self):
+                    out.append(m.name)
+            self.memo["mods"] = out
+        return self.memo["mods"]
+
+    def status(self) -> str | None:
+        if "status" not in self.memo:
+            st = None
+            for s in self.eng.variant.statuses:
+                if s.cond is None or evaluate(s.cond, self):
+                    st = s.name
+                    break
+            self.memo["status"] = st
+        return self.memo["status"]
+
+    def table(self, name: str) -> tuple[Any, Any]:
+        """The cell: the largest over rows of this pattern whose modifiers all hold (highest reading)."""
+        t = self.eng.tables[name]
+        col = t.columns.index(self.status()) if t.column_var else 0
+        mods = set(self.modifiers())
+        best, best_row = None, None
+        for row in t.rows:
+            if row.pattern == self.rd.pattern and set(row.modifiers) <= mods and col < len(row.cells):
+                if best is None or row.cells[col] > best:
+                    best, best_row = row.cells[col], row
+        if best is None:
+            raise SituationError(f"table '{name}' has no cell for pattern {self.rd.pattern}")
+        return best, best_row
+
+
+class ReferenceEngine:
+    """Decides and scores hands of one variant by enumerating every reading."""
+
+    backend = "reference"
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        self.events = {e.name: e for e in variant.events}
+        self.defines = {d.name: d for d in variant.defines}
+        self.tables = {t.name: t for t in variant.tables}
+        self.shape_of = {p.name: p.shape for p in variant.patterns}
+        self._in_waits_all = False
+
+    # ---- readings ------------------------------------------------------------------------------------
+    def readings(self, s: Situation, f: _Facts | None = None) -> list[tuple[Reading, _ReadingEnv]]:
+        """Every reading of the hand whose pattern condition holds."""
+        return list(self.iter_readings(s, f))
+
+    def iter_readings(self, s: Situation, f: _Facts | None = None):
+        """Readings one at a time (so a caller asking only whether one exists can stop early)."""
+        f = f or _Facts(self, s)
+        v = self.variant
+        sets = (v.win_size - 2) // 3 - len(s.melds)
+        for p in v.patterns:
+            if p.shape == "standard":
+                cands = ((g, None) for g in R.standard(f.real, f.jokers, sets, f.cand)) if sets >= 0 else ()
+            elif p.shape == "pairs":
+                n = v.win_size // 2
+                cands = ((g, None) for g in R.pairs(f.real, f.jokers, n, f.cand)) if not s.melds and v.win_size % 2 == 0 else ()
+            else:
+                base = [f.real[k] + f.meld_counts[k] for k in range(R.N)]
+
+                def viable(counts: list[int], complete: bool, p=p) -> bool:
+                    if complete or p.cond is None:
+                        return True
+                    return evaluate(p.cond, _ReadingEnv(self, f, None, counts, partial=True)) is not False
+
+                cands = (((), a) for a in R.free(base, f.jokers, f.cand, viable))
+            for groups, assign in cands:
+                counts = [0] * R.N
+                if assign is None:
+                    wilds = []
+                    for g in groups:
+                        for k, w in zip(g.kinds, g.wild):
+                            counts[k] += 1
+                            if w:
+                                wilds.append(k)
+                    for k in range(R.N):
+                        counts[k] += f.meld_counts[k]
+                    assign = tuple(sorted(wilds))
+                else:
+                    counts = [f.real[k] + f.meld_counts[k] for k in range(R.N)]
+                    for k in assign:
+                        counts[k] += 1
+                rd = Reading(p.name, groups, tuple(counts), assign)
+                env = _ReadingEnv(self, f, rd)
+                if p.cond is None or evaluate(p.cond, env):
+                    yield rd, env
+
+    def _waits_all(self, s: Situation) -> bool:
+        if self._in_waits_all or s.win_tile is None or s.win_by == "dealt":
+            return False
+        self._in_waits_all = True
+        try:
+            pre = list(s.concealed)
+            pre.remove(s.win_tile)
+            for k in self.variant.tiles.playable:
+                t = s.replace(concealed=tuple(pre + [k]), win_tile=k)
+                if next(self.iter_readings(t), None) is None:
+                    return False
+            return True
+        finally:
+            self._in_waits_all = False
+
+    # ---- evaluate ------------------------------------------------------------------------------------
+    def evaluate(self, situation: dict | Situation) -> dict[str, Any]:
+        s = situation_from_dict(self.variant, situation)
+        if s.win_tile is None and s.win_by != "dealt":
+            raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
+        return self._evaluate(s)
+
+    def _evaluate(self, s: Situation) -> dict[str, Any]:
+        v = self.variant
+        f = _Facts(self, s)
+        senv = _SituationEnv(self, f)
+        explain: list[dict[str, Any]] = []
+        refusal = self._claim_refusal(s, senv)
+        if refusal:
+            return _lose(refusal[0], [line(refusal[1], refusal[0])])
+        best = None
+        fail = None
+        for rd, env in self.readings(s, f):
+            value = _clean(evaluate(v.score.value, env))
+            why = None
+            for fb in v.score.forbids:
+                if evaluate(fb.cond, env):
+                    why = (fb.reason, fb.src)
+                    break
+            if why is None:
+                for mn in v.score.minimum:
+                    if (mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount:
+                        why = (f"worth {value}, below the minimum {mn.amount}", mn.src)
+                        break
+            key = (value, -self._pattern_index(rd.pattern), len(env.modifiers()))
+            if why is None:
+                if best is None or key > best[0]:
+                    best = (key, rd, env, value)
+            elif fail is None or key > fail[0]:
+                fail = (key, why)
+        if best is None:
+            if fail is None:
+                return _lose("not a winning hand: no pattern fits", [line(None, "no pattern fits the tiles")])
+            return _lose(fail[1][0], [line(fail[1][1], fail[1][0])])
+        _, rd, env, value = best
+        return self._result(s, rd, env, value, explain)
+
+    def _pattern_index(self, name: str) -> int:
+        return [p.name for p in self.variant.patterns].index(name)
+
+    def _claim_refusal(self, s: Situation, senv: Env) -> tuple[str, Src | None] | None:
+        v = self.variant
+        c = v.claims
+        if s.win_by == "discard":
+            if v.wild and v.wild.discard_unclaimable and s.win_tile == s.wild:
+                return (f"a discarded {v.wild.label} ({v.wild.name}) cannot be claimed", v.wild.src)
+            if c.win_on_discard is None or not evaluate(c.win_on_discard, senv):
+                return ("this variant does not allow a win on this discard", c.src)
+        if s.win_by == "rob_kong":
+            if not c.rob_kong:
+                return ("this variant does not allow robbing a kong", c.src)
+            if s.win_tile == s.wild and s.wild is not None:
+                return ("a wild is never used in a kong, so it cannot be robbed", v.wild.src if v.wild else None)
+        return None
+
+    def _result(self, s: Situation, rd: Reading, env: _ReadingEnv, value: Any, explain: list) -> dict[str, Any]:
+        v = self.variant
+        pat = next(p for p in v.patterns if p.name == rd.pattern)
+        mods = env.modifiers()
+        events = [e.name for e in v.events if env.ref("event", e.name)]
+        status = env.status()
+        explain.append(line(pat.src, f"pattern {pat.name} ({pat.label}): {_describe(rd)}"))
+        for m in v.modifiers:
+            if m.name in mods:
+                explain.append(line(m.src, f"modifier {m.name} ({m.label})"))
+        for e in v.events:
+            if e.name in events:
+                explain.append(line(e.src, f"event {e.name} ({e.label})"))
+        if status is not None:
+            st = next(x for x in v.statuses if x.name == status)
+            explain.append(line(st.src, f"status {st.name} ({st.label})"))
+        for t in v.tables:
+            if _uses(v.score.value, "table", t.name) or any(_uses(d.expr, "table", t.name) for d in v.defines):
+                cell, row = env.table(t.name)
+                col = f", {status}" if t.column_var else ""
+                explain.append(line(row.src if row else t.src,
+                                    f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"))
+        for d in v.defines:
+            explain.append(line(d.src, f"{d.name} = {_fmt(env.ref('define', d.name))}"))
+        explain.append(line(v.score.value_src, f"value = {value}"))
+        ev = lambda e: evaluate(e, _WinEnv(env, value, s))  # noqa: E731
+        ledger: list[dict[str, Any]] = []
+        net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
+                             dealer=s.dealer, ledger=ledger)
+        st = v.settlement
+        if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
+            cap = ev(st.cap_loss)
+            net2 = cap_losses(net, cap)
+            if net2 != net:
+                explain.append(line(st.cap_src, f"losses capped at {cap}"))
+            net = net2
+        for p in ledger:
+            explain.append({"rule": p["rule"], "rules": p["rules"],
+                            "text": f"seat {p['from']} pays seat {p['to']} {p['amount']}"})
+        return {
+            "win": True,
+            "reason": f"{pat.name} ({pat.label})",
+            "pattern": pat.name,
+            "patterns": [pat.name, *mods, *events],
+            "status": status,
+            "value": value,
+            "payments": as_json_payments(net),
+            "reading": _reading_json(rd),
+            "explain": explain,
+        }
+
+    # ---- waits and distance -------------------------------------------------------------------------
+    def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
+        """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
+        s = _pre_draw(self.variant, situation)
+        out = []
+        for k in self.variant.tiles.playable:
+            t = s.replace(concealed=tuple(sorted(s.concealed + (k,))), win_tile=k)
+            try:
+                check_situation(self.variant, t)
+            except SituationError:
+                continue
+            r = self._evaluate(t)
+            if r["win"]:
+                out.append({"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"],
+                            "patterns": r["patterns"]})
+        return out
+
+
+class _WinEnv(Env):
+    """The win-settlement context: a reading's names plus the game facts of a single win."""
+
+    def __init__(self, env: _ReadingEnv, value: Any, s: Situation):
+        self.env, self.value, self.s = env, value, s
+
+    def var(self, name: str) -> Any:
+        if name == "value":
+            return self.value
+        if name in ("someone_won",):
+            return True
+        if name == "winners":
+            return 1
+        if name == "dealer_won":
+            return self.s.is_dealer
+        return self.env.var(name)
+
+    def opt(self, name: str) -> Any:
+        return self.env.opt(name)
+
+    def call(self, name: str, args: tuple) -> Any:
+        return self.env.call(name, args)
+
+    def ref(self, kind: str, name: str) -> Any:
+        return self.env.ref(kind, name)
+
+
+def _pre_draw(variant: Variant, situation: dict | Situation) -> Situation:
+    if isinstance(situation, Situation):
+        check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
+        return situation.replace(win_tile=None)
+    d = {k: v for k, v in situation.items() if k != "win_tile"}
+    return situation_from_dict(variant, d, pre_draw=True)
+
+
+def _lose(reason: str, explain: list) -> dict[str, Any]:
+    return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
+            "payments": {}, "reading": None, "explain": explain}
+
+
+def _uses(e: Expr, kind: str, name: str) -> bool:
+    if e.op == "ref" and e.args == (kind, name):
+        return True
+    return any(isinstance(a, Expr) and _uses(a, kind, name) for a in e.args)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(_clean(v))
+
+
+def _describe(rd: Reading) -> str:
+    if not rd.groups:
+        tiles = [tile_name(k) for k in range(R.N) for _ in range(rd.counts[k])]
+        extra = f"; wilds as {' '.join(tile_name(k) for k in rd.assignment)}" if rd.assignment else ""
+        return " ".join(tiles) + extra
+    parts = []
+    for g in rd.groups:
+        parts.append("".join(tile_name(k)[0] + ("*" if w else "") for k, w in zip(g.kinds, g.wild)) + tile_name(g.kinds[0])[1])
+    return " ".join(parts)
+
+
+def _reading_json(rd: Reading) -> dict[str, Any]:
+    return {"groups": [{"kind": g.kind, "tiles": [tile_name(k) for k in g.kinds], "wild": list(g.wild)}
+                       for g in rd.groups],
+            "wilds_as": [tile_name(k) for k in rd.assignment]}

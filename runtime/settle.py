@@ -1,0 +1,80 @@
+"""Settlement: turns a spec's payment rules into per-seat amounts that sum to zero."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from .compiler.ir import Expr, Payment, Src
+
+
+def players_in(name: str, *, players: int, winner: int | None, discarder: int, dealer: int,
+               konger: int | None = None) -> list[int]:
+    """The seats a payment's player set names."""
+    if name == "others":
+        return list(range(players))
+    if name == "winner":
+        return [winner] if winner is not None else []
+    if name == "discarder":
+        return [discarder] if discarder >= 0 else []
+    if name == "dealer":
+        return [dealer]
+    if name == "non_dealers":
+        return [p for p in range(players) if p != dealer]
+    if name == "konger":
+        return [konger] if konger is not None else []
+    raise ValueError(name)
+
+
+def apply_payments(payments: Iterable[Payment], ev: Callable[[Expr], Any], *, players: int, winner: int | None,
+                   discarder: int, dealer: int, konger: int | None = None,
+                   ledger: list[dict[str, Any]] | None = None) -> dict[int, float]:
+    """Evaluate each payment rule whose condition holds; every payer pays every payee (never himself)."""
+    net = {p: 0 for p in range(players)}
+    for pay in payments:
+        if pay.cond is not None and not ev(pay.cond):
+            continue
+        amount = _num(ev(pay.amount))
+        if not amount:
+            continue
+        kw = dict(players=players, winner=winner, discarder=discarder, dealer=dealer, konger=konger)
+        for a in players_in(pay.payer, **kw):
+            for b in players_in(pay.payee, **kw):
+                if a == b:
+                    continue
+                net[a] -= amount
+                net[b] += amount
+                if ledger is not None:
+                    ledger.append({"from": a, "to": b, "amount": amount, "rule": _rule(pay.src),
+                                   "rules": list(pay.src.rules)})
+    return net
+
+
+def cap_losses(net: dict[int, float], cap: float) -> dict[int, float]:
+    """Clamp each payer's loss to `cap`; receivers lose the excess in proportion to what they won."""
+    out = dict(net)
+    excess = 0.0
+    for p, v in net.items():
+        if v < -cap:
+            excess += -cap - v
+            out[p] = -cap
+    gain = sum(v for v in net.values() if v > 0)
+    if excess and gain:
+        for p, v in net.items():
+            if v > 0:
+                out[p] = v - excess * v / gain
+    return {p: _num(v) for p, v in out.items()}
+
+
+def _num(v: Any) -> Any:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
+
+
+def _rule(src: Src) -> str:
+    return src.rules[0] if src.rules else ""
+
+
+def as_json_payments(net: dict[int, Any]) -> dict[str, Any]:
+    return {str(p): _num(v) for p, v in sorted(net.items())}
