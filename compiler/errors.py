@@ -31,7 +31,7 @@ class Diagnostic:
     source_line: str | None = None
 
     def render(self) -> str:
-        where = "<spec>"
+        where = "mjrules"
         if self.span is not None:
             where = f"{self.span.file}:{self.span.line}:{self.span.column}"
         out = [f"{where}: error[{self.code}]: {self.message}"]

@@ -387,7 +387,7 @@ class ReferenceEngine:
             if _uses(v.score.value, "table", t.name) or any(_uses(d.expr, "table", t.name) for d in v.defines):
                 cell, row = env.table(t.name)
                 col = f", {status}" if t.column_var else ""
-                explain.append(line(row.src if row else t.src,
+                explain.append(line(row.src if row and row.src.rules else t.src,
                                     f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"))
         for d in v.defines:
             explain.append(line(d.src, f"{d.name} = {_fmt(env.ref('define', d.name))}"))

@@ -1,0 +1,274 @@
+"""The `mjrules` command line: check, show, build, score, waits."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_SPEC, EXIT_INPUT = 0, 1, 2
+
+
+def _spec_error(e: Any, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"ok": False, "errors": [d.to_json() for d in e.diagnostics]}, ensure_ascii=False, indent=1))
+    else:
+        print(e.render(), file=sys.stderr)
+    return EXIT_SPEC
+
+
+# ---- check / show ----------------------------------------------------------------------------------------
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .compiler import SpecError, compile_variant
+    from .show import render_summary_line
+
+    status, report = EXIT_OK, []
+    for spec in args.specs:
+        try:
+            v = compile_variant(spec)
+        except SpecError as e:
+            status = EXIT_SPEC
+            report.append({"spec": spec, "ok": False, "errors": [d.to_json() for d in e.diagnostics]})
+            if not args.json:
+                print(e.render(), file=sys.stderr)
+            continue
+        covered = {i for i, _ in v.citations} | {i for i, _ in v.no_effect}
+        report.append({"spec": spec, "ok": True, "name": v.name, "patterns": len(v.patterns),
+                       "modifiers": len(v.modifiers), "options": len(v.options),
+                       "rule_ids": len(v.rule_ids), "covered": len(covered & set(v.rule_ids)),
+                       "not_covered": [i for i in v.rule_ids if i not in covered]})
+        if not args.json:
+            print(render_summary_line(v))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    return status
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .compiler import SpecError, compile_variant, dump_json
+    from .show import render_markdown
+
+    try:
+        v = compile_variant(args.variant)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    if args.ir or args.json:
+        sys.stdout.write(dump_json(v))
+    else:
+        sys.stdout.write(render_markdown(v))
+    return EXIT_OK
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    from .compiler import SpecError, shipped_names
+
+    try:
+        from .native import build_variant
+    except ImportError as e:  # pragma: no cover - a broken install
+        print(f"mjrules build: the native backend is not available: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    specs = args.specs or shipped_names()
+    out, status = [], EXIT_OK
+    for spec in specs:
+        try:
+            info = build_variant(spec)
+        except SpecError as e:
+            status = _spec_error(e, args.json)
+            continue
+        out.append(info)
+        if not args.json:
+            what = "built" if info.get("built") else "up to date"
+            print(f"{info['name']}: {what} -> {info['path']}")
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+    return status
+
+
+# ---- score / waits -----------------------------------------------------------------------------------
+
+def _situation(args: argparse.Namespace) -> dict[str, Any]:
+    if args.situation:
+        text = sys.stdin.read() if args.situation == "-" else Path(args.situation).read_text(encoding="utf-8")
+        d = json.loads(text)
+        if not isinstance(d, dict):
+            raise ValueError("a situation file holds one JSON object")
+        return d
+    if args.hand is None:
+        raise ValueError("give --hand TILES or a SITUATION.json file")
+    d: dict[str, Any] = {"concealed": args.hand}
+    if args.melds:
+        d["melds"] = args.melds.replace(",", " ").split()
+    if args.win_tile:
+        d["win_tile"] = args.win_tile
+    if args.discard_from is not None:
+        d["win_by"], d["discarder"] = "discard", args.discard_from
+    elif args.win_by:
+        d["win_by"] = args.win_by
+    for key in ("seat", "dealer", "wild", "indicator", "wild_discards", "dealer_streak"):
+        val = getattr(args, key, None)
+        if val is not None:
+            d[key] = val
+    if args.flowers:
+        d["flowers"] = args.flowers.replace(",", " ").split()
+    for key in ("first_turn", "first_discard", "declared_ready"):
+        if getattr(args, key, False):
+            d[key] = True
+    if args.option:
+        d["options"] = dict(_parse_option(o) for o in args.option)
+    return d
+
+
+def _parse_option(text: str) -> tuple[str, Any]:
+    if "=" not in text:
+        raise ValueError(f"--option takes NAME=VALUE, not {text!r}")
+    k, v = text.split("=", 1)
+    try:
+        return k, json.loads(v)
+    except json.JSONDecodeError:
+        return k, v
+
+
+def _load(args: argparse.Namespace):
+    from .engine import load
+
+    return load(args.variant, backend=args.backend)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .compiler import SpecError
+    from .situation import SituationError
+
+    try:
+        eng = _load(args)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    try:
+        result = eng.evaluate(_situation(args))
+    except (SituationError, ValueError, OSError) as e:
+        return _input_error(e, args.json)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    if result["win"]:
+        print(f"WIN  {' + '.join(result['patterns'])}" + (f"  [{result['status']}]" if result["status"] else "")
+              + f"  value {result['value']}")
+    else:
+        print(f"NO WIN  {result['reason']}")
+    for ln in result["explain"]:
+        print(f"  {ln['rule'] or '-':<7} {ln['text']}")
+    if result["payments"]:
+        print("  payments: " + "  ".join(f"seat {k}: {v:+}" for k, v in result["payments"].items()))
+    return EXIT_OK
+
+
+def cmd_waits(args: argparse.Namespace) -> int:
+    from .compiler import SpecError
+    from .situation import SituationError
+
+    try:
+        eng = _load(args)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    try:
+        waits = eng.waits(_situation(args))
+    except (SituationError, ValueError, OSError) as e:
+        return _input_error(e, args.json)
+    if args.json:
+        print(json.dumps(waits, ensure_ascii=False, indent=1))
+    elif not waits:
+        print("not ready: no tile completes this hand")
+    else:
+        for w in waits:
+            print(f"  {w['tile']:<3} {' + '.join(w['patterns']):<30} value {w['value']}")
+    return EXIT_OK
+
+
+def _input_error(e: Exception, as_json: bool) -> int:
+    msg = str(e) if not isinstance(e, OSError) else f"cannot read {e.filename}: {e.strerror}"
+    if isinstance(e, json.JSONDecodeError):
+        msg = f"the situation is not valid JSON: {e}"
+    if as_json:
+        print(json.dumps({"ok": False, "error": msg, "key": getattr(e, "key", None)}, ensure_ascii=False))
+    else:
+        print(f"mjrules: error: {msg}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+# ---- parser ---------------------------------------------------------------------------------------------
+
+def _situation_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("variant", metavar="VARIANT", help="a shipped variant's name or a path to a .mj file")
+    p.add_argument("situation", metavar="SITUATION.json", nargs="?", help="a situation as JSON ('-' for stdin)")
+    p.add_argument("--hand", help='concealed tiles, e.g. "123m456m789p2s9s*55s3s"')
+    p.add_argument("--melds", help='melds, e.g. "[555p] {1111m}"')
+    p.add_argument("--win-tile", dest="win_tile", help="the winning tile, e.g. 3s")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--self-draw", dest="win_by", action="store_const", const="self_draw", help="won by self-draw")
+    how.add_argument("--discard-from", dest="discard_from", type=int, metavar="SEAT", help="won on SEAT's discard")
+    how.add_argument("--win-by", dest="win_by", choices=["self_draw", "discard", "rob_kong", "kong_replacement",
+                                                         "rob_gold", "dealt"])
+    wild = p.add_mutually_exclusive_group()
+    wild.add_argument("--wild", help="the wild kind in force, e.g. 9s")
+    wild.add_argument("--indicator", help="the flipped indicator, e.g. 8s")
+    p.add_argument("--seat", type=int)
+    p.add_argument("--dealer", type=int)
+    p.add_argument("--flowers", help='flowers collected, e.g. "f1 1z"')
+    p.add_argument("--wild-discards", dest="wild_discards", type=int)
+    p.add_argument("--dealer-streak", dest="dealer_streak", type=int)
+    p.add_argument("--first-turn", dest="first_turn", action="store_true")
+    p.add_argument("--first-discard", dest="first_discard", action="store_true")
+    p.add_argument("--declared-ready", dest="declared_ready", action="store_true")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="override an option (repeatable)")
+    p.add_argument("--backend", choices=["native", "reference"],
+                   help="evaluation backend (default: $MJRULES_BACKEND or native)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    ap = argparse.ArgumentParser(prog="mjrules", description="Declarative rule specs for regional Chinese mahjong.")
+    ap.add_argument("--version", action="version", version=f"mjrules {__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("check", help="check specs; print every error, or one summary line per spec")
+    p.add_argument("specs", nargs="+", metavar="SPEC", help="shipped variant names or .mj paths")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("show", help="render a variant's rule book as Markdown (or its IR as JSON)")
+    p.add_argument("variant", metavar="VARIANT")
+    p.add_argument("--ir", action="store_true", help="print the IR as JSON")
+    p.add_argument("--json", action="store_true", help="same as --ir")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("build", help="(re)generate native engines and say what was built where")
+    p.add_argument("specs", nargs="*", metavar="SPEC", help="default: every shipped variant")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("score", help="judge and score one hand")
+    _situation_args(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("waits", help="list the tiles that complete a pre-draw hand, with their values")
+    _situation_args(p)
+    p.set_defaults(func=cmd_waits)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:  # pragma: no cover
+        return 130
+    except BrokenPipeError:  # pragma: no cover
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
