@@ -436,6 +436,13 @@ class ReferenceEngine:
         return out
 
 
+    def distance(self, situation: dict | Situation) -> int:
+        """Distance to ready (see mjrules.distance): -1 wins, 0 ready, n about n exchanges away."""
+        from .distance import distance
+
+        return distance(self, situation)
+
+
 class _WinEnv(Env):
     """The win-settlement context: a reading's names plus the game facts of a single win."""
 

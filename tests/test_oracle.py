@@ -105,3 +105,31 @@ def test_waits_agree_with_shanten(backend, load):
         assert ours == [tile_name(k) for k in theirs], h
         checked += 1
     assert checked > COUNTS[backend] // 80
+
+
+def test_standard_shanten_agrees():
+    """The shape estimate behind `distance` is the classic shanten, checked against the mahjong package."""
+    from mjrules.distance import standard_shanten
+
+    sh = mahjong_shanten.Shanten()
+    rng = random.Random(3)
+    wall = [k for k in range(34) for _ in range(4)]
+    for i in range(4000):
+        h = complete_hand(rng) if i % 2 else sorted(rng.sample(wall, 14))
+        if i % 3 == 0:
+            h.pop(rng.randrange(14))
+        c = [h.count(k) for k in range(34)]
+        theirs = sh.calculate_shanten(tenhou34(h), use_chiitoitsu=False, use_kokushi=False)
+        assert standard_shanten(c, 4) == theirs, h
+
+
+@pytest.mark.parametrize("variant,situation,expected", [
+    ("fuzhou_jiangxi", {"concealed": "123m456p789s234s55z"}, -1),
+    ("fuzhou_jiangxi", {"concealed": "123m456p789s234s5z"}, 0),
+    ("fuzhou_jiangxi", {"concealed": "123m456p789s234s5z7z"}, 0),
+    ("fuzhou_jiangxi", {"concealed": "123m456p789s23s5z7z"}, 1),
+    ("shangrao", {"concealed": "123m456m789p234s9s*", "wild": "9s"}, 0),
+    ("shangrao", {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}, 1),
+])
+def test_distance(load, variant, situation, expected):
+    assert load(variant).distance(situation) == expected

@@ -1,0 +1,129 @@
+"""Distance to ready (shanten-like, counting wilds): exact at -1 (wins) and 0 (ready), an estimate above.
+
+    -1  the hand (win_size tiles) wins as it stands
+     0  the hand is ready: some tile completes it (a pre-draw hand), or one discard makes it ready
+    n>0 about n exchanges (discard one, draw one) from ready: the least, over the spec's pattern shapes,
+        of the classic shanten of that shape, less one per wild
+
+Used by agents and by rules that need readiness (报听, 抢金). Both backends share this code and call their
+own `evaluate` and `waits` for the exact cases.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .situation import Situation, situation_from_dict
+
+N = 34
+
+
+def standard_shanten(c: list[int], n_sets: int) -> int:
+    """Classic shanten of counts `c` for n_sets sets plus a pair (no wilds)."""
+    best = 2 * n_sets
+    c = list(c)
+
+    def dfs(i: int, sets: int, partials: int, pair: int) -> None:
+        nonlocal best
+        while i < N and c[i] == 0:
+            i += 1
+        if i == N:
+            p = min(partials, n_sets - sets)
+            best = min(best, 2 * (n_sets - sets) - p - pair)
+            return
+        if sets < n_sets:
+            if c[i] >= 3:
+                c[i] -= 3
+                dfs(i, sets + 1, partials, pair)
+                c[i] += 3
+            if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+                c[i] -= 1
+                c[i + 1] -= 1
+                c[i + 2] -= 1
+                dfs(i, sets + 1, partials, pair)
+                c[i] += 1
+                c[i + 1] += 1
+                c[i + 2] += 1
+        if c[i] >= 2:
+            c[i] -= 2
+            if not pair:
+                dfs(i, sets, partials, 1)
+            dfs(i, sets, partials + 1, pair)
+            c[i] += 2
+        if i < 27:
+            for d in (1, 2):
+                j = i + d
+                if i % 9 + d <= 8 and c[j]:
+                    c[i] -= 1
+                    c[j] -= 1
+                    dfs(i, sets, partials + 1, pair)
+                    c[i] += 1
+                    c[j] += 1
+        keep = c[i]
+        c[i] = 0
+        dfs(i + 1, sets, partials, pair)
+        c[i] = keep
+
+    dfs(0, 0, 0, 0)
+    return best
+
+
+def pairs_shanten(c: list[int], n_pairs: int) -> int:
+    pairs = sum(x // 2 for x in c)
+    kinds = sum(1 for x in c if x)
+    return n_pairs - 1 - min(pairs, n_pairs) + max(0, n_pairs - kinds)
+
+
+def distance(engine: Any, situation: dict | Situation) -> int:
+    """The distance to ready of a pre-draw hand (win_size - 1 tiles) or of a hand after a draw."""
+    v = engine.variant
+    held = situation if isinstance(situation, Situation) else None
+    if held is None:
+        d = dict(situation)
+        size = _size(v, d)
+        held = situation_from_dict(v, d, pre_draw=size == v.win_size - 1) if size in (v.win_size - 1, v.win_size) \
+            else situation_from_dict(v, d)  # raises the size error
+    n = len(held.concealed) + 3 * len(held.melds)
+    if n == v.win_size:
+        t = held.replace(win_tile=held.win_tile if held.win_tile is not None else held.concealed[-1])
+        if engine.evaluate(t)["win"]:
+            return -1
+        best = None
+        for k in sorted(set(held.concealed)):
+            rest = list(held.concealed)
+            rest.remove(k)
+            dist = distance(engine, held.replace(concealed=tuple(rest), win_tile=None))
+            best = dist if best is None else min(best, dist)
+            if best == 0:
+                break
+        return best if best is not None else 0
+    if engine.waits(held):
+        return 0
+    w = held.wild if v.wild is not None else None
+    c = [0] * N
+    jokers = 0
+    for k in held.concealed:
+        if k == w:
+            jokers += 1
+        else:
+            c[k] += 1
+    est = []
+    shapes = {p.shape for p in v.patterns}
+    if "standard" in shapes:
+        est.append(standard_shanten(c, (v.win_size - 2) // 3 - len(held.melds)))
+    if "pairs" in shapes and not held.melds and v.win_size % 2 == 0:
+        est.append(pairs_shanten(c, v.win_size // 2))
+    if "free" in shapes:
+        est.append(sum(1 for x in c for _ in range(max(0, x - 1))))  # repeats to exchange, a rough bound
+    return max(1, min(est) - jokers) if est else 1
+
+
+def _size(v, d: dict) -> int:
+    from .tiles import TileError, parse_melds, parse_tiles
+
+    try:
+        conc = parse_tiles(d.get("concealed", "")) if isinstance(d.get("concealed", ""), str) else []
+        melds = d.get("melds", [])
+        m = parse_melds(" ".join(melds)) if isinstance(melds, list) else []
+    except TileError:
+        return -1
+    return len(conc) + 3 * len(m)
