@@ -65,9 +65,10 @@ def check_claims(self, c: Clause | None) -> ir.Claims:
         for k in rob:
             if k not in kongs:
                 self.col.error("E023", f"rob_kong names '{k}' kongs, which the claims do not allow", rc.span)
-    wod = None
+    wod, wod_src = None, None
     wc = self.single(sec, "win_on_discard", "claims")
     if wc:
+        wod_src = self.src(wc)
         Reader(wc, self.col, "win_on_discard [when ...]").end()
         wod = self.x.cond(wc.cond, wc.cond_kind, B.CLAIM, ANY_STAGE) or ir.TRUE
     winners = []
@@ -87,8 +88,8 @@ def check_claims(self, c: Clause | None) -> ir.Claims:
     if pb:
         Reader(pb, self.col, "pass_blocks_ron [when ...]").end()
         pbr = self.x.cond(pb.cond, pb.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
-    return ir.Claims(chi_from, chi_honours, pon, tuple(kongs), tuple(priority), tuple(rob), wod, tuple(winners), pbr,
-                     self.src(c) if c else ir.Src((), "", 0))
+    return ir.Claims(chi_from, chi_honours, pon, tuple(kongs), tuple(priority), tuple(rob), wod, wod_src,
+                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0))
 
 
 def check_ready(self, c: Clause | None) -> ir.ReadyDeclaration | None:

@@ -22,8 +22,13 @@ class Checker:
         self.citations: dict[str, list[str]] = {}
 
     # ---- helpers ----------------------------------------------------------------------------------------
-    def src(self, c: Clause) -> ir.Src:
-        return ir.Src(tuple(c.rule_ids), c.span.file.replace("\\", "/").rsplit("/", 1)[-1], c.span.line)
+    def src(self, c: Clause, *more: Clause | None) -> ir.Src:
+        """Provenance: the clause's rule ids, those of every clause in its block, and those of `more`."""
+        ids: list[str] = []
+        for cl in (c, *more):
+            for sub in (cl.walk() if cl is not None else ()):
+                ids += [i for i in sub.rule_ids if i not in ids]
+        return ir.Src(tuple(ids), c.span.file.replace("\\", "/").rsplit("/", 1)[-1], c.span.line)
 
     def section(self, clauses: list[Clause], allowed: tuple[str, ...], where: str) -> dict[str, list[Clause]]:
         out: dict[str, list[Clause]] = {}
@@ -347,7 +352,7 @@ class Checker:
         if tiles.kinds and dealt > live:
             self.col.error("E023", f"{players} hands of {hand} need {dealt} tiles, but the set has {live} playable",
                            hc.span if hc else None, "add tiles or shrink the hands")
-        return players, ir.Deal(hand, dealer_hand, rounds, extra, self.src(dc) if dc else ir.Src((), "", 0))
+        return players, ir.Deal(hand, dealer_hand, rounds, extra, self.src(dc, hc, pc) if dc else ir.Src((), "", 0))
 
     def check_procedure(self, c: Clause, names: tuple[str, ...], params: tuple[str, ...]) -> ir.Procedure:
         r = Reader(c, self.col, f"{c.keyword} PROCEDURE [PARAMS]")

@@ -166,6 +166,7 @@ class Claims:
     priority: tuple[tuple[str, ...], ...]
     rob_kong: tuple[str, ...]
     win_on_discard: Expr | None  # None: never
+    win_on_discard_src: Src | None
     winners: tuple[WinnerRule, ...]
     pass_blocks_ron: Expr | None
     src: Src

@@ -126,8 +126,10 @@ def merge(base: list[Clause], overlay: list[Clause], col: Collector, in_table: b
     restated: set[str] = set()
     for c in overlay:
         if c.keyword == "remove":
-            target = Clause(c.words[0].text(), c.words[1:], c.span) if c.words else None
-            key = clause_key(target) if target else None
+            key = None
+            if c.words:
+                head, rest = c.words[0].text(), [w.text() for w in c.words[1:] if w.kind != "comma"]
+                key = ("row", head, *rest) if in_table else (head, *rest[:1]) if head in NAMED else (head,)
             hit = [b for b in result if key and clause_key(b, in_table) == key]
             if not hit:
                 col.error("E035", "`remove` names no clause of the base variant", c.span,

@@ -359,7 +359,7 @@ class ReferenceEngine:
             if v.wild and v.wild.discard_unclaimable and s.win_tile == s.wild:
                 return (f"a discarded {v.wild.label} ({v.wild.name}) cannot be claimed", v.wild.src)
             if c.win_on_discard is None or not evaluate(c.win_on_discard, senv):
-                return ("this variant does not allow a win on this discard", c.src)
+                return ("this variant does not allow a win on this discard", c.win_on_discard_src or c.src)
         if s.win_by == "rob_kong":
             if not c.rob_kong:
                 return ("this variant does not allow robbing a kong", c.src)
