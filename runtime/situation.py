@@ -230,6 +230,9 @@ def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -
             raise SituationError("a player cannot win on his own discard", "discarder")
     elif s.discarder >= 0:
         raise SituationError(f"'discarder' is only for discard and rob_kong wins, not {s.win_by}", "discarder")
+    if s.first_discard and (s.win_by != "discard" or s.discarder != s.dealer):
+        raise SituationError("'first_discard' means a win on the hand's first discard, which is the dealer's",
+                             "first_discard")
     if s.win_by == "dealt" and s.melds:
         raise SituationError("a dealt hand has no melds", "melds")
     if s.win_by == "rob_gold" and (variant.wild is None or variant.rob_wild is None):

@@ -56,6 +56,9 @@ BAD = [
      "no melds", "melds"),
     ("missing win tile", JX, with_(OK_JX, win_tile=None), "'win_tile' is required", "win_tile"),
     ("seat not a number", JX, with_(OK_JX, seat="2"), "whole number", "seat"),
+    ("first discard not the dealer's", SR, {"seat": 1, "concealed": "123m456m789m12p3p99s", "win_tile": "3p",
+                                             "win_by": "discard", "discarder": 2, "first_discard": True},
+     "dealer's", "first_discard"),
     ("rob_gold without a robbable wild", SR, with_(OK_SR, win_by="rob_gold"), "rob_gold", "win_by"),
 ]
 
