@@ -10,8 +10,17 @@ from pathlib import Path
 from .errors import Diagnostic, SpecError
 from .ir import Variant, dump_json
 
-__all__ = ["Diagnostic", "SpecError", "Variant", "compile_text", "compile_file", "compile_variant",
-           "dump_json", "shipped_names", "locate"]
+__all__ = [
+    "Diagnostic",
+    "SpecError",
+    "Variant",
+    "compile_file",
+    "compile_text",
+    "compile_variant",
+    "dump_json",
+    "locate",
+    "shipped_names",
+]
 
 
 def shipped_names() -> list[str]:

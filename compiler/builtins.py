@@ -93,7 +93,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
 ]}
 
 # ---- tile groups ----------------------------------------------------------------------------------------
-M, P, S = range(0, 9), range(9, 18), range(18, 27)
+M, P, S = range(9), range(9, 18), range(18, 27)
 HONOURS = tuple(range(27, 34))
 FLOWERS = tuple(range(34, 42))
 

@@ -1,7 +1,7 @@
 """Checker: validates every clause of a resolved spec, collects all errors, and lowers it to the IR."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import builtins as B
 from . import ir
@@ -10,6 +10,7 @@ from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .nodes import Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
 from .resolve import Resolved
+
 
 class Checker:
     def __init__(self, resolved: Resolved):
@@ -516,9 +517,18 @@ class Checker:
                 out.append(w.value)
         return out
 
-    from ._claims import check_claims, check_ready  # noqa: E402  (split for size)
-    from ._scoring import (check_define, check_event, check_modifier, check_pattern, check_rotation,  # noqa: E402
-                           check_score, check_settlement, check_statuses, check_table)
+    from ._claims import check_claims, check_ready
+    from ._scoring import (
+        check_define,
+        check_event,
+        check_modifier,
+        check_pattern,
+        check_rotation,
+        check_score,
+        check_settlement,
+        check_statuses,
+        check_table,
+    )
 
 
 def check(resolved: Resolved) -> ir.Variant:
@@ -527,4 +537,4 @@ def check(resolved: Resolved) -> ir.Variant:
 
 
 Handler = Callable[..., object]
-__all__ = ["check", "Checker", "Reader", "STAGE", "STAGE_VALUE", "ANY_STAGE"]
+__all__ = ["ANY_STAGE", "STAGE", "STAGE_VALUE", "Checker", "Reader", "check"]

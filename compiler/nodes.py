@@ -14,8 +14,8 @@ class Word:
     value: object
     span: Span
     # for ranges: the two ends
-    lo: "Word | None" = None
-    hi: "Word | None" = None
+    lo: Word | None = None
+    hi: Word | None = None
 
     def text(self) -> str:
         if self.kind == "range":
@@ -55,7 +55,7 @@ class Clause:
     value: Expr | None = None
     cond: Expr | None = None
     cond_kind: str | None = None  # "when" | "unless"
-    body: list["Clause"] | None = None
+    body: list[Clause] | None = None
     cites: list[Citation] = field(default_factory=list)
     key_span: Span | None = None
 

@@ -321,7 +321,7 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse) -> SpecError:
         return SpecError(col.diagnostics)
     try:
         label = e.match_examples(parse, _EXAMPLES, use_accepts=True)
-    except Exception:  # pragma: no cover - match_examples is best-effort
+    except (UnexpectedInput, ValueError, AssertionError):  # pragma: no cover - best-effort
         label = None
     if label:
         code, msg, hint = label

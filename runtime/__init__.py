@@ -3,9 +3,22 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .engine import BACKENDS, Engine, choose_backend, load  # noqa: E402
-from .situation import Situation, SituationError  # noqa: E402
-from .tiles import Meld, Tile, TileError, format_tiles, parse_meld, parse_tiles  # noqa: E402
+from .engine import BACKENDS, Engine, choose_backend, load
+from .situation import Situation, SituationError
+from .tiles import Meld, Tile, TileError, format_tiles, parse_meld, parse_tiles
 
-__all__ = ["BACKENDS", "Engine", "Meld", "Situation", "SituationError", "Tile", "TileError", "choose_backend",
-           "format_tiles", "load", "parse_meld", "parse_tiles", "__version__"]
+__all__ = [
+           "BACKENDS",
+           "Engine",
+           "Meld",
+           "Situation",
+           "SituationError",
+           "Tile",
+           "TileError",
+           "__version__",
+           "choose_backend",
+           "format_tiles",
+           "load",
+           "parse_meld",
+           "parse_tiles",
+]

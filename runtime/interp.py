@@ -1,7 +1,8 @@
 """A tree-walking interpreter of IR expressions, with three-valued evaluation for pruning."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .compiler.ir import Expr
 

@@ -6,8 +6,8 @@ A reading is one way to see the concealed tiles: as sets plus a pair, as pairs, 
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 N = 34
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from . import readings as R
@@ -36,7 +37,7 @@ def _clean(v: Any) -> Any:
 class _Facts:
     """Situation-level facts shared by every reading."""
 
-    def __init__(self, eng: "ReferenceEngine", s: Situation):
+    def __init__(self, eng: ReferenceEngine, s: Situation):
         v = eng.variant
         self.s = s
         self.w = s.wild if v.wild is not None else None
@@ -77,7 +78,7 @@ class _Facts:
 
 
 class _SituationEnv(Env):
-    def __init__(self, eng: "ReferenceEngine", f: _Facts):
+    def __init__(self, eng: ReferenceEngine, f: _Facts):
         self.eng, self.f = eng, f
 
     def var(self, name: str) -> Any:
@@ -115,7 +116,7 @@ class _SituationEnv(Env):
 class _ReadingEnv(_SituationEnv):
     """Everything a reading can see. With `partial`, counts may still grow (free-shape search)."""
 
-    def __init__(self, eng: "ReferenceEngine", f: _Facts, rd: Reading | None, counts: list[int] | None = None,
+    def __init__(self, eng: ReferenceEngine, f: _Facts, rd: Reading | None, counts: list[int] | None = None,
                  partial: bool = False):
         super().__init__(eng, f)
         self.rd = rd
@@ -168,7 +169,7 @@ class _ReadingEnv(_SituationEnv):
             ok = True
             for suit in range(3):
                 ranks = [r for r in range(9) for _ in range(c[suit * 9 + r])]
-                if any(b - a < d for a, b in zip(ranks, ranks[1:])):
+                if any(b - a < d for a, b in pairwise(ranks)):
                     ok = False
             return self._anti(ok)
         return super().call(name, args)
@@ -225,9 +226,9 @@ class _ReadingEnv(_SituationEnv):
         mods = set(self.modifiers())
         best, best_row = None, None
         for row in t.rows:
-            if row.pattern == self.rd.pattern and set(row.modifiers) <= mods and col < len(row.cells):
-                if best is None or row.cells[col] > best:
-                    best, best_row = row.cells[col], row
+            fits = row.pattern == self.rd.pattern and set(row.modifiers) <= mods and col < len(row.cells)
+            if fits and (best is None or row.cells[col] > best):
+                best, best_row = row.cells[col], row
         if best is None:
             raise SituationError(f"table '{name}' has no cell for pattern {self.rd.pattern}")
         return best, best_row
@@ -392,7 +393,7 @@ class ReferenceEngine:
         for d in v.defines:
             explain.append(line(d.src, f"{d.name} = {_fmt(env.ref('define', d.name))}"))
         explain.append(line(v.score.value_src, f"value = {value}"))
-        ev = lambda e: evaluate(e, _WinEnv(env, value, s))  # noqa: E731
+        ev = lambda e: evaluate(e, _WinEnv(env, value, s))
         ledger: list[dict[str, Any]] = []
         net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
                              dealer=s.dealer, ledger=ledger)

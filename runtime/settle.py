@@ -1,7 +1,8 @@
 """Settlement: turns a spec's payment rules into per-seat amounts that sum to zero."""
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .compiler.ir import Expr, Payment, Src
 
@@ -35,7 +36,7 @@ def apply_payments(payments: Iterable[Payment], ev: Callable[[Expr], Any], *, pl
         amount = _num(ev(pay.amount))
         if not amount:
             continue
-        kw = dict(players=players, winner=winner, discarder=discarder, dealer=dealer, konger=konger)
+        kw = {"players": players, "winner": winner, "discarder": discarder, "dealer": dealer, "konger": konger}
         for a in players_in(pay.payer, **kw):
             for b in players_in(pay.payee, **kw):
                 if a == b:

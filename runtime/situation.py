@@ -46,7 +46,7 @@ class Situation:
     def is_dealer(self) -> bool:
         return self.seat == self.dealer
 
-    def replace(self, **kw: Any) -> "Situation":
+    def replace(self, **kw: Any) -> Situation:
         return dataclasses.replace(self, **kw)
 
     def to_dict(self) -> dict[str, Any]:
