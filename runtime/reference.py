@@ -456,9 +456,9 @@ class _WinEnv(Env):
         if name in ("someone_won",):
             return True
         if name == "winners":
-            return 1
+            return self.s.winners
         if name == "dealer_won":
-            return self.s.is_dealer
+            return self.s.dealer_among_winners
         return self.env.var(name)
 
     def opt(self, name: str) -> Any:

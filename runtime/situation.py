@@ -10,7 +10,8 @@ from .tiles import Meld, Tile, TileError, counts, parse_melds, parse_tile, parse
 
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
-        "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options")
+        "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
+        "dealer_won")
 
 
 class SituationError(ValueError):
@@ -41,10 +42,16 @@ class Situation:
     first_discard: bool = False
     declared_ready: bool = False
     options: dict[str, Any] = field(default_factory=dict)
+    winners: int = 1  # in a game: how many players won the hand (一炮多響), for the win settlement
+    dealer_won: bool | None = None  # in a game: the dealer is among the winners (None: the winner is the dealer)
 
     @property
     def is_dealer(self) -> bool:
         return self.seat == self.dealer
+
+    @property
+    def dealer_among_winners(self) -> bool:
+        return self.is_dealer if self.dealer_won is None else self.dealer_won
 
     def replace(self, **kw: Any) -> Situation:
         return dataclasses.replace(self, **kw)
@@ -77,6 +84,10 @@ class Situation:
                 d[k] = True
         if self.options:
             d["options"] = dict(self.options)
+        if self.winners != 1:
+            d["winners"] = self.winners
+        if self.dealer_won is not None:
+            d["dealer_won"] = self.dealer_won
         return d
 
 
@@ -175,7 +186,8 @@ def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool =
                                  "concealed")
     s = Situation(seat, dealer, tuple(t.kind for t in concealed_t), melds, win_tile, win_by, discarder, wild,
                   indicator, flowers, _int(d, "wild_discards", 0, 0, 200), _int(d, "dealer_streak", 0, 0, 10_000),
-                  _bool(d, "first_turn"), _bool(d, "first_discard"), _bool(d, "declared_ready"), dict(opts))
+                  _bool(d, "first_turn"), _bool(d, "first_discard"), _bool(d, "declared_ready"), dict(opts),
+                  _int(d, "winners", 1, 1, n - 1), _bool(d, "dealer_won") if "dealer_won" in d else None)
     check_situation(variant, s, pre_draw=pre_draw)
     return s
 
