@@ -221,7 +221,7 @@ def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -
         if k not in tiles.scored_flowers:
             raise SituationError(f"{tile_name(k)} is not a scored flower in this variant", "flowers")
     everything = list(s.concealed) + [k for m in s.melds for k in m.tiles] + list(s.flowers)
-    if s.indicator is not None and variant.wild is not None and variant.wild.indicator_stays:
+    if s.indicator is not None and variant.wild is not None and variant.wild.indicator_stays and s.win_by != "rob_gold":
         everything.append(s.indicator)
     elif s.wild is not None and variant.wild is not None and variant.wild.mode == "indicator" and s.win_by != "rob_gold":
         everything.append(s.wild)  # the face-up indicator is a copy of the gold kind

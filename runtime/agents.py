@@ -1,0 +1,131 @@
+"""Agents: given what one seat may see and its legal actions, choose one action."""
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from .distance import pairs_shanten, standard_shanten
+from .tiles import parse_tile
+
+Action = dict[str, Any]
+
+
+class Agent(Protocol):
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """One of `legal`."""
+
+
+class RandomAgent:
+    """Uniform over the legal actions."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        return self.rng.choice(legal)
+
+
+class GreedyAgent:
+    """Wins whenever it may; otherwise discards and claims to get closer to ready (the shape distance)."""
+
+    def __init__(self, variant: Any, seed: int = 0):
+        self.v = variant
+        self.rng = random.Random(seed)
+        shapes = {p.shape for p in variant.patterns}
+        self.standard = "standard" in shapes
+        self.pairs = "pairs" in shapes and variant.win_size % 2 == 0
+
+    def estimate(self, concealed: list[int], melds: int, wild: int | None) -> int:
+        c = [0] * 34
+        jokers = 0
+        for k in concealed:
+            if k == wild:
+                jokers += 1
+            else:
+                c[k] += 1
+        est = []
+        if self.standard:
+            est.append(standard_shanten(c, max(0, (self.v.win_size - 2) // 3 - melds)))
+        if self.pairs and melds == 0:
+            est.append(pairs_shanten(c, self.v.win_size // 2))
+        return (min(est) if est else 8) - jokers
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        for t in ("win", "rob_gold", "declare_ready"):
+            for a in legal:
+                if a["type"] == t:
+                    return a
+        wild = parse_tile(view["wild"]).kind if view.get("wild") else None
+        hand = [parse_tile(t).kind for t in view["concealed"]]
+        melds = len(view["players"][view["seat"]]["melds"])
+        discards = [a for a in legal if a["type"] == "discard"]
+        if discards:
+            kongs = [a for a in legal if a["type"] == "kong"]
+            base = self.estimate(hand, melds, wild)
+            for a in kongs:
+                k = parse_tile(a["tile"]).kind
+                if self.estimate([t for t in hand if t != k], melds + 1, wild) <= base:
+                    return a
+            return min(discards, key=lambda a: self._discard_key(hand, melds, wild, parse_tile(a["tile"]).kind))
+        # a claim: take it only if it brings the hand closer (it must still discard afterwards)
+        claims = [a for a in legal if a["type"] in ("kong", "pon", "chi")]
+        if claims:
+            base = self.estimate(hand, melds, wild)
+            tile = parse_tile(view["last_discard"]).kind if view.get("last_discard") else None
+            best, best_val = None, base
+            for a in claims:
+                used = self._used(a, tile)
+                if used is None:
+                    continue
+                rest = list(hand)
+                try:
+                    for k in used:
+                        rest.remove(k)
+                except ValueError:
+                    continue
+                after = min((self.estimate([t for j, t in enumerate(rest) if j != i], melds + 1, wild)
+                             for i in range(len(rest))), default=base) if a["type"] != "kong" else \
+                    self.estimate(rest, melds + 1, wild)
+                if after < best_val:
+                    best, best_val = a, after
+            if best is not None:
+                return best
+        return next(a for a in legal if a["type"] == "pass")
+
+    def _used(self, a: Action, tile: int | None) -> list[int] | None:
+        if tile is None:
+            return None
+        if a["type"] == "pon":
+            return [tile, tile]
+        if a["type"] == "kong":
+            return [tile] * 3
+        return [parse_tile(t).kind for t in a["tiles"]]
+
+    def _discard_key(self, hand: list[int], melds: int, wild: int | None, k: int) -> tuple:
+        rest = list(hand)
+        rest.remove(k)
+        isolated = sum(1 for d in (-2, -1, 1, 2) if k < 27 and 0 <= k % 9 + d <= 8 and (k + d) in rest)
+        return (self.estimate(rest, melds, wild), k == wild, -(k >= 27), isolated, self.rng.random())
+
+
+class ScriptedAgent:
+    """Plays a fixed list of actions (a replay or a scenario), then defers to `fallback`."""
+
+    def __init__(self, actions: list[Action], fallback: Agent | None = None):
+        self.actions = list(actions)
+        self.fallback = fallback
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        if self.actions:
+            return self.actions.pop(0)
+        if self.fallback is None:
+            raise LookupError(f"seat {view['seat']}: the script has no more actions")
+        return self.fallback.choose(view, legal)
+
+
+def make_agent(name: str, variant: Any, seed: int) -> Agent:
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(variant, seed)
+    raise ValueError(f"unknown agent '{name}'; choose random or greedy")
