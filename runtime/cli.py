@@ -1,4 +1,4 @@
-"""The `mjrules` command line: check, show, build, score, waits."""
+"""The `mjrules` command line: check, show, build, score, waits, simulate, replay."""
 from __future__ import annotations
 
 import argparse
@@ -196,6 +196,87 @@ def _input_error(e: Exception, as_json: bool) -> int:
     return EXIT_INPUT
 
 
+# ---- simulate / replay ---------------------------------------------------------------------------------
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .compiler import SpecError
+    from .simulate import simulate
+
+    agents = args.agents.split(",") if args.agents else None
+    try:
+        summary = simulate(args.variant, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
+                           backend=args.backend, progress=not args.json and not args.quiet)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    except ValueError as e:
+        return _input_error(e, args.json)
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    s = summary
+    print(f"{s['variant']}: {s['hands']} hands, seed {s['seed']}, agents {','.join(s['agents'])}, "
+          f"{s['backend']} backend, {s['hands_per_second']} hands/s")
+    print(f"  win rate {s['win_rate']:.1%}   draw rate {s['draw_rate']:.1%}   dealer keeps {s['dealer_keep_rate']:.1%}")
+    print("  wins by way:     " + "  ".join(f"{k} {v}" for k, v in s["wins_by_way"].items()))
+    print("  wins by pattern: " + "  ".join(f"{k} {v}" for k, v in s["wins_by_pattern"].items()))
+    val = s["value"]
+    print(f"  value: mean {val['mean']}  p50 {val['p50']}  p90 {val['p90']}  p99 {val['p99']}  max {val['max']}")
+    print("  net per seat: " + "  ".join(f"seat {i}: {v:+}" for i, v in enumerate(s["net_per_seat"])))
+    if args.out:
+        print(f"  wrote {args.out}/logs.jsonl and {args.out}/summary.json")
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .compiler import SpecError
+    from .engine import load
+    from .game import IllegalAction
+    from .play import replay_lines
+    from .scenario import ScenarioError, describe, load_scenario, play_scenario
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as e:
+        return _input_error(e, args.json)
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    try:
+        first = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError:
+        first = None
+    try:
+        if isinstance(first, dict) and first.get("log") == "mjrules-hand":
+            starts = [i for i, ln in enumerate(lines) if ln.startswith('{"log": "mjrules-hand"')]
+            reports = []
+            for j, st in enumerate(starts):
+                chunk = lines[st:starts[j + 1] if j + 1 < len(starts) else len(lines)]
+                head = json.loads(chunk[0])
+                eng = load(args.variant or head["variant"], backend=args.backend)
+                rep = replay_lines(eng, chunk)
+                if rep.get("line"):
+                    rep["line"] += st
+                reports.append(rep)
+            ok = all(r["identical"] for r in reports)
+            if args.json:
+                print(json.dumps({"identical": ok, "hands": reports}, ensure_ascii=False, indent=1))
+            else:
+                for j, r in enumerate(reports):
+                    print(f"hand {j + 1}: " + ("identical" if r["identical"] else
+                                               f"DIFFERENT at line {r.get('line')}: {r['difference']}"))
+            return EXIT_OK if ok else EXIT_SPEC
+        sc = load_scenario(text)
+        eng = load(args.variant or sc.get("variant", ""), backend=args.backend)
+        g = play_scenario(eng, sc)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    except (ScenarioError, IllegalAction, ValueError, KeyError) as e:
+        return _input_error(ValueError(f"{args.file}: {e}"), args.json)
+    if args.json:
+        print(json.dumps({"events": g.events, "outcome": g.outcome}, ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(describe(g)))
+    return EXIT_OK
+
+
 # ---- parser ---------------------------------------------------------------------------------------------
 
 def _situation_args(p: argparse.ArgumentParser) -> None:
@@ -256,6 +337,25 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("waits", help="list the tiles that complete a pre-draw hand, with their values")
     _situation_args(p)
     p.set_defaults(func=cmd_waits)
+
+    p = sub.add_parser("simulate", help="play many seeded hands with agents and summarise them")
+    p.add_argument("variant", metavar="VARIANT")
+    p.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--agents", help="one per seat, e.g. greedy,greedy,random,random (default: all random)")
+    p.add_argument("--jobs", type=int, default=1, help="parallel processes; results do not depend on it")
+    p.add_argument("--out", help="folder for logs.jsonl and summary.json")
+    p.add_argument("--backend", choices=["native", "reference"])
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="re-run a hand log (identical or the first difference), or play a scenario")
+    p.add_argument("file", metavar="LOG_OR_SCENARIO")
+    p.add_argument("--variant", help="override the variant named in the file")
+    p.add_argument("--backend", choices=["native", "reference"])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_replay)
     return ap
 
 

@@ -102,6 +102,7 @@ class Game:
         dice = [self.rng.randint(1, 6), self.rng.randint(1, 6)]
         self.log("start", variant=v.name, dealer=self.dealer, dealer_streak=self.dealer_streak, seed=self.seed,
                  dice=dice)
+        self._full_wall = hands is None
         if hands is None:
             self.rng.shuffle(tiles)
             self.wall = tiles
@@ -117,7 +118,8 @@ class Game:
         else:
             for s, h in enumerate(hands):
                 self.seats[s].concealed = list(h)
-        self.log("deal", hands=[sorted(tile_name(k) for k in s.concealed) for s in self.seats])
+        self.log("deal", hands=[sorted(tile_name(k) for k in s.concealed) for s in self.seats],
+                 wall=self.tail - self.head)
         if v.wild is not None and not v.wild.after_flowers:
             self._reveal_wild(indicator)
         if v.flowers is not None:
@@ -686,6 +688,23 @@ class Game:
                          "discards": [tile_name(k) for k in s.discards], "concealed_count": len(s.concealed),
                          "declared_ready": s.declared_ready} for s in self.seats],
         }
+
+    def invariant_errors(self) -> list[str]:
+        """Broken invariants (always empty): every tile in one place, legal hand sizes."""
+        errs = []
+        c = self.tile_census()
+        if self.v.tiles.copies != tuple(c) and list(self.v.tiles.copies) != c and self._full_wall:
+            bad = [f"{tile_name(k)}: {c[k]} of {self.v.tiles.copies[k]}" for k in range(42) if c[k] != self.v.tiles.copies[k]]
+            errs.append("tiles out of place: " + ", ".join(bad))
+        for i, s in enumerate(self.seats):
+            size = len(s.concealed) + 3 * len(s.melds)
+            turn = not self.over and self.phase == "turn" and i == self.current
+            want = {self.v.win_size - 1, self.v.win_size} if (turn or self.over) else {self.v.win_size - 1}
+            if i == self.dealer and self.phase in ("ready", "setup"):
+                want = {self.v.win_size}
+            if size not in want:
+                errs.append(f"seat {i} holds {size} tiles in phase {self.phase}")
+        return errs
 
     def tile_census(self) -> list[int]:
         """How many of each kind are anywhere: wall, hands, melds, flowers, discards, indicator."""

@@ -1,0 +1,172 @@
+"""Scenarios: dealt hands and wall order given explicitly, plus a list of actions, played to the end.
+
+A scenario is how a disputed hand is reproduced and settled:
+
+    {"variant": "fuzhou_jiangxi", "dealer": 0, "options": {},
+     "hands": ["123m456p789s23s5z7z8s", "...", "...", "..."],   # dealt tiles per seat (the dealer's extra too)
+     "wall": "1m2m3m...",          # the rest of the wall in draw order; replacements come from its end
+     "indicator": "8s",            # the flipped indicator, if the variant has one (not in the wall)
+     "actions": [{"seat": 0, "type": "discard", "tile": "8s"}, {"seat": 1, "type": "win"}, ...],
+     "then": "pass"}               # who decides once the actions run out: pass | random | greedy | none
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .agents import make_agent
+from .game import Game, IllegalAction
+from .tiles import TileError, parse_tile, parse_tiles, tile_name
+
+KEYS = {"variant", "dealer", "dealer_streak", "options", "hands", "wall", "indicator", "actions", "then", "seed",
+        "expect", "description"}
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario, or one that asks for an illegal action; names where and why."""
+
+
+class PassAgent:
+    """Declines whatever it may decline; on its turn discards the tile it drew (or its last tile)."""
+
+    def choose(self, view: dict[str, Any], legal: list[dict]) -> dict:
+        for a in legal:
+            if a["type"] == "pass":
+                return a
+        discards = [a for a in legal if a["type"] == "discard"]
+        if discards:
+            drawn = view.get("drawn")
+            return next((a for a in discards if a["tile"] == drawn), discards[-1])
+        return legal[0]
+
+
+def load_scenario(text: str) -> dict[str, Any]:
+    try:
+        sc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"line {e.lineno}: not valid JSON: {e.msg}") from None
+    if not isinstance(sc, dict) or "hands" not in sc:
+        raise ScenarioError("a scenario is a JSON object with at least 'variant' and 'hands'")
+    unknown = sorted(set(sc) - KEYS)
+    if unknown:
+        raise ScenarioError(f"unknown scenario key(s): {', '.join(unknown)}; known: {', '.join(sorted(KEYS))}")
+    return sc
+
+
+def _tiles(text: Any, where: str) -> list[int]:
+    if not isinstance(text, str):
+        raise ScenarioError(f"{where}: tiles are a string such as \"123m 9s\"")
+    try:
+        return [t.kind for t in parse_tiles(text)]
+    except TileError as e:
+        raise ScenarioError(f"{where}: {e}") from None
+
+
+def play_scenario(engine: Any, sc: dict[str, Any]) -> Game:
+    """Play a scenario to the end and return the game (events, outcome)."""
+    v = engine.variant
+    hands = sc["hands"]
+    if not isinstance(hands, list) or len(hands) != v.players:
+        raise ScenarioError(f"'hands' lists {v.players} hands, one per seat")
+    dealer = sc.get("dealer", 0)
+    if not isinstance(dealer, int) or not 0 <= dealer < v.players:
+        raise ScenarioError(f"'dealer' is a seat 0..{v.players - 1}")
+    hs = [_tiles(h, f"hands[{i}]") for i, h in enumerate(hands)]
+    for i, h in enumerate(hs):
+        want = v.deal.dealer_hand if i == dealer else v.deal.hand
+        if len(h) != want:
+            raise ScenarioError(f"hands[{i}] has {len(h)} tiles; seat {i} is dealt {want}")
+    wall = _tiles(sc.get("wall", ""), "wall")
+    indicator = None
+    if sc.get("indicator") is not None:
+        try:
+            indicator = parse_tile(sc["indicator"]).kind
+        except (TileError, TypeError) as e:
+            raise ScenarioError(f"indicator: {e}") from None
+    counts = [0] * 42
+    for k in [k for h in hs for k in h] + wall + ([indicator] if indicator is not None else []):
+        counts[k] += 1
+    for k, c in enumerate(counts):
+        if c > v.tiles.copies[k]:
+            raise ScenarioError(f"{c} copies of {tile_name(k)} among the hands, wall and indicator; "
+                                f"the variant has {v.tiles.copies[k]}")
+    opts = sc.get("options") or {}
+    names = {o.name for o in v.options}
+    for k in opts:
+        if k not in names:
+            raise ScenarioError(f"unknown option '{k}'")
+    g = Game(engine, seed=sc.get("seed", 0), dealer=dealer, dealer_streak=sc.get("dealer_streak", 0),
+             options=opts, wall=wall, hands=hs, indicator=indicator)
+    then = sc.get("then", "pass")
+    fill = PassAgent() if then == "pass" else None if then == "none" else make_agent(then, v, sc.get("seed", 0))
+    actions = sc.get("actions") or []
+    i = 0
+    while not g.over:
+        pending = g.pending()
+        if i < len(actions):
+            a = actions[i]
+            if not isinstance(a, dict) or not isinstance(a.get("seat"), int):
+                raise ScenarioError(f"action {i + 1}: an action is {{\"seat\": N, \"type\": ...}}, not {a!r}")
+            seat = a["seat"]
+            act = {k: val for k, val in a.items() if k != "seat"}
+            if seat not in pending:
+                # seats the script does not mention decide through the fill agent first
+                others = [s for s in pending if not _mentioned(actions[i:], s, pending)]
+                if others and fill is not None:
+                    s = others[0]
+                    g.act(s, fill.choose(g.view(s), pending[s]))
+                    continue
+                raise ScenarioError(f"action {i + 1} ({_show(a)}): seat {seat} is not to act now ({g.phase}); "
+                                    f"waiting for seat(s) {', '.join(map(str, pending)) or 'nobody'}")
+            try:
+                g.act(seat, act)
+            except IllegalAction as e:
+                raise ScenarioError(f"action {i + 1} ({_show(a)}): {e}") from None
+            i += 1
+        else:
+            if fill is None:
+                raise ScenarioError(f"the actions ran out while seat(s) {', '.join(map(str, pending))} must decide "
+                                    f"({g.phase})")
+            s = min(pending)
+            g.act(s, fill.choose(g.view(s), pending[s]))
+    if i < len(actions):
+        raise ScenarioError(f"action {i + 1} ({_show(actions[i])}): the hand ended before it")
+    return g
+
+
+def _mentioned(rest: list[dict], seat: int, pending: dict) -> bool:
+    """Is `seat` named by the script before the pending decision round could end?"""
+    for a in rest:
+        if isinstance(a, dict) and a.get("seat") == seat:
+            return True
+        if isinstance(a, dict) and a.get("seat") not in pending:
+            return False
+    return False
+
+
+def _show(a: Any) -> str:
+    if not isinstance(a, dict):
+        return repr(a)
+    return f"seat {a.get('seat')} " + " ".join(str(v) for k, v in a.items() if k != "seat")
+
+
+def describe(g: Game) -> list[str]:
+    """The hand for a person: events, winners, payments with their rule ids, the next dealer."""
+    out = []
+    for e in g.events:
+        t = e["type"]
+        if t in ("action",):
+            continue
+        data = ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
+        out.append(f"{t:<14} {data}")
+    o = g.outcome or {}
+    for w in o.get("winners", []):
+        out.append(f"WIN seat {w['seat']} by {w['win_by']}: {' + '.join(w['patterns'])} = {w['value']}")
+    for p in o.get("ledger", []):
+        if p.get("from") is not None:
+            out.append(f"  seat {p['from']} pays seat {p['to']} {p['amount']}  [{p.get('rule') or '-'}] {p['why']}")
+        else:
+            out.append(f"  {p['why']}  [{p.get('rule') or '-'}]")
+    out.append("net: " + "  ".join(f"seat {k}: {v:+}" for k, v in o.get("payments", {}).items()))
+    out.append(f"next dealer: seat {o.get('next_dealer')} (streak {o.get('next_streak')})")
+    return out
