@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from .distance import pairs_shanten, standard_shanten
+from .distance import free_estimate, pairs_shanten, standard_shanten
 from .tiles import parse_tile
 
 Action = dict[str, Any]
@@ -34,6 +34,7 @@ class GreedyAgent:
         shapes = {p.shape for p in variant.patterns}
         self.standard = "standard" in shapes
         self.pairs = "pairs" in shapes and variant.win_size % 2 == 0
+        self.free = [p for p in variant.patterns if p.shape == "free"]
 
     def estimate(self, concealed: list[int], melds: int, wild: int | None) -> int:
         c = [0] * 34
@@ -48,6 +49,11 @@ class GreedyAgent:
             est.append(standard_shanten(c, max(0, (self.v.win_size - 2) // 3 - melds)))
         if self.pairs and melds == 0:
             est.append(pairs_shanten(c, self.v.win_size // 2))
+        if self.free and melds == 0:
+            from .situation import Situation
+
+            held = Situation(concealed=tuple(k for k in concealed if k != wild))
+            est += [free_estimate(self.v, p, c, held) for p in self.free]
         return (min(est) if est else 8) - jokers
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:

@@ -112,9 +112,52 @@ def distance(engine: Any, situation: dict | Situation) -> int:
         est.append(standard_shanten(c, (v.win_size - 2) // 3 - len(held.melds)))
     if "pairs" in shapes and not held.melds and v.win_size % 2 == 0:
         est.append(pairs_shanten(c, v.win_size // 2))
-    if "free" in shapes:
-        est.append(sum(1 for x in c for _ in range(max(0, x - 1))))  # repeats to exchange, a rough bound
+    for p in v.patterns:
+        if p.shape == "free":
+            est.append(free_estimate(v, p, c, held))
     return max(1, min(est) - jokers) if est else 1
+
+
+def free_estimate(v, pattern, c: list[int], held: Situation) -> int:
+    """For a free-shape pattern: tiles to exchange = what is missing from the largest part of the hand that
+    the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...)."""
+    from .reference import ReferenceEngine, _Facts, _ReadingEnv
+    from .interp import evaluate
+
+    eng = _engine_for(v)
+    f = _Facts(eng, held.replace(concealed=tuple(k for k in held.concealed), win_tile=None))
+    tiles = [k for k in range(N) for _ in range(c[k])]
+    meld = [f.meld_counts[k] for k in range(N)]
+
+    def ok(counts: list[int]) -> bool:
+        if pattern.cond is None:
+            return True
+        return evaluate(pattern.cond, _ReadingEnv(eng, f, None, counts, partial=True)) is not False
+
+    best = 0
+    # first-fit in a few orders: a maximal part the condition allows (an estimate, cheap)
+    for order in (tiles, tiles[::-1], sorted(tiles, key=lambda k: (c[k], k))):
+        counts, size = list(meld), 0
+        for k in order:
+            counts[k] += 1
+            if ok(counts):
+                size += 1
+            else:
+                counts[k] -= 1
+        best = max(best, size)
+    return (v.win_size - 1) - 3 * len(held.melds) - best
+
+
+_ENGINES: dict[int, object] = {}
+
+
+def _engine_for(v):
+    from .reference import ReferenceEngine
+
+    e = _ENGINES.get(id(v))
+    if e is None or e.variant is not v:
+        e = _ENGINES[id(v)] = ReferenceEngine(v)
+    return e
 
 
 def _size(v, d: dict) -> int:
