@@ -130,24 +130,26 @@ def _parse_option(text: str) -> tuple[str, Any]:
         return k, v
 
 
-def _load(args: argparse.Namespace):
-    from .engine import load
-
-    return load(args.variant, backend=args.backend)
-
-
-def cmd_score(args: argparse.Namespace) -> int:
+def _ask_engine(args: argparse.Namespace, method: str) -> tuple[int, Any]:
+    """Load the variant and call `method` on the situation the arguments give: (exit code, answer)."""
     from .compiler import SpecError
+    from .engine import load
     from .situation import SituationError
 
     try:
-        eng = _load(args)
+        eng = load(args.variant, backend=args.backend)
     except SpecError as e:
-        return _spec_error(e, args.json)
+        return _spec_error(e, args.json), None
     try:
-        result = eng.evaluate(_situation(args))
+        return EXIT_OK, getattr(eng, method)(_situation(args))
     except (SituationError, ValueError, OSError) as e:
-        return _input_error(e, args.json)
+        return _input_error(e, args.json), None
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    code, result = _ask_engine(args, "evaluate")
+    if code != EXIT_OK:
+        return code
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return EXIT_OK
@@ -164,17 +166,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_waits(args: argparse.Namespace) -> int:
-    from .compiler import SpecError
-    from .situation import SituationError
-
-    try:
-        eng = _load(args)
-    except SpecError as e:
-        return _spec_error(e, args.json)
-    try:
-        waits = eng.waits(_situation(args))
-    except (SituationError, ValueError, OSError) as e:
-        return _input_error(e, args.json)
+    code, waits = _ask_engine(args, "waits")
+    if code != EXIT_OK:
+        return code
     if args.json:
         print(json.dumps(waits, ensure_ascii=False, indent=1))
     elif not waits:

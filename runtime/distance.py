@@ -121,8 +121,8 @@ def distance(engine: Any, situation: dict | Situation) -> int:
 def free_estimate(v, pattern, c: list[int], held: Situation) -> int:
     """For a free-shape pattern: tiles to exchange = what is missing from the largest part of the hand that
     the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...)."""
-    from .reference import ReferenceEngine, _Facts, _ReadingEnv
     from .interp import evaluate
+    from .reference import _Facts, _ReadingEnv
 
     eng = _engine_for(v)
     f = _Facts(eng, held.replace(concealed=tuple(k for k in held.concealed), win_tile=None))

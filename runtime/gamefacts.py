@@ -88,7 +88,7 @@ def settle_hand(g: Game) -> tuple[dict[int, Any], list[dict[str, Any]]]:
                                "rule": line["rule"], "rules": line["rules"], "why": f"win by seat {w.seat}"})
         for p, amount in w.result["payments"].items():
             net[int(p)] += amount
-    ev = lambda e: env.eval(e, "game")  # noqa: E731
+    ev = lambda e: env.eval(e, "game")
     winner = g.winners[0].seat if g.winners else None
     for s_i, s in enumerate(g.seats):
         for kong in s.kongs:
