@@ -35,8 +35,19 @@ class GreedyAgent:
         self.standard = "standard" in shapes
         self.pairs = "pairs" in shapes and variant.win_size % 2 == 0
         self.free = [p for p in variant.patterns if p.shape == "free"]
+        self._cache: dict[tuple, int] = {}
 
     def estimate(self, concealed: list[int], melds: int, wild: int | None) -> int:
+        """The shape distance of a hand (cached: agents ask about the same hands again and again)."""
+        key = (tuple(sorted(concealed)), melds, wild)
+        hit = self._cache.get(key)
+        if hit is None:
+            if len(self._cache) > 50_000:
+                self._cache.clear()
+            hit = self._cache[key] = self._estimate(concealed, melds, wild)
+        return hit
+
+    def _estimate(self, concealed: list[int], melds: int, wild: int | None) -> int:
         c = [0] * 34
         jokers = 0
         for k in concealed:

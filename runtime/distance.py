@@ -10,6 +10,7 @@ own `evaluate` and `waits` for the exact cases.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from .situation import Situation, situation_from_dict
@@ -18,53 +19,70 @@ N = 34
 
 
 def standard_shanten(c: list[int], n_sets: int) -> int:
-    """Classic shanten of counts `c` for n_sets sets plus a pair (no wilds)."""
+    """Classic shanten of counts `c` for n_sets sets plus a pair (no wilds): 8 - 2 sets - partials - pair
+    for four sets. Each suit's options are found once (cached) and then combined."""
+    combos = {(0, 0, 0)}
+    for lo, hi, honours in ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)):
+        opts = _group_options(tuple(c[lo:hi]), honours)
+        combos = _pareto({(m + m2, t + t2, min(1, p + p2)) for m, t, p in combos for m2, t2, p2 in opts})
     best = 2 * n_sets
-    c = list(c)
+    for m, t, p in combos:
+        m = min(m, n_sets)
+        best = min(best, 2 * (n_sets - m) - min(t, n_sets - m) - p)
+    return best
 
-    def dfs(i: int, sets: int, partials: int, pair: int) -> None:
-        nonlocal best
-        while i < N and c[i] == 0:
+
+@cache
+def _group_options(counts: tuple[int, ...], honours: bool) -> frozenset[tuple[int, int, int]]:
+    """Pareto-best (sets, partial sets, pair) readings of one suit (or of the honours)."""
+    c = list(counts)
+    n = len(c)
+    out: set[tuple[int, int, int]] = set()
+
+    def dfs(i: int, m: int, t: int, p: int) -> None:
+        while i < n and c[i] == 0:
             i += 1
-        if i == N:
-            p = min(partials, n_sets - sets)
-            best = min(best, 2 * (n_sets - sets) - p - pair)
+        if i == n:
+            out.add((m, t, p))
             return
-        if sets < n_sets:
-            if c[i] >= 3:
-                c[i] -= 3
-                dfs(i, sets + 1, partials, pair)
-                c[i] += 3
-            if i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
-                c[i] -= 1
-                c[i + 1] -= 1
-                c[i + 2] -= 1
-                dfs(i, sets + 1, partials, pair)
-                c[i] += 1
-                c[i + 1] += 1
-                c[i + 2] += 1
+        if c[i] >= 3:
+            c[i] -= 3
+            dfs(i, m + 1, t, p)
+            c[i] += 3
+        if not honours and i + 2 < n and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            dfs(i, m + 1, t, p)
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
         if c[i] >= 2:
             c[i] -= 2
-            if not pair:
-                dfs(i, sets, partials, 1)
-            dfs(i, sets, partials + 1, pair)
+            if not p:
+                dfs(i, m, t, 1)
+            dfs(i, m, t + 1, p)
             c[i] += 2
-        if i < 27:
+        if not honours:
             for d in (1, 2):
-                j = i + d
-                if i % 9 + d <= 8 and c[j]:
+                if i + d < n and c[i + d]:
                     c[i] -= 1
-                    c[j] -= 1
-                    dfs(i, sets, partials + 1, pair)
+                    c[i + d] -= 1
+                    dfs(i, m, t + 1, p)
                     c[i] += 1
-                    c[j] += 1
+                    c[i + d] += 1
         keep = c[i]
         c[i] = 0
-        dfs(i + 1, sets, partials, pair)
+        dfs(i + 1, m, t, p)
         c[i] = keep
 
     dfs(0, 0, 0, 0)
-    return best
+    return frozenset(_pareto(out))
+
+
+def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+    return {o for o in options if not any(x != o and x[0] >= o[0] and x[1] >= o[1] and x[2] >= o[2]
+                                          for x in options)}
 
 
 def pairs_shanten(c: list[int], n_pairs: int) -> int:
