@@ -1,0 +1,436 @@
+# cython: language_level=3
+"""C declarations shared by mjrules._core and every generated variant module (`cimport mjrules._core`).
+
+A generated module fills one `Spec` (counts, static tables, and function pointers to its compiled
+conditions) and hands it to `mjrules._core.Kernel` in a capsule. The kernel enumerates readings and calls
+back; the generated functions read situation facts, reading features and memoised references through the
+inline helpers below. Numbers are C doubles: booleans are 0/1, strings and tile groups are exact ids or
+masks, and any value that might differ from Python's exact arithmetic sets `Ctx.err` so the caller falls
+back to the reference interpreter for that situation.
+"""
+from libc.math cimport fabs, pow as c_pow, floor, NAN, isnan
+
+cdef enum:
+    NK = 34          # kinds a reading holds: suited tiles and honours
+    NALL = 42        # every kind, flowers included
+    MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
+    MAXJ = 16        # wild tiles in one hand
+    CORE_ABI = 4     # bump whenever a struct or a signature in this file changes
+
+cdef enum:
+    G_SEQ = 0
+    G_PUNG = 1
+    G_PAIR = 2
+
+cdef enum:
+    SH_STANDARD = 0
+    SH_PAIRS = 1
+    SH_FREE = 2
+
+cdef enum:
+    ERR_NUM = 1      # a number left the range where a double equals Python's exact value
+    ERR_TABLE = 2    # a table has no cell, or its column is not a status: the reference raises
+    ERR_OTHER = 4    # anything else the reference decides (unknown names, odd kinds)
+
+cdef struct Group:
+    unsigned char kind   # G_SEQ, G_PUNG or G_PAIR
+    unsigned char k0     # the first kind; a sequence is k0, k0+1, k0+2
+    unsigned char wild   # bit i set: tile i of the group is a wild
+
+cdef struct Reading:
+    int pattern
+    int ngroups
+    Group groups[MAXG]
+    int counts[NK]       # every tile as what it stands for, melds included
+    int nassign
+    int assign[MAXJ]     # what each wild stands for, sorted
+
+cdef struct Facts:
+    int real[NK]         # concealed tiles that are not wilds
+    int base[NK]         # real plus melds
+    int jokers           # wild tiles among the concealed
+    int meld_counts[NK]
+    int nonkong[NK]
+    bint meld_seq
+    int w                # the wild kind, or -1
+    unsigned long long cand   # kinds a wild may stand for
+    int ncand
+    int cand_list[NK]
+    int flower_counts[NALL]
+    double win_by        # a string id
+    bint is_dealer, first_turn, first_discard, declared_ready, no_melds
+    int seat, dealer, discarder, wild_discards, dealer_streak
+    int nflowers, nmelds, kongs, kongs_exposed, kongs_concealed
+    int winners              # the win settlement's count of winners (一炮多響)
+    bint dealer_won          # the dealer is among the winners
+    int win_tile             # -1 when there is none
+    bint dealt               # win_by is dealt
+    signed char waits_all    # -1 until computed
+    bint nested              # inside a waits_all check: waits_all is false there
+
+cdef struct Ctx
+
+ctypedef bint (*PatternFn)(Ctx* x, Reading* rd, int p) noexcept
+ctypedef signed char (*ViableFn)(Ctx* x, int* counts, int p) noexcept
+ctypedef bint (*ModifierFn)(Ctx* x, Reading* rd, int m) noexcept
+ctypedef bint (*EventFn)(Ctx* x, int e) noexcept
+ctypedef bint (*StatusFn)(Ctx* x, Reading* rd, int s) noexcept
+ctypedef double (*TableFn)(Ctx* x, Reading* rd, int t, int* row) noexcept
+ctypedef double (*DefineFn)(Ctx* x, Reading* rd, int d) noexcept
+ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept
+ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept
+ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept
+ctypedef bint (*ClaimFn)(Ctx* x) noexcept
+ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept
+
+cdef struct Spec:
+    int abi
+    int npat, nmod, nev, nst, ntab, ndef, nwin, nopt, nforbid
+    int win_size
+    bint has_wild, face_value, discard_unclaimable, has_win_on_discard, rob_kong
+    unsigned long long stands     # stands_for and playable, as a kind mask
+    int nplayable
+    const int* playable
+    const int* copies             # NALL entries
+    const int* shapes             # per pattern
+    PatternFn pattern
+    ViableFn viable
+    ModifierFn modifier
+    EventFn event
+    StatusFn status
+    TableFn table
+    DefineFn define
+    ValueFn value
+    ForbidFn forbid
+    MinimumFn minimum
+    ClaimFn claim
+    WinFn win
+
+cdef struct Ctx:
+    Spec* spec
+    Facts f
+    double* opts
+    signed char* ev_memo
+    unsigned int gen              # bumped for every (reading, pattern): memo entries of older gens are stale
+    unsigned int* mod_gen
+    signed char* mod_val
+    unsigned int st_gen
+    int st_val
+    unsigned int* tb_gen
+    double* tb_val
+    int* tb_row
+    unsigned int* df_gen
+    double* df_val
+    double value                  # the win context's value
+    int err
+    Ctx* inner                    # scratch context for waits_all
+
+# ---- implemented in _core.pyx -------------------------------------------------------------------------
+cdef bint var_waits_all(Ctx* x) noexcept
+
+# ---- memoised references --------------------------------------------------------------------------------
+cdef inline bint ref_event(Ctx* x, int e) noexcept:
+    if x.ev_memo[e] < 0:
+        x.ev_memo[e] = x.spec.event(x, e)
+    return x.ev_memo[e]
+
+cdef inline bint ref_mod(Ctx* x, Reading* rd, int m) noexcept:
+    if x.mod_gen[m] != x.gen:
+        x.mod_val[m] = x.spec.modifier(x, rd, m)
+        x.mod_gen[m] = x.gen
+    return x.mod_val[m]
+
+cdef inline int ref_status(Ctx* x, Reading* rd) noexcept:
+    cdef int i
+    if x.st_gen != x.gen:
+        x.st_val = -1
+        for i in range(x.spec.nst):
+            if x.spec.status(x, rd, i):
+                x.st_val = i
+                break
+        x.st_gen = x.gen
+    return x.st_val
+
+cdef inline double ref_table(Ctx* x, Reading* rd, int t) noexcept:
+    if x.tb_gen[t] != x.gen:
+        x.tb_val[t] = x.spec.table(x, rd, t, &x.tb_row[t])
+        x.tb_gen[t] = x.gen
+    return x.tb_val[t]
+
+cdef inline double ref_define(Ctx* x, Reading* rd, int d) noexcept:
+    if x.df_gen[d] != x.gen:
+        x.df_val[d] = x.spec.define(x, rd, d)
+        x.df_gen[d] = x.gen
+    return x.df_val[d]
+
+# ---- numbers ------------------------------------------------------------------------------------------
+cdef inline double n_chk(Ctx* x, double v) noexcept:
+    if not fabs(v) < 9007199254740992.0:
+        x.err |= ERR_NUM
+    return v
+
+cdef inline double n_bad(Ctx* x) noexcept:
+    x.err |= ERR_NUM
+    return 0.0
+
+cdef inline double n_err(Ctx* x) noexcept:
+    x.err |= ERR_OTHER
+    return 0.0
+
+cdef inline double n_div(Ctx* x, double a, double b) noexcept:
+    if b == 0.0:
+        return 0.0
+    return n_chk(x, a / b)
+
+cdef inline double n_pow(Ctx* x, double a, double b) noexcept:
+    """Python's a ** b: exact for whole numbers (by squaring), libm pow otherwise; odd cases fall back."""
+    cdef double r = 1.0, base = a
+    cdef long long e
+    if b == floor(b) and b >= 0.0 and fabs(b) < 4096.0 and a == floor(a):
+        e = <long long>b
+        while e > 0:
+            if e & 1:
+                r = n_chk(x, r * base)
+            e >>= 1
+            if e:
+                base = n_chk(x, base * base)
+        return r
+    if (a == 0.0 and b < 0.0) or (a < 0.0 and b != floor(b)):
+        x.err |= ERR_NUM
+        return 0.0
+    return n_chk(x, c_pow(a, b))
+
+cdef inline double n_max(double a, double b) noexcept:
+    return b if b > a else a
+
+cdef inline double n_min(double a, double b) noexcept:
+    return b if b < a else a
+
+# ---- three-valued logic (free-shape pruning, like interp.evaluate with UNKNOWN) ---------------------------
+# conditions: -1 unknown, 0 false, 1 true; numbers, strings and groups: NaN is unknown
+cdef inline double t_num(signed char b) noexcept:
+    if b < 0:
+        return NAN
+    return b
+
+cdef inline signed char t_and(signed char a, signed char b) noexcept:
+    if a == 0 or b == 0:
+        return 0
+    if a < 0 or b < 0:
+        return -1
+    return 1
+
+cdef inline signed char t_or(signed char a, signed char b) noexcept:
+    if a == 1 or b == 1:
+        return 1
+    if a < 0 or b < 0:
+        return -1
+    return 0
+
+cdef inline signed char t_not(signed char a) noexcept:
+    if a < 0:
+        return -1
+    return not a
+
+cdef inline signed char t_eq(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return -1
+    return a == b
+
+cdef inline signed char t_ne(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return -1
+    return a != b
+
+cdef inline signed char t_lt(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return -1
+    return a < b
+
+cdef inline signed char t_le(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return -1
+    return a <= b
+
+cdef inline signed char t_gt(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return -1
+    return a > b
+
+cdef inline signed char t_ge(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return -1
+    return a >= b
+
+cdef inline signed char t_if_t(signed char c, signed char a, signed char b) noexcept:
+    if c < 0:
+        return a if a == b and a >= 0 else -1
+    return a if c else b
+
+cdef inline double t_if_n(signed char c, double a, double b) noexcept:
+    if c < 0:
+        return a if a == b else NAN   # NaN never equals itself: unknown stays unknown
+    return a if c else b
+
+cdef inline int t_in_step(int s, double x, double o) noexcept:
+    """Fold one option of `x in (...)`: s is 0 (no match yet), 1 (matched) or 2 (an unknown option seen)."""
+    if s == 1:
+        return 1
+    if isnan(o):
+        return 2
+    if o == x:
+        return 1
+    return s
+
+cdef inline signed char t_in_end(int s, double x) noexcept:
+    if isnan(x):
+        return -1
+    if s == 1:
+        return 1
+    return -1 if s == 2 else 0
+
+cdef inline double p_add(Ctx* x, double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_chk(x, a + b)
+
+cdef inline double p_sub(Ctx* x, double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_chk(x, a - b)
+
+cdef inline double p_mul(Ctx* x, double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_chk(x, a * b)
+
+cdef inline double p_div(Ctx* x, double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_div(x, a, b)
+
+cdef inline double p_pow(Ctx* x, double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_pow(x, a, b)
+
+cdef inline double p_max(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_max(a, b)
+
+cdef inline double p_min(double a, double b) noexcept:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_min(a, b)
+
+# ---- reading features (exact) ---------------------------------------------------------------------------
+cdef inline bint rf_distinct(int* c) noexcept:
+    cdef int k
+    for k in range(NK):
+        if c[k] > 1:
+            return 0
+    return 1
+
+cdef inline bint rf_one_suit(int* c, bint partial) noexcept:
+    cdef int k, suit = -1
+    for k in range(NK):
+        if c[k]:
+            if k >= 27:
+                return 0
+            if suit < 0:
+                suit = k // 9
+            elif suit != k // 9:
+                return 0
+    return suit >= 0 or partial
+
+cdef inline double rf_fours(Ctx* x, Reading* rd) noexcept:
+    cdef int k, n = 0
+    for k in range(NK):
+        if rd.counts[k] - x.f.meld_counts[k] + x.f.nonkong[k] >= 4:
+            n += 1
+    return n
+
+cdef inline double rf_pair_wilds(Ctx* x, Reading* rd) noexcept:
+    cdef int i, n = 0
+    if x.spec.shapes[rd.pattern] != SH_STANDARD:
+        return 0.0
+    for i in range(rd.ngroups):
+        if rd.groups[i].kind == G_PAIR:
+            n += (rd.groups[i].wild & 1) + ((rd.groups[i].wild >> 1) & 1)
+    return n
+
+cdef inline bint rf_wilds_at_face(Ctx* x, Reading* rd) noexcept:
+    cdef int i
+    for i in range(rd.nassign):
+        if rd.assign[i] != x.f.w:
+            return 0
+    return 1
+
+cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept:
+    cdef int i
+    if x.f.meld_seq:
+        return 0
+    if rd != NULL:
+        for i in range(rd.ngroups):
+            if rd.groups[i].kind == G_SEQ:
+                return 0
+    return 1
+
+cdef inline bint rf_all_in(int* c, unsigned long long mask) noexcept:
+    cdef int k
+    for k in range(NK):
+        if c[k] and not (mask >> k) & 1:
+            return 0
+    return 1
+
+cdef inline bint rf_contains(int* c, unsigned long long mask) noexcept:
+    cdef int k
+    for k in range(NK):
+        if (mask >> k) & 1 and c[k] <= 0:
+            return 0
+    return 1
+
+cdef inline double rf_count_in(int* c, unsigned long long mask) noexcept:
+    cdef int k, n = 0
+    for k in range(NK):
+        if (mask >> k) & 1:
+            n += c[k]
+    return n
+
+cdef inline bint rf_spacing(int* c, double d) noexcept:
+    cdef int suit, r, i, prev
+    for suit in range(3):
+        prev = -1
+        for r in range(9):
+            for i in range(c[suit * 9 + r]):
+                if prev >= 0 and r - prev < d:
+                    return 0
+                prev = r
+    return 1
+
+cdef inline double flower_fours(Ctx* x, unsigned long long mask) noexcept:
+    cdef int k, n = 0
+    for k in range(NALL):
+        if (mask >> k) & 1 and x.spec.copies[k] and x.f.flower_counts[k] >= x.spec.copies[k]:
+            n += 1
+    return n
+
+cdef inline double flower_complete(Ctx* x, unsigned long long mask) noexcept:
+    cdef int k
+    for k in range(NALL):
+        if (mask >> k) & 1 and x.f.flower_counts[k] <= 0:
+            return 0.0
+    return 1.0
+
+# partial versions: antimonotone tests answer false or unknown; contains answers true or unknown
+cdef inline signed char pv_anti(bint holds) noexcept:
+    return -1 if holds else 0
+
+cdef inline signed char pv_contains(int* c, unsigned long long mask) noexcept:
+    return 1 if rf_contains(c, mask) else -1
+
+cdef inline signed char pv_spacing(int* c, double d) noexcept:
+    if isnan(d):
+        return -1
+    return pv_anti(rf_spacing(c, d))

@@ -1,0 +1,975 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The native kernel: shape tables, reading enumeration and best-reading choice in C, for generated variants.
+
+It mirrors the reference backend (mjrules.readings, mjrules.reference) exactly: readings come out in the same
+order, standard readings are deduplicated the same way, and ties break the same way (largest value, then
+the earliest pattern, then more modifiers, then the first reading met). A table of the fewest wilds that
+complete one suit prunes every branch that cannot end in a reading, so only winning hands enumerate.
+"""
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+
+ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept
+
+cdef enum:
+    N5 = 1953125     # 5 ** 9: counts 0..4 of nine ranks
+    INF = 1000
+    NH = 24          # honour counts tabled directly
+    MAXPAT = 256
+    KEYW = MAXG + 1
+
+WIN, NOFIT, FAIL, REFUSE, ERR = range(5)
+
+
+class Fallback(Exception):
+    """The native code cannot decide this exactly (a number out of range, a table without a cell, ...)."""
+
+
+# ---- the standard-shape table --------------------------------------------------------------------------
+cdef unsigned char* _tf = NULL    # fewest wilds to make one suit's counts into sets
+cdef unsigned char* _tg = NULL    # ... into sets and one pair
+cdef int _hf[NH]
+cdef int _hg[NH]
+cdef int _p5[10]
+
+
+cdef inline int _lo(int a, int b) noexcept:
+    return a if a < b else b
+
+
+cdef int _build_tables() noexcept:
+    """Fill the suit tables by dynamic programming over the lowest tile (each entry needs smaller ones)."""
+    global _tf, _tg
+    cdef unsigned char* tf = <unsigned char*>malloc(N5)
+    cdef unsigned char* tg = <unsigned char*>malloc(N5)
+    cdef int d[9]
+    cdef int idx, i, r, n, off, start, a, pos, npos, t, cost, i2, f, g
+    cdef bint ok
+    if tf == NULL or tg == NULL:
+        free(tf)
+        free(tg)
+        return -1
+    _p5[0] = 1
+    for i in range(1, 10):
+        _p5[i] = _p5[i - 1] * 5
+    memset(d, 0, sizeof(d))
+    for idx in range(N5):
+        if idx:
+            i = 0
+            while d[i] == 4:
+                d[i] = 0
+                i += 1
+            d[i] += 1
+        r = 0
+        while r < 9 and d[r] == 0:
+            r += 1
+        if r == 9:
+            tf[idx] = 0
+            tg[idx] = 2
+            continue
+        f = INF
+        g = 1 + tf[idx - _p5[r]]                      # pair: r and a wild
+        if d[r] >= 2:
+            g = _lo(g, tf[idx - 2 * _p5[r]])         # pair: two r
+        for n in range(1, _lo(3, d[r]) + 1):          # pung: n real r and 3 - n wilds
+            i2 = idx - n * _p5[r]
+            f = _lo(f, 3 - n + tf[i2])
+            g = _lo(g, 3 - n + tg[i2])
+        for off in range(3):                          # sequences holding r; tiles below r are wilds
+            start = r - off
+            if start < 0 or start > 6:
+                continue
+            npos = start + 2 - r
+            for a in range(1 << npos):                # each tile above r: real (bit set) or wild
+                cost = off
+                i2 = idx - _p5[r]
+                ok = True
+                for pos in range(npos):
+                    t = r + 1 + pos
+                    if (a >> pos) & 1:
+                        if d[t] == 0:
+                            ok = False
+                            break
+                        i2 -= _p5[t]
+                    else:
+                        cost += 1
+                if ok:
+                    f = _lo(f, cost + tf[i2])
+                    g = _lo(g, cost + tg[i2])
+        g = _lo(g, f + 2)
+        tf[idx] = _lo(f, 255)
+        tg[idx] = _lo(g, 255)
+    _hf[0] = 0
+    _hg[0] = 2
+    for i in range(1, NH):
+        f = INF
+        g = 1 + _hf[i - 1]
+        if i >= 2:
+            g = _lo(g, _hf[i - 2])
+        for n in range(1, _lo(3, i) + 1):
+            f = _lo(f, 3 - n + _hf[i - n])
+            g = _lo(g, 3 - n + _hg[i - n])
+        _hf[i] = f
+        _hg[i] = _lo(g, f + 2)
+    _tf, _tg = tf, tg
+    return 0
+
+
+cdef int _ensure_tables() except -1:
+    if _tf == NULL and _build_tables() != 0:
+        raise MemoryError("mjrules._core: no memory for the shape tables")
+    return 0
+
+
+cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept:
+    """Can counts c and j wilds still form `sets` sets and `pairs` pairs? Exact where a unit's kinds are all
+    candidates of the wild; a lower bound on the wilds needed (so never a wrong 'no') elsewhere."""
+    cdef int s, r, k, v, idx, f, g, total = 0, delta = INF, tiles = 0, cover
+    cdef bint big
+    for s in range(3):
+        idx = 0
+        big = False
+        for r in range(8, -1, -1):
+            v = c[s * 9 + r]
+            tiles += v
+            if v > 4:
+                big = True
+            idx = idx * 5 + v
+        if big:
+            f = g = 0
+        else:
+            f = _tf[idx]
+            g = _tg[idx]
+            cover = (x.f.cand >> (9 * s)) & 0x1FF
+            if cover == 0:
+                if f:
+                    f = INF
+                if g:
+                    g = INF
+        total += f
+        delta = _lo(delta, g - f)
+    for k in range(27, NK):
+        v = c[k]
+        tiles += v
+        if v >= NH:
+            f = g = 0
+        else:
+            f = _hf[v]
+            g = _hg[v]
+            if not (x.f.cand >> k) & 1:
+                if f:
+                    f = INF
+                if g:
+                    g = INF
+        total += f
+        delta = _lo(delta, g - f)
+    if tiles + j != 3 * sets + 2 * pairs:
+        return False
+    if pairs:
+        if x.f.ncand:
+            delta = _lo(delta, 2)
+        total += delta
+    if total > j or (total < j and x.f.ncand == 0):
+        return False
+    return True
+
+
+# ---- deduplication of standard readings (the reference keeps the first of equal group multisets) -----
+cdef struct Dedup:
+    unsigned int gen
+    int cap
+    int n
+    int keycap
+    unsigned int* stamp
+    int* slot
+    unsigned short* keys
+
+
+cdef int _dedup_init(Dedup* d, int cap) noexcept:
+    d.gen = 1
+    d.cap = cap
+    d.n = 0
+    d.keycap = cap // 2
+    d.stamp = <unsigned int*>calloc(cap, sizeof(unsigned int))
+    d.slot = <int*>calloc(cap, sizeof(int))
+    d.keys = <unsigned short*>malloc(d.keycap * KEYW * sizeof(unsigned short))
+    return 0 if d.stamp != NULL and d.slot != NULL and d.keys != NULL else -1
+
+
+cdef void _dedup_free(Dedup* d) noexcept:
+    free(d.stamp)
+    free(d.slot)
+    free(d.keys)
+    d.stamp = NULL
+    d.slot = NULL
+    d.keys = NULL
+
+
+cdef void _dedup_reset(Dedup* d) noexcept:
+    d.n = 0
+    d.gen += 1
+    if d.gen == 0:
+        memset(d.stamp, 0, d.cap * sizeof(unsigned int))
+        d.gen = 1
+
+
+cdef unsigned long long _key_hash(unsigned short* key) noexcept:
+    cdef unsigned long long h = 1469598103934665603ULL
+    cdef int i
+    for i in range(key[0] + 1):
+        h = (h ^ key[i]) * 1099511628211ULL
+    return h
+
+
+cdef int _dedup_add(Dedup* d, Reading* rd) noexcept:
+    """1 if the reading's group multiset is new (and remember it), 0 if seen, -1 when out of memory."""
+    cdef unsigned short key[KEYW]
+    cdef unsigned short code
+    cdef int i, j, n = rd.ngroups, slot, cap, old
+    cdef unsigned long long h
+    cdef unsigned short* other
+    cdef unsigned int* stamp
+    cdef int* slots
+    key[0] = n
+    for i in range(n):
+        code = (rd.groups[i].k0 << 5) | (rd.groups[i].kind << 3) | rd.groups[i].wild
+        j = i
+        while j > 0 and key[j] > code:
+            key[j + 1] = key[j]
+            j -= 1
+        key[j + 1] = code
+    if (d.n + 1) * 2 > d.cap:                         # grow and rehash
+        cap = d.cap * 2
+        stamp = <unsigned int*>calloc(cap, sizeof(unsigned int))
+        slots = <int*>calloc(cap, sizeof(int))
+        if stamp == NULL or slots == NULL:
+            free(stamp)
+            free(slots)
+            return -1
+        for i in range(d.n):
+            h = _key_hash(d.keys + i * KEYW) & (cap - 1)
+            while stamp[h] == d.gen:
+                h = (h + 1) & (cap - 1)
+            stamp[h] = d.gen
+            slots[h] = i
+        free(d.stamp)
+        free(d.slot)
+        d.stamp, d.slot, d.cap = stamp, slots, cap
+    h = _key_hash(key) & (d.cap - 1)
+    while d.stamp[h] == d.gen:
+        other = d.keys + d.slot[h] * KEYW
+        if other[0] == key[0] and memcmp_u16(other, key, n + 1):
+            return 0
+        h = (h + 1) & (d.cap - 1)
+    if d.n == d.keycap:
+        other = <unsigned short*>realloc(d.keys, 2 * d.keycap * KEYW * sizeof(unsigned short))
+        if other == NULL:
+            return -1
+        d.keys = other
+        d.keycap *= 2
+    memcpy(d.keys + d.n * KEYW, key, (n + 1) * sizeof(unsigned short))
+    d.stamp[h] = d.gen
+    d.slot[h] = d.n
+    d.n += 1
+    return 1
+
+
+cdef inline bint memcmp_u16(unsigned short* a, unsigned short* b, int n) noexcept:
+    cdef int i
+    for i in range(n):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+# ---- enumeration of readings ---------------------------------------------------------------------------
+cdef struct Std:
+    Ctx* x
+    int c[NK]
+    Reading rd
+    ReadingCb cb
+    void* ud
+    Dedup* dd
+    bint stop
+    int nopt
+    Group opts[2 * NK]
+
+
+cdef inline void _push(Reading* rd, int kind, int k0, int wild) noexcept:
+    rd.groups[rd.ngroups].kind = kind
+    rd.groups[rd.ngroups].k0 = k0
+    rd.groups[rd.ngroups].wild = wild
+    rd.ngroups += 1
+
+
+cdef void _finish(Ctx* x, Reading* rd) noexcept:
+    """Fill a reading's assignment (sorted) and counts from its groups."""
+    cdef int i, pos, n = 0, k, j, size
+    cdef Group* g
+    for i in range(rd.ngroups):
+        g = &rd.groups[i]
+        size = 2 if g.kind == G_PAIR else 3
+        for pos in range(size):
+            if (g.wild >> pos) & 1 and n < MAXJ:
+                k = g.k0 + pos if g.kind == G_SEQ else g.k0
+                j = n
+                while j > 0 and rd.assign[j - 1] > k:
+                    rd.assign[j] = rd.assign[j - 1]
+                    j -= 1
+                rd.assign[j] = k
+                n += 1
+    rd.nassign = n
+    memcpy(rd.counts, x.f.base, NK * sizeof(int))
+    for i in range(n):
+        rd.counts[rd.assign[i]] += 1
+
+
+cdef void _std_emit(Std* S) noexcept:
+    cdef int r
+    _finish(S.x, &S.rd)
+    if S.dd != NULL:
+        r = _dedup_add(S.dd, &S.rd)
+        if r < 0:
+            S.x.err |= ERR_OTHER
+            S.stop = True
+            return
+        if r == 0:
+            return
+    if S.cb(S.ud, &S.rd):
+        S.stop = True
+
+
+cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept:
+    """Groups of wilds only, after every real tile is placed: a pair of any candidate, then sets in a
+    non-decreasing order of the (kinds, kind) list, so each combination appears once."""
+    cdef int i
+    if pairs:
+        for i in range(S.x.f.ncand):
+            _push(&S.rd, G_PAIR, S.x.f.cand_list[i], 3)
+            _all_jokers(S, sets, 0, 0)
+            S.rd.ngroups -= 1
+            if S.stop:
+                return
+        return
+    if not sets:
+        _std_emit(S)
+        return
+    for i in range(lo, S.nopt):
+        _push(&S.rd, S.opts[i].kind, S.opts[i].k0, 7)
+        _all_jokers(S, sets - 1, 0, i)
+        S.rd.ngroups -= 1
+        if S.stop:
+            return
+
+
+cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept:
+    cdef int* c = S.c
+    cdef int k = 0, real, r, off
+    cdef unsigned long long cand = S.x.f.cand
+    if S.stop or not _feasible(S.x, c, j, sets, pairs):
+        return
+    while k < NK and c[k] == 0:
+        k += 1
+    if k == NK:
+        if j == 3 * sets + 2 * pairs:
+            _all_jokers(S, sets, pairs, 0)
+        return
+    if pairs:
+        for real in range(2, 0, -1):
+            if c[k] >= real and j >= 2 - real and (real == 2 or (cand >> k) & 1):
+                c[k] -= real
+                _push(&S.rd, G_PAIR, k, 0 if real == 2 else 2)
+                _std_rec(S, j - (2 - real), sets, pairs - 1)
+                S.rd.ngroups -= 1
+                c[k] += real
+                if S.stop:
+                    return
+    if not sets:
+        return
+    for real in range(3, 0, -1):
+        if c[k] >= real and j >= 3 - real and (real == 3 or (cand >> k) & 1):
+            c[k] -= real
+            _push(&S.rd, G_PUNG, k, (0, 4, 6)[3 - real])
+            _std_rec(S, j - (3 - real), sets - 1, pairs)
+            S.rd.ngroups -= 1
+            c[k] += real
+            if S.stop:
+                return
+    if k >= 27:
+        return
+    r = k % 9
+    for off in range(3):
+        if r - off < 0 or r - off > 6:
+            continue
+        _seq(S, j, sets, pairs, k - off, k)
+        if S.stop:
+            return
+
+
+cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept:
+    """k is the lowest real tile; it sits in the sequence start..start+2. Tiles below k are wilds; each tile
+    above it is real (when held) or a wild, real first, as the reference tries them."""
+    cdef int nopt[3]
+    cdef int opt[3][2]
+    cdef int i, t, a, b, e, need, wild
+    cdef int* c = S.c
+    cdef unsigned long long cand = S.x.f.cand
+    for i in range(3):
+        t = start + i
+        if t == k:
+            nopt[i] = 1
+            opt[i][0] = 0
+        elif t < k:
+            nopt[i] = 1
+            opt[i][0] = 1
+        else:
+            nopt[i] = 0
+            if c[t] > 0:
+                opt[i][nopt[i]] = 0
+                nopt[i] += 1
+            opt[i][nopt[i]] = 1
+            nopt[i] += 1
+    for a in range(nopt[0]):
+        for b in range(nopt[1]):
+            for e in range(nopt[2]):
+                wild = opt[0][a] | (opt[1][b] << 1) | (opt[2][e] << 2)
+                need = opt[0][a] + opt[1][b] + opt[2][e]
+                if need > j:
+                    continue
+                if ((wild & 1) and not (cand >> start) & 1) or ((wild & 2) and not (cand >> (start + 1)) & 1) \
+                        or ((wild & 4) and not (cand >> (start + 2)) & 1):
+                    continue
+                for i in range(3):
+                    if not (wild >> i) & 1:
+                        c[start + i] -= 1
+                _push(&S.rd, G_SEQ, start, wild)
+                _std_rec(S, j - need, sets - 1, pairs)
+                S.rd.ngroups -= 1
+                for i in range(3):
+                    if not (wild >> i) & 1:
+                        c[start + i] += 1
+                if S.stop:
+                    return
+
+
+cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) noexcept:
+    """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order."""
+    cdef Std S
+    cdef int k
+    S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
+    S.rd.ngroups = 0
+    S.rd.pattern = 0
+    memcpy(S.c, x.f.real, NK * sizeof(int))
+    S.nopt = 0
+    for k in range(NK):
+        if (x.f.cand >> k) & 1:
+            S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_PUNG, k
+            S.nopt += 1
+        if k < 27 and k % 9 <= 6 and (x.f.cand >> k) & 7 == 7:
+            S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_SEQ, k
+            S.nopt += 1
+    if 3 * sets + 2 >= 3 * MAXG:
+        x.err |= ERR_OTHER
+        return
+    _std_rec(&S, x.f.jokers, sets, 1)
+
+
+cdef int _pairs_rec(Ctx* x, Reading* rd, int r, int lo, ReadingCb cb, void* ud) noexcept:
+    cdef int i
+    if r == 0:
+        _finish(x, rd)
+        return cb(ud, rd)
+    for i in range(lo, x.f.ncand):
+        _push(rd, G_PAIR, x.f.cand_list[i], 3)
+        if _pairs_rec(x, rd, r - 1, i, cb, ud):
+            return 1
+        rd.ngroups -= 1
+    return 0
+
+
+cdef void _enum_pairs(Ctx* x, int n, ReadingCb cb, void* ud) noexcept:
+    """Every reading as n pairs (four alike are two pairs); leftover wilds pair up as any candidates."""
+    cdef Reading rd
+    cdef int k, v, i, jokers = x.f.jokers
+    rd.ngroups = 0
+    rd.pattern = 0
+    for k in range(NK):
+        v = x.f.real[k]
+        if v == 0:
+            continue
+        for i in range(v // 2):
+            if rd.ngroups >= MAXG:
+                return
+            _push(&rd, G_PAIR, k, 0)
+        if v % 2:
+            if jokers == 0 or not (x.f.cand >> k) & 1 or rd.ngroups >= MAXG:
+                return
+            jokers -= 1
+            _push(&rd, G_PAIR, k, 2)
+    if rd.ngroups + jokers // 2 != n or jokers % 2 or n > MAXG:
+        return
+    _pairs_rec(x, &rd, jokers // 2, 0, cb, ud)
+
+
+cdef int _free_rec(Ctx* x, Reading* rd, int p, int r, int lo, ReadingCb cb, void* ud) noexcept:
+    cdef int i, k
+    if r > 0:
+        if x.spec.viable(x, rd.counts, p) == 0:
+            return 1 if x.err else 0
+        if x.err:
+            return 1
+    else:
+        return cb(ud, rd)
+    for i in range(lo, x.f.ncand):
+        k = x.f.cand_list[i]
+        rd.counts[k] += 1
+        rd.assign[rd.nassign] = k
+        rd.nassign += 1
+        if _free_rec(x, rd, p, r - 1, i, cb, ud):
+            return 1
+        rd.nassign -= 1
+        rd.counts[k] -= 1
+    return 0
+
+
+cdef void _enum_free(Ctx* x, int p, ReadingCb cb, void* ud) noexcept:
+    """Every multiset of kinds the wilds may stand for, pruned where the pattern's condition is already
+    false whatever the remaining wilds become (its three-valued test)."""
+    cdef Reading rd
+    rd.ngroups = 0
+    rd.nassign = 0
+    rd.pattern = p
+    memcpy(rd.counts, x.f.base, NK * sizeof(int))
+    _free_rec(x, &rd, p, x.f.jokers, 0, cb, ud)
+
+
+# ---- choosing the best reading --------------------------------------------------------------------------
+cdef struct Run:
+    Ctx* x
+    bint exists          # only ask whether some reading's pattern condition holds
+    int* pats
+    int npats
+    bint found
+    Reading* best
+    bint has_best
+    double best_value
+    int best_nmods
+    bint has_fail
+    double fail_value
+    int fail_pattern
+    int fail_nmods
+    int fail_why
+
+
+cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) noexcept:
+    if v != bv:
+        return v > bv
+    if p != bp:
+        return p < bp
+    return nm > bnm
+
+
+cdef int _on_reading(void* ud, Reading* rd) noexcept:
+    """Score one reading under each pattern of its shape, keeping the best legal one and the best refusal."""
+    cdef Run* R = <Run*>ud
+    cdef Ctx* x = R.x
+    cdef Spec* sp = x.spec
+    cdef int i, p, why, m, nm
+    cdef double value
+    cdef bint ok
+    for i in range(R.npats):
+        p = R.pats[i]
+        rd.pattern = p
+        x.gen += 1
+        ok = sp.pattern(x, rd, p)
+        if x.err:
+            return 1
+        if not ok:
+            continue
+        if R.exists:
+            R.found = True
+            return 1
+        value = sp.value(x, rd)
+        why = sp.forbid(x, rd)
+        if why < 0:
+            why = sp.minimum(x, rd, value)
+            if why >= 0:
+                why += sp.nforbid
+        nm = 0
+        for m in range(sp.nmod):
+            nm += ref_mod(x, rd, m)
+        if x.err:
+            return 1
+        if why < 0:
+            if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
+                memcpy(R.best, rd, sizeof(Reading))
+                R.best_value, R.best_nmods, R.has_best = value, nm, True
+        elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
+            R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
+    return 0
+
+
+cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept:
+    """Every shape's readings, each checked against the patterns of that shape."""
+    cdef Spec* sp = x.spec
+    cdef int pats[MAXPAT]
+    cdef int n, p, sets
+    if sp.npat > MAXPAT:
+        x.err |= ERR_OTHER
+        return
+    R.pats = pats
+    sets = (sp.win_size - 2) // 3 - x.f.nmelds
+    n = 0
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_STANDARD:
+            pats[n] = p
+            n += 1
+    R.npats = n
+    if n and sets >= 0:
+        if dd != NULL:
+            _dedup_reset(dd)
+        _enum_standard(x, sets, _on_reading, R, dd)
+    if x.err or R.found:
+        return
+    n = 0
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_PAIRS:
+            pats[n] = p
+            n += 1
+    R.npats = n
+    if n and x.f.nmelds == 0 and sp.win_size % 2 == 0:
+        _enum_pairs(x, sp.win_size // 2, _on_reading, R)
+    if x.err or R.found:
+        return
+    R.npats = 1
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_FREE:
+            pats[0] = p
+            _enum_free(x, p, _on_reading, R)
+            if x.err or R.found:
+                return
+
+
+cdef void _reset_memo(Ctx* x) noexcept:
+    cdef Spec* sp = x.spec
+    memset(x.ev_memo, 0xFF, sp.nev + 1)
+    if x.gen > 0x7FFFFFFF:
+        memset(x.mod_gen, 0, (sp.nmod + 1) * sizeof(unsigned int))
+        memset(x.tb_gen, 0, (sp.ntab + 1) * sizeof(unsigned int))
+        memset(x.df_gen, 0, (sp.ndef + 1) * sizeof(unsigned int))
+        x.st_gen = 0
+        x.gen = 0
+
+
+cdef bint var_waits_all(Ctx* x) noexcept:
+    """宝调's test: the pre-draw hand has a pattern reading for every playable kind (false for a dealt hand,
+    without a winning tile, or inside this very test)."""
+    cdef Ctx* y = x.inner
+    cdef Facts* f
+    cdef int i, k, w = x.f.w
+    cdef Run R
+    cdef Reading scratch
+    cdef bint result = True
+    if x.f.waits_all >= 0:
+        return x.f.waits_all
+    if x.f.nested or x.f.win_tile < 0 or x.f.dealt:
+        x.f.waits_all = 0
+        return 0
+    if y == NULL or x.f.win_tile >= NK and x.f.win_tile != w:
+        x.err |= ERR_OTHER
+        return 0
+    f = &y.f
+    for k in range(x.spec.nplayable):
+        memcpy(f, &x.f, sizeof(Facts))
+        f.nested, f.waits_all = True, 0
+        if x.f.win_tile == w:
+            f.jokers -= 1
+        else:
+            f.real[x.f.win_tile] -= 1
+            f.base[x.f.win_tile] -= 1
+        i = x.spec.playable[k]
+        if i == w:
+            f.jokers += 1
+        elif 0 <= i < NK:
+            f.real[i] += 1
+            f.base[i] += 1
+        else:
+            x.err |= ERR_OTHER
+            return 0
+        y.err = 0
+        _reset_memo(y)
+        memset(&R, 0, sizeof(Run))
+        R.x, R.exists, R.best = y, True, &scratch
+        _run_all(y, &R, NULL)
+        if y.err:
+            x.err |= y.err
+            return 0
+        if not R.found:
+            result = False
+            break
+    x.f.waits_all = result
+    return result
+
+
+cdef Ctx* _ctx_new(Spec* sp) except NULL:
+    cdef Ctx* x = <Ctx*>calloc(1, sizeof(Ctx))
+    if x == NULL:
+        raise MemoryError()
+    x.spec = sp
+    x.ev_memo = <signed char*>calloc(sp.nev + 1, 1)
+    x.mod_gen = <unsigned int*>calloc(sp.nmod + 1, sizeof(unsigned int))
+    x.mod_val = <signed char*>calloc(sp.nmod + 1, 1)
+    x.tb_gen = <unsigned int*>calloc(sp.ntab + 1, sizeof(unsigned int))
+    x.tb_val = <double*>calloc(sp.ntab + 1, sizeof(double))
+    x.tb_row = <int*>calloc(sp.ntab + 1, sizeof(int))
+    x.df_gen = <unsigned int*>calloc(sp.ndef + 1, sizeof(unsigned int))
+    x.df_val = <double*>calloc(sp.ndef + 1, sizeof(double))
+    if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val):
+        _ctx_free(x)
+        raise MemoryError()
+    return x
+
+
+cdef void _ctx_free(Ctx* x) noexcept:
+    if x == NULL:
+        return
+    free(x.ev_memo)
+    free(x.mod_gen)
+    free(x.mod_val)
+    free(x.tb_gen)
+    free(x.tb_val)
+    free(x.tb_row)
+    free(x.df_gen)
+    free(x.df_val)
+    free(x)
+
+
+cdef class Kernel:
+    """Evaluates situations with one generated variant module (its `capsule()`); not thread-safe."""
+
+    cdef Spec* sp
+    cdef object capsule
+    cdef Ctx* x
+    cdef Ctx* xi
+    cdef double* opts
+    cdef Reading best
+    cdef Dedup dd
+    cdef unsigned long long playable
+    cdef tuple used_tables
+
+    def __cinit__(self, capsule, used_tables=()):
+        cdef int i
+        if not PyCapsule_IsValid(capsule, b"mjrules._core.Spec"):
+            raise TypeError("expected the capsule of a generated mjrules variant module")
+        self.sp = <Spec*>PyCapsule_GetPointer(capsule, b"mjrules._core.Spec")
+        if self.sp.abi != CORE_ABI:
+            raise ImportError(f"variant module built for core ABI {self.sp.abi}, this core is {CORE_ABI}")
+        self.capsule = capsule
+        _ensure_tables()
+        self.x = _ctx_new(self.sp)
+        self.xi = _ctx_new(self.sp)
+        self.x.inner = self.xi
+        self.opts = <double*>calloc(self.sp.nopt + 1, sizeof(double))
+        if self.opts == NULL or _dedup_init(&self.dd, 1024) != 0:
+            raise MemoryError()
+        self.x.opts = self.xi.opts = self.opts
+        self.playable = 0
+        for i in range(self.sp.nplayable):
+            if 0 <= self.sp.playable[i] < 64:
+                self.playable |= 1ULL << self.sp.playable[i]
+        self.used_tables = tuple(int(t) for t in used_tables)
+
+    def __dealloc__(self):
+        _ctx_free(self.x)
+        _ctx_free(self.xi)
+        free(self.opts)
+        _dedup_free(&self.dd)
+
+    cdef int _fill(self, s, double win_by) except -1:
+        cdef Ctx* x = self.x
+        cdef Facts* f = &x.f
+        cdef int k, i
+        cdef bint kong
+        memset(f, 0, sizeof(Facts))
+        x.err = 0
+        f.w = -1
+        if self.sp.has_wild and s.wild is not None:
+            f.w = s.wild
+        for k in s.concealed:
+            if k == f.w:
+                f.jokers += 1
+            elif 0 <= k < NK:
+                f.real[k] += 1
+            else:
+                x.err |= ERR_OTHER
+        melds = s.melds
+        f.nmelds = len(melds)
+        for m in melds:
+            kind = m.kind
+            kong = kind == "kong"
+            if kind == "chi":
+                f.meld_seq = True
+            if kong:
+                f.kongs += 1
+                if m.concealed:
+                    f.kongs_concealed += 1
+                else:
+                    f.kongs_exposed += 1
+            for k in m.tiles:
+                if 0 <= k < NK:
+                    f.meld_counts[k] += 1
+                    if not kong:
+                        f.nonkong[k] += 1
+                else:
+                    x.err |= ERR_OTHER
+        for k in range(NK):
+            f.base[k] = f.real[k] + f.meld_counts[k]
+        f.cand = self.sp.stands
+        if self.sp.face_value and 0 <= f.w < 64 and (self.playable >> f.w) & 1:
+            f.cand |= 1ULL << f.w
+        if f.cand >> NK and f.jokers:
+            x.err |= ERR_OTHER
+        for k in range(NK):
+            if (f.cand >> k) & 1:
+                f.cand_list[f.ncand] = k
+                f.ncand += 1
+        if f.jokers > MAXJ:
+            x.err |= ERR_OTHER
+        flowers = s.flowers
+        f.nflowers = len(flowers)
+        for k in flowers:
+            if 0 <= k < NALL:
+                f.flower_counts[k] += 1
+            else:
+                x.err |= ERR_OTHER
+        f.seat, f.dealer, f.discarder = s.seat, s.dealer, s.discarder
+        f.is_dealer = f.seat == f.dealer
+        f.wild_discards, f.dealer_streak = s.wild_discards, s.dealer_streak
+        f.first_turn, f.first_discard, f.declared_ready = s.first_turn, s.first_discard, s.declared_ready
+        f.no_melds = f.nmelds == 0
+        f.winners, f.dealer_won = s.winners, s.dealer_among_winners
+        f.win_by = win_by
+        f.dealt = s.win_by == "dealt"
+        wt = s.win_tile
+        f.win_tile = -1 if wt is None else wt
+        f.waits_all = -1
+        return 0
+
+    def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
+        """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
+        (WIN, pattern, value, modifiers, events, status, table_rows, defines, groups, assign, counts, waits_all),
+        (FAIL, why, value, waits_all), (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
+        cdef Ctx* x = self.x
+        cdef Spec* sp = self.sp
+        cdef Run R
+        cdef Reading* rd = &self.best
+        cdef int i
+        cdef bint ok
+        if len(opts) != sp.nopt:
+            raise ValueError("wrong number of option values")
+        for i in range(sp.nopt):
+            self.opts[i] = opts[i]
+        self._fill(s, win_by)
+        if x.err:
+            return (ERR,)
+        if waits_all >= 0:
+            x.f.waits_all = waits_all
+        _reset_memo(x)
+        wb = s.win_by
+        if wb == "discard":
+            if sp.has_wild and sp.discard_unclaimable and s.win_tile == s.wild:
+                return (REFUSE, 0)
+            ok = sp.has_win_on_discard and sp.claim(x)
+            if x.err:
+                return (ERR,)
+            if not ok:
+                return (REFUSE, 1)
+        elif wb == "rob_kong":
+            if not sp.rob_kong:
+                return (REFUSE, 2)
+            if s.win_tile == s.wild and s.wild is not None:
+                return (REFUSE, 3)
+        memset(&R, 0, sizeof(Run))
+        R.x, R.best = x, rd
+        _run_all(x, &R, &self.dd)
+        if x.err:
+            return (ERR,)
+        if not R.has_best:
+            if R.has_fail:
+                return (FAIL, R.fail_why, R.fail_value, x.f.waits_all)
+            return (NOFIT, x.f.waits_all)
+        x.gen += 1
+        mods = tuple([i for i in range(sp.nmod) if ref_mod(x, rd, i)])
+        events = tuple([i for i in range(sp.nev) if ref_event(x, i)])
+        status = ref_status(x, rd)
+        rows = []
+        for i in self.used_tables:
+            ref_table(x, rd, i)
+            rows.append(x.tb_row[i])
+        defines = tuple([ref_define(x, rd, i) for i in range(sp.ndef)])
+        if x.err:
+            return (ERR,)
+        groups = tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)])
+        assign = tuple([rd.assign[i] for i in range(rd.nassign)])
+        counts = tuple([rd.counts[i] for i in range(NK)])
+        return (WIN, rd.pattern, R.best_value, mods, events, status, tuple(rows), defines, groups, assign, counts,
+                x.f.waits_all)
+
+    def win(self, int i, double value):
+        """A win-settlement expression on the reading just chosen, with `value` set."""
+        cdef double r
+        self.x.value = value
+        self.x.err = 0
+        r = self.sp.win(self.x, &self.best, i)
+        if self.x.err:
+            raise Fallback(i)
+        return r
+
+
+# ---- direct access for tests -----------------------------------------------------------------------------
+def min_wilds(counts, bint pair) -> int:
+    """The fewest wilds that complete 34 kind counts as sets (and one pair), every kind a candidate."""
+    cdef Ctx x
+    cdef int c[NK]
+    cdef int j
+    _ensure_tables()
+    memset(&x, 0, sizeof(Ctx))
+    x.f.cand = (1ULL << NK) - 1
+    x.f.ncand = NK
+    for j in range(NK):
+        c[j] = counts[j]
+    n = sum(counts)
+    for j in range(MAXJ * 3):
+        if (n + j - 2 * pair) % 3 == 0 and _feasible(&x, c, j, (n + j - 2 * pair) // 3, pair):
+            return j
+    return -1
+
+
+cdef int _collect(void* ud, Reading* rd) noexcept:
+    (<list>ud).append(tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)]))
+    return 0
+
+
+def standard_readings(real, int jokers, int sets, cand) -> list:
+    """Readings as (kind, first kind, wild bits) groups, in the enumeration order, deduplicated."""
+    cdef Ctx x
+    cdef Dedup dd
+    cdef int k
+    out = []
+    _ensure_tables()
+    memset(&x, 0, sizeof(Ctx))
+    for k in range(NK):
+        x.f.real[k] = real[k]
+    x.f.jokers = jokers
+    for k in sorted(set(cand)):
+        x.f.cand |= 1ULL << k
+        x.f.cand_list[x.f.ncand] = k
+        x.f.ncand += 1
+    if _dedup_init(&dd, 64) != 0:
+        raise MemoryError()
+    try:
+        _enum_standard(&x, sets, _collect, <void*>out, &dd)
+    finally:
+        _dedup_free(&dd)
+    return out

@@ -1,0 +1,69 @@
+"""Build hooks (metadata lives in pyproject.toml): compile mjrules._core from runtime/_core.pyx, and
+pre-compile the shipped variants so they load without a C compiler.
+
+A wheel gets the shipped variants' modules in mjrules/_native/; an editable install puts them in the
+user's cache ($MJRULES_CACHE or ~/.cache/mjrules). Pre-compiling needs lark and jinja2 at build time; when
+they (or a compiler) are missing, the build still succeeds and each variant compiles on first use.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+ROOT = Path(__file__).resolve().parent
+SHIPPED = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
+
+
+def core_extensions() -> list:
+    from Cython.Build import cythonize
+
+    # runtime/ is not named mjrules/, so Cython finds `mjrules._core`'s .pxd through a copy (as scikit-learn does)
+    inc = Path(tempfile.mkdtemp(prefix="mjrules-pxd-"))
+    (inc / "mjrules").mkdir()
+    shutil.copyfile(ROOT / "runtime" / "_core.pxd", inc / "mjrules" / "_core.pxd")
+    (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
+    ext = Extension("mjrules._core", ["runtime/_core.pyx"])
+    return cythonize([ext], include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True)
+
+
+class BuildPy(build_py):
+    """build_py, then the shipped variants' native modules."""
+
+    def run(self) -> None:
+        super().run()
+        try:
+            self.prebuild()
+        except Exception as e:  # noqa: BLE001 - a variant that is not prebuilt compiles on first use
+            print(f"mjrules: shipped variants not pre-compiled ({type(e).__name__}: {e}); "
+                  "they will compile on first use", file=sys.stderr)
+
+    def prebuild(self) -> None:
+        editable = getattr(self, "editable_mode", False)
+        sys.path.insert(0, str(_source_view() if editable else Path(self.build_lib)))
+        try:
+            from mjrules.compiler import compile_variant
+            from mjrules.native import _ensure
+
+            folder = None if editable else Path(self.build_lib) / "mjrules" / "_native"
+            for name in SHIPPED:
+                path, built, _ = _ensure(compile_variant(name), folder)
+                print(f"mjrules: {name} -> {path}" + ("" if built else " (up to date)"), file=sys.stderr)
+        finally:
+            sys.path.pop(0)
+
+
+def _source_view() -> Path:
+    """A folder where `import mjrules` finds the source tree (runtime/ as mjrules, compiler/ ... inside)."""
+    view = Path(tempfile.mkdtemp(prefix="mjrules-src-")) / "mjrules"
+    shutil.copytree(ROOT / "runtime", view, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
+    for sub in ("compiler", "grammar", "specs"):
+        shutil.copytree(ROOT / sub, view / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    return view.parent
+
+
+setup(ext_modules=core_extensions(), cmdclass={"build_py": BuildPy})
