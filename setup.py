@@ -16,7 +16,6 @@ from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-SHIPPED = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
 
 
 def core_extensions() -> list:
@@ -46,11 +45,11 @@ class BuildPy(build_py):
         editable = getattr(self, "editable_mode", False)
         sys.path.insert(0, str(_source_view() if editable else Path(self.build_lib)))
         try:
-            from mjrules.compiler import compile_variant
+            from mjrules.compiler import compile_variant, shipped_names
             from mjrules.native import _ensure
 
             folder = None if editable else Path(self.build_lib) / "mjrules" / "_native"
-            for name in SHIPPED:
+            for name in shipped_names():
                 path, built, _ = _ensure(compile_variant(name), folder)
                 print(f"mjrules: {name} -> {path}" + ("" if built else " (up to date)"), file=sys.stderr)
         finally:
