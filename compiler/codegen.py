@@ -1,0 +1,502 @@
+"""Native code generation: a visitor turns IR expressions into Cython, and Jinja2 templates lay out the module.
+
+Nothing from a spec's text reaches the generated source. Patterns, modifiers, events, statuses, tables,
+defines, options and strings are referred to by compiler-made identifiers and numbers (p0, m1, e0, o2,
+string ids); the banner shows the variant's name JSON-escaped inside a comment; the IR travels as a base64
+literal. So a hostile spec cannot run code when its module is compiled or used.
+
+Expressions compile twice: exactly (`bint` conditions and `double` values, evaluating the same
+subexpressions Python's `interp.evaluate` does) and three-valued for free-shape pruning (like `evaluate`
+with UNKNOWN: -1 for an unknown condition, NaN for an unknown number).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from . import builtins as B
+from .ir import Expr, Variant, dump_json
+
+CODEGEN_VERSION = "1"
+TEMPLATE_DIR = Path(__file__).parent / "templates"
+MODULE_TEMPLATE = "module.pyx.j2"
+_EXACT = 2 ** 53
+_SHAPES = {"standard": 0, "pairs": 1, "free": 2}
+
+_SITUATION_VARS = {
+    "win_by": ("x.f.win_by", "n"), "is_dealer": ("x.f.is_dealer", "b"), "seat": ("(<double>x.f.seat)", "n"),
+    "dealer": ("(<double>x.f.dealer)", "n"), "discarder": ("(<double>x.f.discarder)", "n"),
+    "first_turn": ("x.f.first_turn", "b"), "first_discard": ("x.f.first_discard", "b"),
+    "declared_ready": ("x.f.declared_ready", "b"), "wild_discards": ("(<double>x.f.wild_discards)", "n"),
+    "dealer_streak": ("(<double>x.f.dealer_streak)", "n"), "flowers": ("(<double>x.f.nflowers)", "n"),
+    "melds": ("(<double>x.f.nmelds)", "n"), "no_melds": ("x.f.no_melds", "b"),
+    "kongs": ("(<double>x.f.kongs)", "n"), "kongs_exposed": ("(<double>x.f.kongs_exposed)", "n"),
+    "kongs_concealed": ("(<double>x.f.kongs_concealed)", "n"), "wilds": ("(<double>x.f.jokers)", "n"),
+    "waits_all": ("var_waits_all(x)", "b"),
+}
+_READING_VARS = {
+    "no_sequences": ("rf_no_sequences(x, rd)", "b"), "distinct": ("rf_distinct(rd.counts)", "b"),
+    "one_suit": ("rf_one_suit(rd.counts, 0)", "b"), "fours": ("rf_fours(x, rd)", "n"),
+    "pair_wilds": ("rf_pair_wilds(x, rd)", "n"), "wilds_at_face": ("rf_wilds_at_face(x, rd)", "b"),
+}
+_PARTIAL_VARS = {
+    "no_sequences": ("(not x.f.meld_seq)", "t"), "distinct": ("pv_anti(rf_distinct(c))", "t"),
+    "one_suit": ("pv_anti(rf_one_suit(c, 1))", "t"), "fours": ("NAN", "n"), "pair_wilds": ("NAN", "n"),
+    "wilds_at_face": ("-1", "t"),
+}
+_WIN_VARS = {"value": ("x.value", "n"), "someone_won": ("1", "b"), "winners": ("(<double>x.f.winners)", "n"),
+             "dealer_won": ("x.f.dealer_won", "b")}
+_ARITH = {"add": "+", "sub": "-", "mul": "*"}
+_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_COUNTS = {"all_in": "rf_all_in", "contains": "rf_contains", "count_in": "rf_count_in"}
+
+
+def template_digest() -> str:
+    """sha256 over every template file (names and bytes), part of the cache key."""
+    h = hashlib.sha256()
+    for p in sorted(TEMPLATE_DIR.glob("*.j2")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def walk(v: Variant) -> list[Expr]:
+    """Every expression the native module evaluates, in a fixed order."""
+    out: list[Expr | None] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers]
+    out += [e.cond for e in v.events] + [s.cond for s in v.statuses] + [d.expr for d in v.defines]
+    out += [v.score.value] + [f.cond for f in v.score.forbids] + [m.cond for m in v.score.minimum]
+    out += [v.claims.win_on_discard] + [e for e, _ in win_exprs(v)]
+    return [e for e in out if e is not None]
+
+
+def string_ids(v: Variant) -> dict[str, int]:
+    """Strings (win_by names, string constants, string option defaults) -> ids; equal strings, equal ids."""
+    ids: dict[str, int] = {}
+
+    def add(s: str) -> None:
+        ids.setdefault(s, len(ids) + 1)
+
+    def visit(e: Any) -> None:
+        if isinstance(e, Expr):
+            if e.op in ("const", "enum") and isinstance(e.args[0], str):
+                add(e.args[0])
+            elif e.op != "group":
+                for a in e.args:
+                    visit(a)
+
+    for w in B.WIN_BY:
+        add(w)
+    for e in walk(v):
+        visit(e)
+    for o in v.options:
+        if isinstance(o.default, str):
+            add(o.default)
+    return ids
+
+
+def win_exprs(v: Variant) -> list[tuple[Expr, str]]:
+    """The win settlement's expressions (payment conditions and amounts, the loss cap), with 'b' or 'n'."""
+    out: list[tuple[Expr, str]] = []
+    for p in v.settlement.win:
+        if p.cond is not None:
+            out.append((p.cond, "b"))
+        out.append((p.amount, "n"))
+    if v.settlement.cap_cond is not None:
+        out.append((v.settlement.cap_cond, "b"))
+    if v.settlement.cap_loss is not None:
+        out.append((v.settlement.cap_loss, "n"))
+    return out
+
+
+def uses(e: Expr, kind: str, name: str) -> bool:
+    """Whether e refers directly to (kind, name)."""
+    if e.op == "ref" and e.args == (kind, name):
+        return True
+    return any(isinstance(a, Expr) and uses(a, kind, name) for a in e.args)
+
+
+def used_tables(v: Variant) -> list[int]:
+    """Tables an explanation shows: those the value or a define refers to, in order."""
+    return [i for i, t in enumerate(v.tables)
+            if uses(v.score.value, "table", t.name) or any(uses(d.expr, "table", t.name) for d in v.defines)]
+
+
+class Types:
+    """Static types of IR expressions: bool, num, str or group."""
+
+    def __init__(self, v: Variant):
+        self.options = {o.name: o.type for o in v.options}
+        self.defines = {d.name: d.expr for d in v.defines}
+        self._seen: dict[str, str] = {}
+
+    def of(self, e: Expr) -> str:
+        op, a = e.op, e.args
+        if op == "const":
+            return "bool" if isinstance(a[0], bool) else "str" if isinstance(a[0], str) else "num"
+        if op == "enum":
+            return "str"
+        if op == "group":
+            return "group"
+        if op == "var":
+            b = B.VARIABLES.get(a[0])
+            return {"bool": "bool", "winby": "str"}.get(b.type, "num") if b else "num"
+        if op == "opt":
+            return self.options.get(a[0], "num")
+        if op == "ref":
+            if a[0] == "table":
+                return "num"
+            if a[0] == "define":
+                if a[1] not in self._seen:
+                    self._seen[a[1]] = "num"  # a cycle (the checker refuses them) reads as num
+                    self._seen[a[1]] = self.of(self.defines[a[1]]) if a[1] in self.defines else "num"
+                return self._seen[a[1]]
+            return "bool"
+        if op == "call":
+            f = B.FUNCTIONS.get(a[0])
+            return f.type if f else "num"
+        if op in ("eq", "ne", "lt", "le", "gt", "ge", "in", "and", "or", "not"):
+            return "bool"
+        if op == "if":
+            return self.of(a[1])
+        return "num"
+
+    def letter(self, e: Expr) -> str:
+        return {"bool": "b", "str": "s"}.get(self.of(e), "n")
+
+
+def number(v: Any) -> str | None:
+    """A C double literal equal to the Python number, or None when a double cannot be trusted with it."""
+    if isinstance(v, bool):
+        return "1.0" if v else "0.0"
+    if isinstance(v, int):
+        return f"{v}.0" if abs(v) < _EXACT else None
+    if isinstance(v, float) and math.isfinite(v) and abs(v) < _EXACT:
+        return repr(v)
+    return None
+
+
+def mask(kinds: Any) -> int:
+    return sum(1 << k for k in set(kinds) if isinstance(k, int) and 0 <= k < 64)
+
+
+class ExprCompiler:
+    """The visitor: IR expression -> Cython expression text, exact or three-valued."""
+
+    def __init__(self, v: Variant):
+        self.v = v
+        self.types = Types(v)
+        self.strings = string_ids(v)
+        self.index = {
+            "pattern": {p.name: i for i, p in enumerate(v.patterns)},
+            "modifier": {m.name: i for i, m in enumerate(v.modifiers)},
+            "event": {e.name: i for i, e in enumerate(v.events)},
+            "status": {s.name: i for i, s in enumerate(v.statuses)},
+            "table": {t.name: i for i, t in enumerate(v.tables)},
+            "define": {d.name: i for i, d in enumerate(v.defines)},
+        }
+        self.options = {o.name: i for i, o in enumerate(v.options)}
+        self.reading = True   # a reading (rd) is in scope
+        self.win = False      # the win settlement's names are in scope
+
+    # ---- exact ------------------------------------------------------------------------------------------
+    def cond(self, e: Expr) -> str:
+        code, k = self.exact(e)
+        return code if k == "b" else f"({code} != 0.0)"
+
+    def num(self, e: Expr) -> str:
+        code, k = self.exact(e)
+        return code if k == "n" else f"(<double>{code})"
+
+    def exact(self, e: Expr) -> tuple[str, str]:
+        op, a = e.op, e.args
+        if op == "const":
+            if isinstance(a[0], bool):
+                return ("1" if a[0] else "0"), "b"
+            return self._literal(a[0]), "n"
+        if op == "enum":
+            return self._literal(a[0]), "n"
+        if op == "group":
+            return f"{mask(a[1])}.0", "n"
+        if op == "var":
+            return self._var(a[0], _READING_VARS)
+        if op == "opt":
+            i = self.options.get(a[0])
+            if i is None:
+                return "n_err(x)", "n"
+            return (f"(x.opts[{i}] != 0.0)", "b") if self.types.of(e) == "bool" else (f"x.opts[{i}]", "n")
+        if op == "ref":
+            return self._ref(a[0], a[1])
+        if op == "call":
+            return self._call(a[0], a[1:])
+        if op in _ARITH:
+            return f"n_chk(x, {self.num(a[0])} {_ARITH[op]} {self.num(a[1])})", "n"
+        if op in ("div", "pow"):
+            return f"n_{op}(x, {self.num(a[0])}, {self.num(a[1])})", "n"
+        if op == "neg":
+            return f"(-{self.num(a[0])})", "n"
+        if op in _CMP:
+            if op not in ("eq", "ne") and self.types.of(a[0]) in ("str", "group"):
+                return "(n_err(x) != 0.0)", "b"
+            if self.types.of(a[0]) == "bool" and self.types.of(a[1]) == "bool":
+                return f"({self.cond(a[0])} {_CMP[op]} {self.cond(a[1])})", "b"
+            return f"({self.num(a[0])} {_CMP[op]} {self.num(a[1])})", "b"
+        if op == "in":
+            x0 = self.num(a[0])
+            parts = [f"({x0} == {self.num(o)})" for o in a[1:]]  # `|`: every option is evaluated, as in Python
+            return ("(" + " | ".join(parts) + ")" if parts else "0"), "b"
+        if op in ("and", "or"):
+            if not a:
+                return ("1" if op == "and" else "0"), "b"
+            return "(" + f" {op} ".join(self.cond(x) for x in a) + ")", "b"
+        if op == "not":
+            return f"(not {self.cond(a[0])})", "b"
+        if op == "if":
+            if self.types.of(e) == "bool":
+                return f"({self.cond(a[1])} if {self.cond(a[0])} else {self.cond(a[2])})", "b"
+            return f"({self.num(a[1])} if {self.cond(a[0])} else {self.num(a[2])})", "n"
+        if op in ("max", "min"):
+            acc = self.num(a[0])
+            for x in a[1:]:
+                acc = f"n_{op}({acc}, {self.num(x)})"
+            return acc, "n"
+        return "n_err(x)", "n"
+
+    def _literal(self, value: Any) -> str:
+        if isinstance(value, str):
+            return f"{self.strings[value]}.0"
+        lit = number(value)
+        return lit if lit is not None else "n_bad(x)"
+
+    def _var(self, name: str, reading_vars: dict[str, tuple[str, str]]) -> tuple[str, str]:
+        if self.win and name in _WIN_VARS:
+            return _WIN_VARS[name]
+        if name in _SITUATION_VARS:
+            return _SITUATION_VARS[name]
+        if name in reading_vars and self.reading:
+            return reading_vars[name]
+        return "n_err(x)", "n"
+
+    def _ref(self, kind: str, name: str) -> tuple[str, str]:
+        i = self.index.get(kind, {}).get(name)
+        if i is None or (kind != "event" and not self.reading):
+            return "n_err(x)", "n"
+        if kind == "pattern":
+            return f"(rd.pattern == {i})", "b"
+        if kind == "modifier":
+            return f"ref_mod(x, rd, {i})", "b"
+        if kind == "status":
+            return f"(ref_status(x, rd) == {i})", "b"
+        if kind == "event":
+            return f"ref_event(x, {i})", "b"
+        if kind == "table":
+            return f"ref_table(x, rd, {i})", "n"
+        if self.types.of(Expr("ref", (kind, name))) == "bool":
+            return f"(ref_define(x, rd, {i}) != 0.0)", "b"
+        return f"ref_define(x, rd, {i})", "n"
+
+    def _group(self, g: Expr) -> str:
+        if g.op == "group":
+            return f"{mask(g.args[1])}ULL"
+        return f"(<unsigned long long>{self.num(g)})"
+
+    def _call(self, name: str, args: tuple) -> tuple[str, str]:
+        if name in ("flower_fours", "flower_complete") and len(args) == 1:
+            return f"{name}(x, {self._group(args[0])})", "n"
+        if not self.reading or len(args) != 1:
+            return "n_err(x)", "n"
+        if name in _COUNTS:
+            return f"{_COUNTS[name]}(rd.counts, {self._group(args[0])})", "n" if name == "count_in" else "b"
+        if name == "spacing":
+            return f"rf_spacing(rd.counts, {self.num(args[0])})", "b"
+        return "n_err(x)", "n"
+
+    # ---- three-valued (free-shape pruning; the counts so far are `c`) -----------------------------------
+    def tri(self, e: Expr) -> str:
+        code, k = self.partial(e)
+        return code if k == "t" else "-1"
+
+    def pnum(self, e: Expr) -> str:
+        code, k = self.partial(e)
+        return code if k == "n" else f"t_num({code})"
+
+    def partial(self, e: Expr) -> tuple[str, str]:
+        op, a = e.op, e.args
+        if op in ("const", "enum", "group"):
+            code, k = self.exact(e)
+            return code, "t" if k == "b" else "n"
+        if op == "var":
+            code, k = self._var(a[0], _PARTIAL_VARS)
+            return code, "t" if k in ("b", "t") else "n"
+        if op == "opt":
+            code, k = self.exact(e)
+            return code, "t" if k == "b" else "n"
+        if op == "ref":
+            if a[0] == "event":
+                return self.exact(e)[0], "t"
+            return ("-1", "t") if self.types.of(e) == "bool" else ("NAN", "n")
+        if op == "call":
+            return self._pcall(a[0], a[1:])
+        if op in _ARITH or op in ("div", "pow"):
+            return f"p_{op}(x, {self.pnum(a[0])}, {self.pnum(a[1])})", "n"
+        if op == "neg":
+            return f"(-{self.pnum(a[0])})", "n"
+        if op in _CMP:
+            if op not in ("eq", "ne") and self.types.of(a[0]) in ("str", "group"):
+                return "(n_err(x) != 0.0)", "t"
+            return f"t_{op}({self.pnum(a[0])}, {self.pnum(a[1])})", "t"
+        if op == "in":
+            x0 = self.pnum(a[0])
+            acc = "0"
+            for o in a[1:]:
+                acc = f"t_in_step({acc}, {x0}, {self.pnum(o)})"
+            return f"t_in_end({acc}, {x0})", "t"
+        if op in ("and", "or"):
+            acc = "1" if op == "and" else "0"
+            for x in a:
+                acc = f"t_{op}({acc}, {self.tri(x)})"
+            return acc, "t"
+        if op == "not":
+            return f"t_not({self.tri(a[0])})", "t"
+        if op == "if":
+            if self.types.of(e) == "bool":
+                return f"t_if_t({self.tri(a[0])}, {self.tri(a[1])}, {self.tri(a[2])})", "t"
+            return f"t_if_n({self.tri(a[0])}, {self.pnum(a[1])}, {self.pnum(a[2])})", "n"
+        if op in ("max", "min"):
+            acc = self.pnum(a[0])
+            for x in a[1:]:
+                acc = f"p_{op}({acc}, {self.pnum(x)})"
+            return acc, "n"
+        return "n_err(x)", "n"
+
+    def _pcall(self, name: str, args: tuple) -> tuple[str, str]:
+        if name in ("flower_fours", "flower_complete"):
+            return self.exact(Expr("call", (name, *args)))[0], "n"
+        if len(args) != 1 or (name != "spacing" and args[0].op != "group"):
+            return "n_err(x)", "n"
+        if name == "spacing":
+            return f"pv_spacing(c, {self.pnum(args[0])})", "t"
+        g = self._group(args[0])
+        if name == "all_in":
+            return f"pv_anti(rf_all_in(c, {g}))", "t"
+        if name == "contains":
+            return f"pv_contains(c, {g})", "t"
+        if name == "count_in":
+            return "NAN", "n"
+        return "n_err(x)", "n"
+
+
+# ---- the module -------------------------------------------------------------------------------------------
+def _line(src: Any) -> int:
+    return int(src.line) if src is not None and isinstance(src.line, int) else 0
+
+
+def _table(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
+    t = v.tables[i]
+    cols = None
+    if t.column_var:
+        cols = [(si, t.columns.index(s.name)) for si, s in enumerate(v.statuses) if s.name in t.columns]
+    rows = []
+    for ri, row in enumerate(t.rows):
+        p = cx.index["pattern"].get(row.pattern)
+        mods = [cx.index["modifier"].get(m) for m in row.modifiers]
+        if p is None or None in mods or not row.cells:
+            continue
+        test = " and ".join([f"rd.pattern == {p}"] + [f"ref_mod(x, rd, {m})" for m in mods])
+        cells = [cx._literal(c) for c in row.cells]
+        pick = cells[-1]
+        for ci in range(len(cells) - 2, -1, -1):
+            pick = f"({cells[ci]} if col == {ci} else {pick})"
+        rows.append({"i": ri, "test": test, "ncells": len(cells), "cell": pick})
+    return {"i": i, "cols": cols, "rows": rows, "line": _line(t.src)}
+
+
+def render(v: Variant, key: str = "") -> str:
+    """The generated .pyx text for a variant (deterministic: the same IR and key give the same text)."""
+    import jinja2
+
+    cx = ExprCompiler(v)
+    blocks: dict[str, Any] = {"patterns": [], "viable": [], "modifiers": [], "events": [], "statuses": [],
+                              "defines": [], "forbids": [], "minimums": [], "wins": []}
+    for i, p in enumerate(v.patterns):
+        blocks["patterns"].append({"i": i, "code": cx.cond(p.cond) if p.cond else "1", "line": _line(p.src)})
+        if p.shape == "free":
+            code = cx.tri(p.cond) if p.cond is not None else "1"
+            blocks["viable"].append({"i": i, "code": code, "line": _line(p.src)})
+    for i, m in enumerate(v.modifiers):
+        pats = [cx.index["pattern"][n] for n in m.applies_to if n in cx.index["pattern"]]
+        if m.applies_to and not pats:
+            code = "0"  # it names no pattern of this variant, so it never applies
+        elif m.applies_to:
+            code = "(" + " or ".join(f"rd.pattern == {p}" for p in pats) + f") and {cx.cond(m.cond)}"
+        else:
+            code = cx.cond(m.cond)
+        blocks["modifiers"].append({"i": i, "code": code, "line": _line(m.src)})
+    for i, s in enumerate(v.statuses):
+        blocks["statuses"].append({"i": i, "code": cx.cond(s.cond) if s.cond else "1", "line": _line(s.src)})
+    for i, d in enumerate(v.defines):
+        blocks["defines"].append({"i": i, "code": cx.num(d.expr), "line": _line(d.src)})
+    for i, f in enumerate(v.score.forbids):
+        blocks["forbids"].append({"i": i, "code": cx.cond(f.cond), "line": _line(f.src)})
+    for i, mn in enumerate(v.score.minimum):
+        amount = cx._literal(mn.amount) if not isinstance(mn.amount, str) else "n_bad(x)"
+        test = f"{cx.cond(mn.cond)} and " if mn.cond is not None else ""
+        blocks["minimums"].append({"i": i, "code": f"{test}value < {amount}", "line": _line(mn.src)})
+    value = cx.num(v.score.value)
+    cx.win = True
+    for i, (e, _) in enumerate(win_exprs(v)):
+        blocks["wins"].append({"i": i, "code": cx.num(e), "line": 0})
+    cx.win, cx.reading = False, False
+    for i, e in enumerate(v.events):
+        blocks["events"].append({"i": i, "code": cx.cond(e.cond), "line": _line(e.src)})
+    claim = cx.cond(v.claims.win_on_discard) if v.claims.win_on_discard is not None else "0"
+    cx.reading = True
+    tables = [_table(cx, v, i) for i in range(len(v.tables))]
+    ir_text = dump_json(v)
+    b64 = base64.b64encode(ir_text.encode("utf-8")).decode("ascii")
+    w = v.wild
+    ctx = {
+        "name": json.dumps(v.name, ensure_ascii=True), "spec_sha256": _hex(v.spec_sha256),
+        "codegen_version": CODEGEN_VERSION, "key": _hex(key),
+        "ir_sha256": hashlib.sha256(ir_text.encode("utf-8")).hexdigest(),
+        "ir_b64": [b64[i:i + 96] for i in range(0, len(b64), 96)],
+        "define_types": "".join(cx.types.letter(d.expr) for d in v.defines),
+        "blocks": blocks, "tables": tables, "value": value, "claim": claim,
+        "value_line": _line(v.score.value_src), "claim_line": _line(v.claims.src),
+        "counts": {"npat": len(v.patterns), "nmod": len(v.modifiers), "nev": len(v.events),
+                   "nst": len(v.statuses), "ntab": len(v.tables), "ndef": len(v.defines),
+                   "nwin": len(win_exprs(v)), "nopt": len(v.options), "nforbid": len(v.score.forbids)},
+        "win_size": int(v.win_size), "players": int(v.players),
+        "has_wild": int(w is not None), "face_value": int(bool(w and w.face_value)),
+        "discard_unclaimable": int(bool(w and w.discard_unclaimable)),
+        "has_win_on_discard": int(v.claims.win_on_discard is not None), "rob_kong": int(bool(v.claims.rob_kong)),
+        "stands": mask(k for k in (w.stands_for if w else ()) if k in set(v.tiles.playable)),
+        "playable": [int(k) for k in v.tiles.playable], "copies": [int(n) for n in v.tiles.copies],
+        "shapes": [_SHAPES.get(p.shape, 2) for p in v.patterns],
+    }
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)), autoescape=False,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True,
+                             lstrip_blocks=True)
+    text = env.get_template(MODULE_TEMPLATE).render(**ctx)
+    return _with_line_map(text)
+
+
+def _hex(s: Any) -> str:
+    s = str(s or "")
+    return s if all(ch in "0123456789abcdef" for ch in s) else hashlib.sha256(s.encode()).hexdigest()
+
+
+def _with_line_map(text: str) -> str:
+    """Append the map from generated lines to spec lines, read off the `# @@ kind id spec-line` markers."""
+    lines = text.splitlines()
+    marks = [(n + 1, ln.split()) for n, ln in enumerate(lines) if ln.startswith("# @@ ")]
+    out = ["", "# ---- line map: generated lines -> spec lines (0: not from one spec line) ----",
+           "#   lines       item           spec line"]
+    for i, (start, parts) in enumerate(marks):
+        end = marks[i + 1][0] - 1 if i + 1 < len(marks) else len(lines)
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        out.append(f"#   {start:>5}-{end:<5} {parts[2]:<8} {parts[3]:<5} {parts[4]}")
+    return text.rstrip("\n") + "\n" + "\n".join(out) + "\n"
