@@ -125,6 +125,18 @@ class GreedyAgent:
         return (self.estimate(rest, melds, wild), k == wild, -(k >= 27), isolated, self.rng.random())
 
 
+class SeekerAgent(GreedyAgent):
+    """Like greedy, but each hand it aims at one pattern drawn at random (so rare shapes get played too)."""
+
+    def __init__(self, variant: Any, seed: int = 0):
+        super().__init__(variant, seed)
+        self.target = self.rng.choice(list(variant.patterns))
+        shape = self.target.shape
+        self.standard = shape == "standard"
+        self.pairs = shape == "pairs" and variant.win_size % 2 == 0
+        self.free = [self.target] if shape == "free" else []
+
+
 class ScriptedAgent:
     """Plays a fixed list of actions (a replay or a scenario), then defers to `fallback`."""
 
@@ -145,4 +157,6 @@ def make_agent(name: str, variant: Any, seed: int) -> Agent:
         return RandomAgent(seed)
     if name == "greedy":
         return GreedyAgent(variant, seed)
-    raise ValueError(f"unknown agent '{name}'; choose random or greedy")
+    if name == "seeker":
+        return SeekerAgent(variant, seed)
+    raise ValueError(f"unknown agent '{name}'; choose random, greedy or seeker")
