@@ -1,0 +1,514 @@
+"""The native backend: each variant compiled through Cython to a C module, cached by content, and decided by
+mjrules._core exactly as the reference backend decides it.
+
+The kernel and the generated module choose the reading and compute the verdict, pattern, modifiers, status
+and value in C. Explanations and payments are then assembled here from that choice, with the shared
+settlement code (`mjrules.settle`) evaluating payment expressions through the compiled module. Helpers
+copied from `mjrules.reference` (`_line`, `_lose`, `_describe`, `_pre_draw`) keep the output identical.
+
+Where a double cannot be trusted to equal Python's exact arithmetic (numbers beyond 2**53, 0 ** -1, ...),
+or the reference would raise (a table without a cell), the native code says so and this situation is
+decided by the reference interpreter instead, so results and errors stay identical.
+
+Cache: key = sha256(IR JSON, compiler version (with digests of codegen.py and _core.pxd), template digest,
+Cython version, platform tag). Entries live in `$MJRULES_CACHE` or `~/.cache/mjrules` (shipped variants may
+also be prebuilt into the package's `_native/` folder) as `<module><EXT_SUFFIX>` plus a sidecar JSON that
+records the magic, versions and the library's sha256; a stale or corrupt entry is rebuilt, never loaded.
+Builds write to a temporary file and `os.replace` it, under an `fcntl.flock` lock per key.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .compiler.ir import Src, Variant, dump_json
+from .settle import apply_payments, as_json_payments, cap_losses
+from .situation import Situation, SituationError, check_situation, situation_from_dict
+from .tiles import tile_name
+
+MAGIC = 1                      # layout of a cache entry and its sidecar
+HERE = Path(__file__).resolve().parent
+PREBUILT = HERE / "_native"    # shipped variants compiled when the package was built
+EXT = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+_EXACT = 2 ** 53
+_LOADED: dict[str, Any] = {}
+_GROUP_KINDS = ("seq", "pung", "pair")
+_NAMES = [tile_name(k) for k in range(34)]
+
+
+# ---- keys and the cache -----------------------------------------------------------------------------------
+def cache_dir() -> Path:
+    """Where user-built modules live: $MJRULES_CACHE, else ~/.cache/mjrules."""
+    return Path(os.environ.get("MJRULES_CACHE") or Path.home() / ".cache" / "mjrules")
+
+
+def _digest(*paths: Path) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def compiler_version() -> str:
+    """The mjrules version, codegen version and a digest of the code generator and the C declarations."""
+    from .compiler import codegen
+
+    src = _digest(Path(codegen.__file__), HERE / "_core.pxd")
+    return f"mjrules {__version__}; codegen {codegen.CODEGEN_VERSION}; magic {MAGIC}; sources {src}"
+
+
+def platform_tag() -> str:
+    return f"{sys.implementation.cache_tag}-{sysconfig.get_platform()}{EXT}"
+
+
+def _cython_version() -> str:
+    try:
+        import Cython
+    except ImportError:  # pragma: no cover - Cython is a dependency
+        return "none"
+    return Cython.__version__
+
+
+def cache_key(v: Variant, ir_json: str | None = None) -> str:
+    """The content address of a variant's native module."""
+    from .compiler import codegen
+
+    h = hashlib.sha256()
+    for part in (ir_json or dump_json(v), compiler_version(), codegen.template_digest(), _cython_version(),
+                 platform_tag()):
+        h.update(part.encode("utf-8") + b"\0")
+    return h.hexdigest()
+
+
+def module_name(key: str) -> str:
+    return f"mjv_{key[:32]}"
+
+
+def _sidecar(folder: Path, name: str) -> Path:
+    return folder / f"{name}.json"
+
+
+def _entry_ok(folder: Path, key: str) -> bool:
+    """A complete, uncorrupted entry for this key, built by this compiler for this platform."""
+    name = module_name(key)
+    try:
+        meta = json.loads(_sidecar(folder, name).read_text(encoding="utf-8"))
+        lib = folder / f"{name}{EXT}"
+        return (meta.get("magic") == MAGIC and meta.get("key") == key
+                and meta.get("compiler") == compiler_version() and meta.get("cython") == _cython_version()
+                and meta.get("platform") == platform_tag() and lib.stat().st_size == meta.get("size")
+                and hashlib.sha256(lib.read_bytes()).hexdigest() == meta.get("sha256"))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def _import(folder: Path, key: str) -> Any:
+    """Import an entry's module and check that it is the one the key names."""
+    _load_core()
+    name = module_name(key)
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}{EXT}")
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {folder / name}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    if getattr(mod, "KEY", None) != key:
+        raise ImportError(f"{name}: the module does not carry the key {key}")
+    return mod
+
+
+def _quiet_build_ext(exts: list, tmp: Path) -> Path:
+    from setuptools import Distribution
+
+    try:  # keep setuptools' own progress lines out of the user's terminal
+        from distutils import log as dlog
+        dlog.set_threshold(dlog.WARN)
+    except ImportError:  # pragma: no cover
+        pass
+    dist = Distribution({"ext_modules": exts, "script_name": "mjrules-native", "script_args": []})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.build_lib, cmd.build_temp, cmd.inplace = str(tmp / "lib"), str(tmp / "tmp"), False
+    cmd.ensure_finalized()
+    cmd.run()
+    return Path(cmd.get_ext_fullpath(exts[0].name))
+
+
+def _cythonize(pyx: Path, name: str, tmp: Path) -> Path:
+    """Cythonize and compile one module in `tmp`, with the runtime's .pxd under include/mjrules/."""
+    from Cython.Build import cythonize
+    from setuptools import Extension
+
+    inc = tmp / "include" / "mjrules"
+    inc.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(HERE / "_core.pxd", inc / "_core.pxd")
+    (inc / "__init__.pxd").write_text("", encoding="ascii")
+    flags = ["-O2", "-g0", "-w"] if os.name == "posix" else []
+    ext = Extension(name, [str(pyx)], extra_compile_args=flags)
+    exts = cythonize([ext], include_path=[str(tmp / "include")], quiet=True, force=True,
+                     compiler_directives={"language_level": 3})
+    return _quiet_build_ext(exts, tmp)
+
+
+def _write_entry(folder: Path, key: str, built: Path, v: Variant) -> Path:
+    name = module_name(key)
+    lib = folder / f"{name}{EXT}"
+    data = built.read_bytes()
+    part = folder / f".{name}.{os.getpid()}.part"
+    part.write_bytes(data)
+    os.replace(part, lib)
+    meta = {"magic": MAGIC, "key": key, "module": name, "variant": v.name, "spec_sha256": v.spec_sha256,
+            "compiler": compiler_version(), "cython": _cython_version(), "platform": platform_tag(),
+            "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    part = folder / f".{name}.{os.getpid()}.json.part"
+    part.write_text(json.dumps(meta, ensure_ascii=True, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(part, _sidecar(folder, name))
+    return lib
+
+
+class _Lock:
+    """An exclusive flock on <folder>/<name>.lock (no locking where fcntl does not exist)."""
+
+    def __init__(self, folder: Path, name: str):
+        self.path = folder / f"{name}.lock"
+
+    def __enter__(self) -> "_Lock":
+        self.f = open(self.path, "a+b")
+        try:
+            import fcntl
+            fcntl.flock(self.f, fcntl.LOCK_EX)
+        except ImportError:  # pragma: no cover - not POSIX
+            pass
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.f.close()  # closing releases the lock
+
+
+def build(ir: Variant, folder: Path | None = None) -> Path:
+    """Generate, cythonize and compile a variant's module into the cache (if needed); its library's path."""
+    return _ensure(ir, folder)[0]
+
+
+def _ensure(v: Variant, folder: Path | None = None) -> tuple[Path, bool, str]:
+    """(library path, whether it was built now, key). Prebuilt shipped modules count as built already."""
+    ir_json = dump_json(v)
+    key = cache_key(v, ir_json)
+    name = module_name(key)
+    if folder is None and _entry_ok(PREBUILT, key):
+        return PREBUILT / f"{name}{EXT}", False, key
+    folder = folder or cache_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    if _entry_ok(folder, key):
+        return folder / f"{name}{EXT}", False, key
+    with _Lock(folder, name):
+        if _entry_ok(folder, key):  # another process built it while we waited
+            return folder / f"{name}{EXT}", False, key
+        from .compiler.codegen import render
+
+        with tempfile.TemporaryDirectory(prefix=f".build-{name}-", dir=folder) as tmp:
+            pyx = Path(tmp) / f"{name}.pyx"
+            pyx.write_text(render(v, key), encoding="utf-8")
+            built = _cythonize(pyx, name, Path(tmp))
+            return _write_entry(folder, key, built, v), True, key
+
+
+def build_variant(name_or_path: str) -> dict[str, Any]:
+    """Build (or find up to date) a shipped variant or a .mj file: {name, key, path, built}."""
+    from .compiler import compile_variant
+
+    v = compile_variant(str(name_or_path))
+    path, built, key = _ensure(v)
+    return {"name": v.name, "key": key, "path": str(path), "built": built}
+
+
+def load_module(v: Variant) -> Any:
+    """The variant's compiled module: loaded once per process, built on first use."""
+    key = cache_key(v)
+    if key in _LOADED:
+        return _LOADED[key]
+    path, built, _ = _ensure(v)
+    try:
+        mod = _import(path.parent, key)
+    except ImportError:
+        if built or path.parent == PREBUILT:
+            raise
+        path.unlink(missing_ok=True)  # a stale entry that passed its checks but does not import: rebuild
+        path, _, _ = _ensure(v)
+        mod = _import(path.parent, key)
+    _LOADED[key] = mod
+    return mod
+
+
+def _load_core() -> Any:
+    """mjrules._core, compiled into the cache first when the package was installed without it."""
+    try:
+        from . import _core
+        return _core
+    except ImportError:
+        if "mjrules._core" in sys.modules:
+            return sys.modules["mjrules._core"]
+    folder = cache_dir() / f"core-{_digest(HERE / '_core.pyx', HERE / '_core.pxd')}-{platform_tag()}"
+    lib = folder / "mjrules" / f"_core{EXT}"
+    folder.mkdir(parents=True, exist_ok=True)
+    with _Lock(folder, "core"):
+        if not lib.exists():
+            with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
+                shutil.copyfile(HERE / "_core.pyx", Path(tmp) / "_core.pyx")
+                built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
+                lib.parent.mkdir(exist_ok=True)
+                part = lib.with_suffix(f".{os.getpid()}.part")
+                shutil.copyfile(built, part)
+                os.replace(part, lib)
+    spec = importlib.util.spec_from_file_location("mjrules._core", lib)
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["mjrules._core"] = mod
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod
+
+
+# ---- the engine -------------------------------------------------------------------------------------------
+def _line(src: Src | None, text: str) -> dict[str, Any]:
+    rules = list(src.rules) if src else []
+    return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
+
+
+def _lose(reason: str, explain: list) -> dict[str, Any]:
+    return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
+            "payments": {}, "reading": None, "explain": explain}
+
+
+def _num(v: float) -> int | float:
+    return int(v) if v.is_integer() else v
+
+
+def _pre_draw(variant: Variant, situation: dict | Situation) -> Situation:
+    if isinstance(situation, Situation):
+        check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
+        return situation.replace(win_tile=None)
+    d = {k: v for k, v in situation.items() if k != "win_tile"}
+    return situation_from_dict(variant, d, pre_draw=True)
+
+
+def _group(kind: int, k0: int, bits: int) -> tuple:
+    """A kernel group as (kinds, kind, wild, described, tile names); sorting these sorts like the reference."""
+    kinds = (k0, k0 + 1, k0 + 2) if kind == 0 else (k0,) * (3 if kind == 1 else 2)
+    wild = tuple(bool(bits >> i & 1) for i in range(len(kinds)))
+    text = "".join(tile_name(k)[0] + ("*" if w else "") for k, w in zip(kinds, wild)) + tile_name(k0)[1]
+    return kinds, _GROUP_KINDS[kind], wild, text, tuple(tile_name(k) for k in kinds)
+
+
+class NativeEngine:
+    """Decides and scores hands of one variant with its compiled module; the same answers as the reference."""
+
+    backend = "native"
+
+    def __init__(self, variant: Variant):
+        from .compiler import codegen
+
+        core = _load_core()
+        self.variant = v = variant
+        self.module = load_module(variant)
+        self._core = core
+        self._used = codegen.used_tables(v)
+        self._kernel = core.Kernel(self.module.capsule(), self._used)
+        self._strings = codegen.string_ids(v)
+        self._names = {i: s for s, i in self._strings.items()}
+        self._wins = {id(e): (i, t) for i, (e, t) in enumerate(codegen.win_exprs(v))}
+        self._dtypes = self.module.DEFINE_TYPES
+        self._defaults = self._encode(v.option_defaults())
+        self._groups: dict[tuple[int, int, int], tuple] = {}
+        self._reference_engine: Any = None
+        self._lock = threading.Lock()  # one kernel holds the chosen reading until the result is assembled
+        c, w = v.claims, v.wild
+        self._refusals = [
+            (f"a discarded {w.label} ({w.name}) cannot be claimed" if w else "", w.src if w else None),
+            ("this variant does not allow a win on this discard", c.win_on_discard_src or c.src),
+            ("this variant does not allow robbing a kong", c.src),
+            ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
+        ]
+        self._prepare()
+
+    # ---- public interface -----------------------------------------------------------------------------
+    def evaluate(self, situation: dict | Situation) -> dict[str, Any]:
+        s = situation_from_dict(self.variant, situation)
+        if s.win_tile is None and s.win_by != "dealt":
+            raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
+        return self._evaluate(s)[0]
+
+    def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
+        """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
+        s = _pre_draw(self.variant, situation)
+        out, waits_all = [], -1
+        for k in self.variant.tiles.playable:
+            t = s.replace(concealed=tuple(sorted(s.concealed + (k,))), win_tile=k)
+            try:
+                check_situation(self.variant, t)
+            except SituationError:
+                continue
+            r, waits_all = self._evaluate(t, waits_all)  # every t shares the pre-draw hand, so waits_all
+            if r["win"]:
+                out.append({"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"],
+                            "patterns": r["patterns"]})
+        return out
+
+    def distance(self, situation: dict | Situation) -> int:
+        """Distance to ready (see mjrules.distance): -1 wins, 0 ready, n about n exchanges away."""
+        from .distance import distance
+
+        return distance(self, situation)
+
+    # ---- deciding -------------------------------------------------------------------------------------
+    def _reference(self) -> Any:
+        if self._reference_engine is None:
+            from .reference import ReferenceEngine
+
+            self._reference_engine = ReferenceEngine(self.variant)
+        return self._reference_engine
+
+    def _encode(self, options: dict[str, Any]) -> tuple[float, ...] | None:
+        """Option values as doubles (strings as ids); None when a double cannot stand for one exactly."""
+        out = []
+        for o in self.variant.options:
+            x = options[o.name]
+            if isinstance(x, str):
+                out.append(float(self._strings.setdefault(x, len(self._strings) + 1)))
+                self._names[self._strings[x]] = x
+            elif isinstance(x, (bool, int, float)) and abs(x) < _EXACT:
+                out.append(float(x))
+            else:
+                return None
+        return tuple(out)
+
+    def _evaluate(self, s: Situation, waits_all: int = -1) -> tuple[dict[str, Any], int]:
+        opts = self._encode(self.variant.option_defaults() | dict(s.options)) if s.options else self._defaults
+        win_by = self._strings.get(s.win_by)
+        if opts is None or win_by is None:
+            return self._reference()._evaluate(s), waits_all
+        core = self._core
+        with self._lock:
+            r = self._kernel.evaluate(s, opts, float(win_by), waits_all)
+            code = r[0]
+            if code == core.WIN:
+                try:
+                    return self._result(s, r), r[-1]
+                except core.Fallback:
+                    code = core.ERR
+        if code == core.ERR:
+            return self._reference()._evaluate(s), waits_all
+        if code == core.REFUSE:
+            reason, src = self._refusals[r[1]]
+            return _lose(reason, [_line(src, reason)]), waits_all
+        if code == core.NOFIT:
+            return _lose("not a winning hand: no pattern fits", [_line(None, "no pattern fits the tiles")]), r[-1]
+        why, value = r[1], _num(r[2])
+        sc = self.variant.score
+        if why < len(sc.forbids):
+            reason, src = sc.forbids[why].reason, sc.forbids[why].src
+        else:
+            mn = sc.minimum[why - len(sc.forbids)]
+            reason, src = f"worth {value}, below the minimum {mn.amount}", mn.src
+        return _lose(reason, [_line(src, reason)]), r[-1]
+
+    def _win_expr(self, e: Any, value: Any) -> Any:
+        i, t = self._wins[id(e)]
+        x = self._kernel.win(i, float(value))
+        return bool(x) if t == "b" else _num(x)
+
+    def _define(self, i: int, x: float) -> str:
+        t = self._dtypes[i]
+        if t == "b":
+            return "true" if x else "false"
+        if t == "s":
+            return self._names.get(int(x), "")
+        return str(_num(x))
+
+    def _src(self, src: Src | None) -> tuple[str, tuple[str, ...]]:
+        rules = tuple(src.rules) if src else ()
+        return (rules[0] if rules else ""), rules
+
+    def _prepare(self) -> None:
+        """Explanation pieces that do not depend on the hand."""
+        v = self.variant
+        self._pat_lines = [(*self._src(p.src), f"pattern {p.name} ({p.label}): ") for p in v.patterns]
+        self._mod_lines = [(*self._src(m.src), f"modifier {m.name} ({m.label})") for m in v.modifiers]
+        self._ev_lines = [(*self._src(e.src), f"event {e.name} ({e.label})") for e in v.events]
+        self._st_lines = [(*self._src(x.src), f"status {x.name} ({x.label})") for x in v.statuses]
+        self._def_lines = [(*self._src(d.src), f"{d.name} = ") for d in v.defines]
+        self._value_line = (*self._src(v.score.value_src), "value = ")
+        self._table_lines: dict[tuple[int, int, int], tuple[str, tuple[str, ...], str]] = {}
+
+    def _table_line(self, ti: int, ri: int, status: int) -> tuple[str, tuple[str, ...], str]:
+        key = (ti, ri, status)
+        if key not in self._table_lines:
+            t = self.variant.tables[ti]
+            row = t.rows[ri]
+            st = self.variant.statuses[status].name if status >= 0 else None
+            cell = row.cells[t.columns.index(st) if t.column_var else 0]
+            col = f", {st}" if t.column_var else ""
+            text = f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"
+            self._table_lines[key] = (*self._src(row.src if row.src.rules else t.src), text)
+        return self._table_lines[key]
+
+    def _result(self, s: Situation, r: tuple) -> dict[str, Any]:
+        _, p, value, mods, events, status, rows, defines, groups, assign, counts, _ = r
+        v = self.variant
+        value = _num(value)
+        gs = []
+        for g in groups:
+            if g not in self._groups:
+                self._groups[g] = _group(*g)
+            gs.append(self._groups[g])
+        gs.sort()
+        if gs:
+            described = " ".join(g[3] for g in gs)
+        else:
+            described = " ".join(_NAMES[k] for k in range(34) for _ in range(counts[k]))
+            if assign:
+                described += f"; wilds as {' '.join(_NAMES[k] for k in assign)}"
+        rule, rules, text = self._pat_lines[p]
+        explain = [{"rule": rule, "rules": list(rules), "text": text + described}]
+        for rule, rules, text in [self._mod_lines[m] for m in mods] + [self._ev_lines[e] for e in events] + (
+                [self._st_lines[status]] if status >= 0 else []) + [
+                self._table_line(ti, ri, status) for ti, ri in zip(self._used, rows)]:
+            explain.append({"rule": rule, "rules": list(rules), "text": text})
+        for i, x in enumerate(defines):
+            rule, rules, text = self._def_lines[i]
+            explain.append({"rule": rule, "rules": list(rules), "text": text + self._define(i, x)})
+        rule, rules, text = self._value_line
+        explain.append({"rule": rule, "rules": list(rules), "text": f"{text}{value}"})
+        ev = lambda e: self._win_expr(e, value)  # noqa: E731
+        ledger: list[dict[str, Any]] = []
+        net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
+                             dealer=s.dealer, ledger=ledger)
+        stl = v.settlement
+        if stl.cap_loss is not None and (stl.cap_cond is None or ev(stl.cap_cond)):
+            cap = ev(stl.cap_loss)
+            capped = cap_losses(net, cap)
+            if capped != net:
+                explain.append(_line(stl.cap_src, f"losses capped at {cap}"))
+            net = capped
+        for pay in ledger:
+            explain.append({"rule": pay["rule"], "rules": pay["rules"],
+                            "text": f"seat {pay['from']} pays seat {pay['to']} {pay['amount']}"})
+        pat = v.patterns[p]
+        return {
+            "win": True,
+            "reason": f"{pat.name} ({pat.label})",
+            "pattern": pat.name,
+            "patterns": [pat.name, *[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events]],
+            "status": v.statuses[status].name if status >= 0 else None,
+            "value": value,
+            "payments": as_json_payments(net),
+            "reading": {"groups": [{"kind": g[1], "tiles": list(g[4]), "wild": list(g[2])} for g in gs],
+                        "wilds_as": [_NAMES[k] for k in assign]},
+            "explain": explain,
+        }
