@@ -1,0 +1,357 @@
+"""The native backend: the same answers as the reference, its kernel, its cache, and hostile specs."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+import mjrules
+from mjrules import readings as R
+from mjrules.compiler import shipped_names
+from mjrules.situation import SituationError
+
+SPECS = Path(mjrules.__file__).resolve().parent.parent / "specs"
+SR, JX, FJ = "shangrao", "fuzhou_jiangxi", "fuzhou_fujian"
+_ENGINES: dict[tuple[str, str], object] = {}
+
+
+def engine(variant: str, backend: str):
+    if (variant, backend) not in _ENGINES:
+        _ENGINES[variant, backend] = mjrules.load(variant, backend=backend)
+    return _ENGINES[variant, backend]
+
+
+def outcome(fn, arg):
+    try:
+        return ("ok", fn(arg))
+    except SituationError as e:
+        return ("error", str(e), e.key)
+
+
+def same(variant: str, situation: dict, method: str = "evaluate"):
+    """Both backends' outcomes, asserted equal; the native one is returned."""
+    nat = outcome(getattr(engine(variant, "native"), method), situation)
+    ref = outcome(getattr(engine(variant, "reference"), method), situation)
+    assert nat == ref, situation
+    return nat
+
+
+# ---- the rules' worked examples ---------------------------------------------------------------------------
+def sr(concealed, win_tile, wild="9s", **kw):
+    return {"concealed": concealed, "win_tile": win_tile, "wild": wild, **kw}
+
+
+def fj(concealed, win_tile, **kw):
+    return {"concealed": concealed, "win_tile": win_tile, "wild": "7p", **kw}
+
+
+WORKED = [
+    (SR, sr("123m456m789p2s9s*55s3s", "3s"), False, 0),                                           # SR-T04
+    (SR, sr("123m456m789p234s9s*7z", "7z"), True, 4),                                             # SR-T06
+    (SR, sr("123m456m789p234s9s*9s*", "9s"), True, 4),                                            # SR-T06
+    (SR, sr("11z22z33z44z55z66z77z", "7z", wild="2m"), True, 64),                                  # SR-T13
+    (SR, sr("1m4m7m2p5p8p3s6s1z2z3z4z5z6z", "6z", wild="9p"), True, 4),                            # SR-T18
+    (SR, sr("123m456m789m12p99s3p", "3p", wild="5z", seat=1, win_by="discard", discarder=0,
+            first_turn=True, first_discard=True), True, 16),                                       # SR-T28
+    (JX, {"seat": 2, "concealed": "123m456p789s234s55z", "win_tile": "5z", "win_by": "discard",
+          "discarder": 1}, True, 1),                                                               # JX-T03
+    (JX, {"concealed": "11m11m55p66p88s33z44z", "win_tile": "4z", "win_by": "discard", "discarder": 3,
+          "seat": 1}, True, 8),                                                                    # JX-T07
+    (JX, {"concealed": "1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "win_tile": "5z", "win_by": "discard",
+          "discarder": 2, "seat": 1}, True, 2),                                                    # JX-T11
+    (JX, {"concealed": "1m3m7m2p5p8p3s6s9s1z2z3z4z5z", "win_tile": "5z"}, False, 0),               # JX-T12
+    (FJ, fj("123m456m789m234p567s99s", "9s", seat=2, win_by="discard", discarder=1,
+            flowers="1z5zf1"), True, 4),                                                           # FJ-T04
+    (FJ, fj("123m456m234p6s7p*8s99m", "9m", seat=2, win_by="discard", discarder=3, melds=["[5555s]"],
+            flowers="2zf5"), True, 5),                                                             # FJ-T06
+    (FJ, fj("123m456m789m234p567s9s7p*", "7p", seat=1, win_by="rob_gold", indicator="7p",
+            flowers="3zf3"), True, 36),                                                            # FJ-T12
+    (FJ, fj("123m456m789m234p57s7p*7p*6s", "6s", seat=3, win_by="discard", discarder=0,
+            flowers="f8"), True, 66),                                                              # FJ-T20
+]
+
+
+@pytest.mark.parametrize("variant,situation,win,value", WORKED)
+def test_worked_examples(variant, situation, win, value):
+    if "indicator" in situation:
+        situation = {k: v for k, v in situation.items() if k != "wild"}
+    kind, r = same(variant, situation)[:2]
+    assert kind == "ok" and (r["win"], r["value"]) == (win, value)
+
+
+# ---- a table of hands per variant: wilds, melds, flowers, every win_by, losing and bad situations ---------
+HANDS = {
+    SR: [
+        sr("123m456m789p234s77z", "7z"), sr("123m456m789p234s7z9s*", "7z"), sr("123m456m789p23s7z9s*9s*", "7z"),
+        sr("123m456m789p1z9s*9s*9s*9s*", "1z"), sr("123m456m789p2s5s9s*9s*9s*", "2s"),
+        sr("112233m4455p9s*9s*9s*9s*", "1m"), sr("19m19p19s123457z9s*9s*", "1z"),
+        sr("1199m19p19s1234z9s*9s*", "1z"), sr("19m19p19s1234567z9s*", "1z"), sr("11223344556677m", "7m"),
+        sr("112233445566m9s*9s*", "6m"), sr("111999m111p999p1z9s*", "1z"), sr("111999m111p11z9s*9s*9s*", "1z"), sr("111999m111999p11z", "1z"),
+        sr("123456789m1234s9s*", "1m", options={"bao_huanyuan_counts_as_wubao": True}),
+        sr("123m456m789p234s9s*9s*", "9s", options={"bao_huanyuan_counts_as_wubao": True}),
+        sr("123m789p234s9s*7z", "7z", melds=["[555p]"]), sr("789p234s9s*7z", "7z", melds=["[123m]", "[555p]"]),
+        sr("11z22z33z44z55z9s*9s*66z", "6z"), sr("11m99m11p99p11s1z2z9s*9s*", "2z"), sr("123m789p23s9s*7z7z", "7z", melds=["{1111m}"]),
+        sr("123m789p234s77z", "7z", melds=["[5555p]"], win_by="kong_replacement"),
+        sr("123m789p234s77z", "7z", melds=["[5555p]"], win_by="kong_replacement", options={"gangkai_double": True}),
+        sr("123m456m789p234s77z", "7z", win_by="dealt"), sr("123m456m789p234s77z", "7z", win_by="dealt", seat=1),
+        sr("123m456m789p234s77z", "7z", win_by="dealt", options={"tianhu_dihu_use_table": True}),
+        sr("123m456m789p234s77z", "7z", win_by="discard", seat=1, discarder=0),
+        sr("123m456m789p234s7z9s*", "9s", win_by="discard", seat=1, discarder=0, first_turn=True,
+           first_discard=True),
+        sr("123m456m789p234s77z", "7z", win_by="rob_kong", seat=1, discarder=2),
+        sr("123m456m789p234s77z", "7z", wild_discards=2), sr("123m456m789p234s77z", "7z", wild_discards=60),
+        sr("123m456m789p234s77z", "7z", wild_discards=200), sr("123m456m789p234s67z", "7z"),
+        sr("135m456m789p234s77z", "7z"), sr("123m456m789p234s77z", "7z", win_by="rob_gold"),
+        sr("123m456m789p234s7z", "7z"), sr("123m456m789p234s77z", "8z"), sr("123m456m789p234s77z", "1m"),
+        sr("1111m456m789p234s7z", "7z"), sr("123m456m789p234s77z", "7z", options={"nope": 1}),
+        sr("123m456m789p234s77z", "7z", options={"gangkai_double": 3}), {"concealed": "123m456m789p234s77z"},
+        sr("123m456m789p234s77z", "7z", melds=["[9s9s9s]"]), sr("123m456m789p234s77z*", "7z"),
+    ],
+    JX: [
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z"},
+        {"concealed": "111m222p333s444s55z", "win_tile": "5z"},
+        {"concealed": "11122233345699m", "win_tile": "9m"},
+        {"concealed": "11z22z33z44z55z66z77z", "win_tile": "7z"},
+        {"concealed": "1m4m7m2p5p8p3s6s9s1z2z3z4z5z", "win_tile": "5z", "options": {"qixing_bonus": True}},
+        {"concealed": "1m4m7m2p5p8p3s6s1z2z3z4z5z6z", "win_tile": "6z", "options": {"qixing_bonus": True}},
+        {"concealed": "1111m2223m", "win_tile": "3m", "melds": ["[456p]", "[999s]"]},
+        {"concealed": "123m55z", "win_tile": "5z", "melds": ["[4444p]", "{7777s}", "[123s]"],
+         "win_by": "kong_replacement"},
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z", "win_by": "dealt"},
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z", "win_by": "discard", "seat": 1, "discarder": 3,
+         "first_turn": True},
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z", "win_by": "rob_kong", "seat": 1, "discarder": 2},
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z", "declared_ready": True, "seat": 2},
+        {"concealed": "123m456p789s234s56z", "win_tile": "6z"},
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z", "wild": "1m"},
+        {"concealed": "123m456p789s234s5z5z*", "win_tile": "5z"},
+        {"concealed": "123m456p789s234s55z", "win_tile": "5z", "win_by": "discard"},
+    ],
+    FJ: [
+        fj("123m456m789m234p567s99s", "9s"), fj("123m456m789m234p567s9s7p*", "9s"),
+        fj("123m456m789m234p567s8s7p*", "8s"), fj("123m456m789m234p55s7p*7p*7p*", "5s"),
+        fj("123m456m789m234p55s7p*7p*7p*", "5s", win_by="discard", seat=1, discarder=0),
+        fj("123m456m789m234p567s7p*7p*", "2p", flowers="1z1z1z1zf1f2f3f4", dealer_streak=3),
+        fj("123m456m789m234p567s7p*7p*", "2p", seat=1, dealer_streak=2),
+        fj("123m456m789m234p567s99s", "9s", win_by="discard", seat=1, discarder=2, wild_discards=1),
+        fj("123m456m789m234p567s99s", "9s", win_by="discard", seat=1, discarder=2, wild_discards=1,
+           options={"gold_discard_tsumo_only": False}),
+        fj("123m456m789m234p567s99s", "9s", win_by="discard", seat=1, discarder=2,
+           options={"loss_cap_per_hand": 3}),
+        fj("123m456m789m234p567s99s", "9s", options={"loss_cap_per_hand": 5}, flowers="f1f2f3"),
+        fj("123m456m234p99s", "9s", melds=["[789m]", "{5555s}"]),
+        fj("123m456m234p567s9s7p*", "9s", melds=["[789m]"], win_by="discard", seat=2, discarder=1),
+        fj("123m456m789m234p567s99s", "9s", win_by="dealt"),
+        fj("123m456m789m234p567s99s", "9s", win_by="rob_kong", seat=3, discarder=1),
+        fj("123m456m789m234p567s19s", "9s"), fj("123m456m789m234p567s99s", "9s", flowers="1z5zf1f1"),
+        fj("123m456m789m234p99s", "9s", melds=["[7p7p7p]"]),
+        fj("123m456m789m234p99s", "9s", melds=["[567s]"], flowers="1z1z1z1z2z3z4zf1f2f3f4"),
+    ],
+}
+
+
+@pytest.mark.parametrize("variant,situation", [(v, s) for v, hs in HANDS.items() for s in hs])
+def test_hand_table(variant, situation):
+    same(variant, situation)
+
+
+@pytest.mark.parametrize("variant,situation", [
+    (SR, {"concealed": "123m456m789p234s9s*", "wild": "9s"}), (SR, {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}),
+    (SR, {"concealed": "1m4m7m2p5p8p3s6s1z2z3z4z9s*", "wild": "9s"}),
+    (SR, {"concealed": "1122334455667m", "wild": "9s"}), (SR, {"concealed": "123m456m789p234s", "wild": "9s"}),
+    (JX, {"concealed": "1112345678999m"}), (JX, {"concealed": "123m456p789s234s5z", "win_by": "dealt"}),
+    (FJ, {"concealed": "123m456m789m234p56s7p*", "wild": "7p"}),
+    (FJ, {"concealed": "123m456m789m234p7p*7p*7p*", "wild": "7p"}),
+])
+def test_waits(variant, situation):
+    same(variant, situation, "waits")
+
+
+@pytest.mark.parametrize("variant", shipped_names())
+def test_random_hands_agree(variant):
+    """Near-winning random hands with 0-4 wilds, in every shipped variant (overlays included)."""
+    rng = random.Random(11)
+    v = engine(variant, "reference").variant
+    playable = list(v.tiles.playable)
+    for _ in range(150):
+        tiles = []
+        while len(tiles) < v.win_size - 2:
+            k = rng.choice(playable)
+            run = [k, k + 1, k + 2] if k < 27 and k % 9 <= 6 and rng.random() < 0.6 else [k] * 3
+            tiles += [t for t in run if t in playable]
+        k = rng.choice(playable)
+        tiles = tiles[:v.win_size - 2] + [k, k]
+        if rng.random() < 0.3:
+            tiles[rng.randrange(len(tiles))] = rng.choice(playable)
+        d = {"win_tile": None}
+        if v.wild is not None:
+            w = rng.choice(playable)
+            d["wild"] = R_name(w)
+            for _ in range(rng.randint(0, 4)):
+                tiles[rng.randrange(len(tiles))] = w
+        d["concealed"] = " ".join(R_name(t) + ("*" if R_name(t) == d.get("wild") else "") for t in sorted(tiles))
+        d["win_tile"] = R_name(rng.choice(tiles))
+        same(variant, d)
+
+
+def R_name(k: int) -> str:
+    from mjrules.tiles import tile_name
+
+    return tile_name(k)
+
+
+# ---- the kernel ---------------------------------------------------------------------------------------------
+def test_min_wilds_table_matches_brute_force():
+    from mjrules import _core
+
+    rng = random.Random(5)
+    everything = frozenset(range(34))
+    for _ in range(400):
+        c = [0] * 34
+        for _ in range(rng.randint(2, 14)):
+            k = rng.randrange(34)
+            if c[k] < 4:
+                c[k] += 1
+        for pair in (True, False):
+            n = sum(c)
+            want = next((j for j in range(30) if (n + j - 2 * pair) % 3 == 0 and next(
+                (R._std(list(c), j, (n + j - 2 * pair) // 3, int(pair), everything)), None) is not None), -1)
+            assert _core.min_wilds(c, pair) == want, (c, pair)
+
+
+def test_standard_readings_in_reference_order():
+    from mjrules import _core
+
+    rng = random.Random(9)
+    for _ in range(600):
+        j = rng.choice([0, 1, 2, 3, 4])
+        cand = frozenset(range(34)) if rng.random() < 0.5 else frozenset(rng.sample(range(34), rng.randint(0, 34)))
+        tiles = [rng.randrange(34) for _ in range(3)]
+        for _ in range(3):
+            k = rng.randrange(27)
+            tiles += [k, k + 1, k + 2] if k % 9 <= 6 else [k] * 3
+        tiles = sorted(tiles + [tiles[0]])[:14 - j]
+        c = [tiles.count(k) for k in range(34)]
+        if max(c) > 4:
+            continue
+        ref = [tuple(sorted(({"seq": 0, "pung": 1, "pair": 2}[g.kind], g.kinds[0],
+                             sum(1 << i for i, w in enumerate(g.wild) if w)) for g in rd))
+               for rd in R.standard(c, j, 4, cand)]
+        assert [tuple(sorted(g)) for g in _core.standard_readings(c, j, 4, cand)] == ref
+
+
+# ---- generated source, the cache, hostile specs ---------------------------------------------------------------
+def test_generated_source_is_deterministic():
+    from mjrules.compiler import compile_variant
+    from mjrules.compiler.codegen import render
+
+    v = compile_variant(SR)
+    a, b = render(v, "0" * 64), render(compile_variant(SR), "0" * 64)
+    assert a == b
+    assert "DO NOT EDIT" in a and v.spec_sha256 in a and "line map" in a
+    assert "平胡" not in a and "Basic Win" not in a and a.isascii()
+
+
+def _fresh_spec(folder: Path, tweak: str = "") -> Path:
+    """A copy of a shipped spec that no cache has seen (its text, and so its IR, differ)."""
+    p = folder / "fuzhou_jiangxi.mj"
+    text = (SPECS / "fuzhou_jiangxi.mj").read_text(encoding="utf-8")
+    p.write_text(text.replace("七对 : 4", f"七对 : {4 + len(tweak)}") + f"\n# {tweak} {os.getpid()}\n",
+                 encoding="utf-8")
+    return p
+
+
+HAND = {"concealed": "11m11m55p66p88s33z44z", "win_tile": "4z"}
+
+
+def _reference_value(path: str) -> int:
+    from mjrules.compiler import compile_file
+    from mjrules.reference import ReferenceEngine
+
+    return ReferenceEngine(compile_file(path)).evaluate(HAND)["value"]
+
+
+def _build_and_score(path: str) -> tuple[dict, str, int]:
+    from mjrules.compiler import compile_file
+    from mjrules.native import NativeEngine, build_variant
+
+    info = build_variant(path)
+    eng = NativeEngine(compile_file(path))
+    return info, eng.module.__file__, eng.evaluate(HAND)["value"]
+
+
+def test_two_processes_build_one_module(tmp_path, monkeypatch):
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    spec = str(_fresh_spec(tmp_path, "race"))
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ctx.Pool(2) as pool:
+        results = pool.map(_build_and_score, [spec, spec])
+    (a, fa, va), (b, fb, vb) = results
+    assert a["key"] == b["key"] and a["path"] == b["path"] == fa == fb
+    assert sorted([a["built"], b["built"]]) == [False, True]
+    assert va == vb == _reference_value(spec)
+    assert len(list((tmp_path / "cache").glob("mjv_*.so"))) == 1
+
+
+def test_corrupt_stale_and_changed_entries_are_rebuilt(tmp_path, monkeypatch):
+    from mjrules.native import build_variant
+
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    spec = _fresh_spec(tmp_path, "x")
+    first = build_variant(str(spec))
+    assert first["built"] and not build_variant(str(spec))["built"]
+    lib = Path(first["path"])
+    lib.write_bytes(lib.read_bytes()[:1000])  # truncated
+    again = build_variant(str(spec))
+    assert again["built"] and again["key"] == first["key"] and lib.stat().st_size > 1000
+    sidecar = lib.with_name(lib.name.split(".")[0] + ".json")
+    sidecar.write_text(sidecar.read_text().replace('"magic": 1', '"magic": 0'))  # an older cache layout
+    assert build_variant(str(spec))["built"]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as pool:  # a fresh process loads the rebuilt module
+        info, _, value = pool.apply(_build_and_score, (str(spec),))
+    assert not info["built"] and value == _reference_value(str(spec))
+    changed = _fresh_spec(tmp_path, "changed")
+    other = build_variant(str(changed))
+    assert other["built"] and other["key"] != first["key"]
+
+
+def test_hostile_spec_is_harmless(tmp_path, monkeypatch):
+    from mjrules.compiler import compile_file
+    from mjrules.compiler.codegen import render
+    from mjrules.native import NativeEngine
+    from mjrules.reference import ReferenceEngine
+
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    monkeypatch.chdir(tmp_path)
+    marker = tmp_path / "MARKER"
+    payloads = ['\\"\\"\\" {{ 7*7 }} {% for x in y %}{% endfor %} # */ \\\\ \\n# cython: boundscheck=True',
+                f"__import__('os').system('touch {marker}')", f'\\"); system(\\"touch {marker}',
+                "\\n# distutils: libraries = m\\n__import__('os').system('touch MARKER')"]
+    hostile = " ".join(payloads)
+    text = (SPECS / "fuzhou_jiangxi.mj").read_text(encoding="utf-8")
+    text = text.replace("平胡", "__import__").replace("清一色", "system").replace("qixing_bonus", "exec")
+    for old, new in zip(['"Basic Win"', '"Seven Pairs"', '"Pure Suit"', '"Shape"'], payloads):
+        text = text.replace(old, f'"{new}"')
+    text = text.replace("define Q ", "define __builtins__ ").replace("S * Q *", "S * __builtins__ *")
+    text = text.replace("  # ---- tiles, seats, deal", f'  option eval "{hostile}" = "{payloads[2]}"  # JX-12\n'
+                                                      "  # ---- tiles, seats, deal")
+    text = text.replace("    value = S", f'    forbid "{hostile}" when eval == "{payloads[1]}"  # JX-21\n'
+                                        "    value = S")
+    spec = tmp_path / "fuzhou_jiangxi.mj"
+    spec.write_text(text, encoding="utf-8")
+    v = compile_file(spec)
+    assert v.patterns[0].name == "__import__" and "system(" in v.patterns[1].label
+    source = render(v, "0" * 64)
+    code = source[:source.index("IR_B64")] + source[source.index("\n)\n", source.index("IR_B64")):]
+    assert source.isascii() and "touch" not in code and "{{" not in code and "__import__" not in code
+    nat, ref = NativeEngine(v), ReferenceEngine(v)
+    for d in [HAND, {"concealed": "123m456p789s234s55z", "win_tile": "5z"},
+              {**HAND, "options": {"eval": payloads[1].replace("\\", "")}},
+              {**HAND, "options": {"eval": hostile}}]:
+        assert nat.evaluate(d) == ref.evaluate(d)
+    assert nat.evaluate({**HAND, "options": {"eval": payloads[1].replace("\\", "")}})["win"] is False
+    assert not marker.exists() and not (tmp_path / "MARKER").exists()
