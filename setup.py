@@ -52,6 +52,8 @@ class BuildPy(build_py):
             for name in shipped_names():
                 path, built, _ = _ensure(compile_variant(name), folder)
                 print(f"mjrules: {name} -> {path}" + ("" if built else " (up to date)"), file=sys.stderr)
+            for lock in folder.glob("*.lock") if folder else ():
+                lock.unlink()  # nobody else builds into a fresh build tree
         finally:
             sys.path.pop(0)
 
