@@ -68,7 +68,7 @@ def walk(v: Variant) -> list[Expr]:
     out: list[Expr | None] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers]
     out += [e.cond for e in v.events] + [s.cond for s in v.statuses] + [d.expr for d in v.defines]
     out += [v.score.value] + [f.cond for f in v.score.forbids] + [m.cond for m in v.score.minimum]
-    out += [v.claims.win_on_discard] + [e for e, _ in win_exprs(v)]
+    out += [v.claims.win_on_discard] + [w[0] for w in win_exprs(v)]
     return [e for e in out if e is not None]
 
 
@@ -97,17 +97,18 @@ def string_ids(v: Variant) -> dict[str, int]:
     return ids
 
 
-def win_exprs(v: Variant) -> list[tuple[Expr, str]]:
-    """The win settlement's expressions (payment conditions and amounts, the loss cap), with 'b' or 'n'."""
-    out: list[tuple[Expr, str]] = []
+def win_exprs(v: Variant) -> list[tuple[Expr, str, Any]]:
+    """The win settlement's expressions (payment conditions and amounts, the loss cap): (expr, 'b' or 'n', src)."""
+    out: list[tuple[Expr, str, Any]] = []
     for p in v.settlement.win:
         if p.cond is not None:
-            out.append((p.cond, "b"))
-        out.append((p.amount, "n"))
-    if v.settlement.cap_cond is not None:
-        out.append((v.settlement.cap_cond, "b"))
-    if v.settlement.cap_loss is not None:
-        out.append((v.settlement.cap_loss, "n"))
+            out.append((p.cond, "b", p.src))
+        out.append((p.amount, "n", p.src))
+    st = v.settlement
+    if st.cap_cond is not None:
+        out.append((st.cap_cond, "b", st.cap_src))
+    if st.cap_loss is not None:
+        out.append((st.cap_loss, "n", st.cap_src))
     return out
 
 
@@ -266,7 +267,8 @@ class ExprCompiler:
 
     def _literal(self, value: Any) -> str:
         if isinstance(value, str):
-            return f"{self.strings[value]}.0"
+            i = self.strings.get(value)
+            return f"{i}.0" if i is not None else "n_bad(x)"
         lit = number(value)
         return lit if lit is not None else "n_bad(x)"
 
@@ -441,13 +443,13 @@ def render(v: Variant, key: str = "") -> str:
     for i, f in enumerate(v.score.forbids):
         blocks["forbids"].append({"i": i, "code": cx.cond(f.cond), "line": _line(f.src)})
     for i, mn in enumerate(v.score.minimum):
-        amount = cx._literal(mn.amount) if not isinstance(mn.amount, str) else "n_bad(x)"
+        amount = number(mn.amount) or "n_bad(x)"
         test = f"{cx.cond(mn.cond)} and " if mn.cond is not None else ""
         blocks["minimums"].append({"i": i, "code": f"{test}value < {amount}", "line": _line(mn.src)})
     value = cx.num(v.score.value)
     cx.win = True
-    for i, (e, _) in enumerate(win_exprs(v)):
-        blocks["wins"].append({"i": i, "code": cx.num(e), "line": 0})
+    for i, (e, _, src) in enumerate(win_exprs(v)):
+        blocks["wins"].append({"i": i, "code": cx.num(e), "line": _line(src)})
     cx.win, cx.reading = False, False
     for i, e in enumerate(v.events):
         blocks["events"].append({"i": i, "code": cx.cond(e.cond), "line": _line(e.src)})
@@ -464,7 +466,8 @@ def render(v: Variant, key: str = "") -> str:
         "ir_b64": [b64[i:i + 96] for i in range(0, len(b64), 96)],
         "define_types": "".join(cx.types.letter(d.expr) for d in v.defines),
         "blocks": blocks, "tables": tables, "value": value, "claim": claim,
-        "value_line": _line(v.score.value_src), "claim_line": _line(v.claims.src),
+        "value_line": _line(v.score.value_src),
+        "claim_line": _line(v.claims.win_on_discard_src or v.claims.src),
         "counts": {"npat": len(v.patterns), "nmod": len(v.modifiers), "nev": len(v.events),
                    "nst": len(v.statuses), "ntab": len(v.tables), "ndef": len(v.defines),
                    "nwin": len(win_exprs(v)), "nopt": len(v.options), "nforbid": len(v.score.forbids)},

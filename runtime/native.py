@@ -322,7 +322,7 @@ class NativeEngine:
         self._kernel = core.Kernel(self.module.capsule(), self._used)
         self._strings = codegen.string_ids(v)
         self._names = {i: s for s, i in self._strings.items()}
-        self._wins = {id(e): (i, t) for i, (e, t) in enumerate(codegen.win_exprs(v))}
+        self._wins = {id(w[0]): (i, w[1]) for i, w in enumerate(codegen.win_exprs(v))}
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
         self._groups: dict[tuple[int, int, int], tuple] = {}
