@@ -124,7 +124,7 @@ def check_table(self, c: Clause) -> ir.Table:
             else:
                 cells.append(w.value)
         want = len(columns) if column_var else 1
-        if len(cells) != want and len(cells) == len(row.cells):
+        if len(cells) != want and len(cells) == len(row.cells) and (columns or not column_var):
             self.col.error("E028", f"row '{row.keyword}' has {len(cells)} cells, the table has {want} column(s)",
                            row.span)
         rows.append(ir.TableRow(row.keyword, tuple(sorted(mods)), tuple(cells), self.src(row)))
@@ -194,8 +194,7 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
     for kw in ("win", "draw", "hand_end"):
         for b in sec.get(kw, []):
             Reader(b, self.col, f"{kw} {{ pay ... }}").end()
-            blocks[kw] += [_payment(self, p, kw) for p in self.section(self.body_of(b), ("pay",), kw)["pay"]] \
-                if self.body_of(b) else []
+            blocks[kw] += [_payment(self, p, kw) for p in self.section(self.body_of(b), ("pay",), kw).get("pay", [])]
     for b in sec.get("kong", []):
         r = Reader(b, self.col, "kong exposed|added|concealed { pay ... }")
         kind = r.choice("exposed, added or concealed", ("exposed", "added", "concealed"))

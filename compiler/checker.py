@@ -83,10 +83,9 @@ class Checker:
         top = self.section(self.r.body, TOP, "the variant")
         self.check_rules(top)
         self.check_citations()
-        for kw in ("source", "players", "hand", "deal", "tiles", "wall", "claims", "score", "settlement",
-                   "rotation", "rules", "flowers", "wild", "rob_wild", "ready_declaration"):
-            self.single(top, kw, "the variant", required=kw in (
-                "players", "hand", "deal", "tiles", "wall", "claims", "score", "settlement", "rotation", "rules"))
+        for kw in ("players", "hand", "deal", "tiles", "wall", "claims", "score", "settlement", "rotation"):
+            if not top.get(kw):
+                self.col.error("E019", f"the variant has no '{kw}' clause", self.r.spec.span, f"add a '{kw}' clause")
         self.collect_names(top)
         tiles = self.check_tiles(self.single(top, "tiles", "the variant"))
         players, deal = self.check_deal(top, tiles)
@@ -163,8 +162,16 @@ class Checker:
             if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi <= 999):
                 self.col.error("E013", "rule numbers must be a range of whole numbers such as 1..20", w.span)
                 return
-            width = max(2, len(str(hi)))
+            width = 2 if hi < 100 else len(str(hi))
             self.rule_ids = tuple(f"{self.prefix}-{n:0{width}d}" for n in range(lo, hi + 1))
+
+    def canonical(self, rid: str) -> str:
+        """SR-1, SR-01 and SR-001 are one id; the rules clause fixes how it is written."""
+        prefix, _, num = rid.rpartition("-")
+        if prefix == self.prefix and self.rule_ids and num.isdigit():
+            width = len(self.rule_ids[0].rpartition("-")[2])
+            return f"{prefix}-{int(num):0{width}d}"
+        return rid
 
     def check_citations(self) -> None:
         known = set(self.rule_ids)
@@ -172,7 +179,7 @@ class Checker:
             for c in top.walk():
                 seen: set[str] = set()
                 for cite in c.cites:
-                    for rid in cite.ids:
+                    for rid in (self.canonical(i) for i in cite.ids):
                         if rid in seen:
                             self.col.error("E020", f"clause cites {rid} twice", cite.span, "cite each rule id once per clause")
                         seen.add(rid)
@@ -305,7 +312,7 @@ class Checker:
                     return tuple(range(lo, hi + 1))
                 return tuple(sorted({t.kind for t in parse_tiles(w.value)}))
             except (TileError, IndexError) as e:
-                self.col.error("E029", f"bad tiles '{w.text()}': {e}", w.span)
+                self.col.error("E029", str(e), w.span)
                 return ()
         self.col.error("E016", f"expected a tile group, found '{w.text()}'", w.span)
         return ()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -38,12 +39,14 @@ class Diagnostic:
         if self.span is not None and self.source_line is not None:
             num = str(self.span.line)
             text = self.source_line.rstrip("\n").replace("\t", " ")
-            width = 1
+            start = self.span.column - 1
+            end = start + 1
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
-                width = self.span.end_column - self.span.column
-            width = max(1, min(width, max(1, len(text) - self.span.column + 1)))
+                end = self.span.end_column - 1
+            end = max(start + 1, min(end, len(text)))
+            pad, width = _cells(text[:start]), max(1, _cells(text[start:end]))
             out.append(f"  {num:>3} | {text}")
-            out.append(f"  {'':>3} | {' ' * (self.span.column - 1)}{'^' * width}")
+            out.append(f"  {'':>3} | {' ' * pad}{'^' * width}")
         if self.hint:
             out.append(f"  hint: {self.hint}")
         return "\n".join(out)
@@ -57,6 +60,11 @@ class Diagnostic:
             "column": self.span.column if self.span else None,
             "hint": self.hint,
         }
+
+
+def _cells(text: str) -> int:
+    """Terminal columns: wide (CJK) characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 class SpecError(Exception):
@@ -91,7 +99,13 @@ class Collector:
 
     def raise_if_any(self) -> None:
         if self.diagnostics:
-            raise SpecError(self.diagnostics)
+            seen, unique = set(), []
+            for d in self.diagnostics:
+                key = (d.code, d.message, d.span)
+                if key not in seen:
+                    seen.add(key)
+                    unique.append(d)
+            raise SpecError(unique)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
@@ -105,8 +119,10 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close[0]}'?" if close else None
 
 
-def one_of(choices: Iterable[str]) -> str:
+def one_of(choices: Iterable[str]) -> str | None:
     items = sorted(set(choices))
+    if not items:
+        return None
     if len(items) > 12:
         items = items[:12] + ["..."]
     return "expected one of: " + ", ".join(items)

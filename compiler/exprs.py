@@ -66,6 +66,10 @@ class ExprChecker:
 
     # ---- entry points ------------------------------------------------------------------------------
     def check(self, e: AstExpr, ctx: str, stage: int, want: str | None = None) -> Expr:
+        if not self._stack and _depth(e) > MAX_EXPR_DEPTH:
+            self.col.error("E002", f"expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)", e.span,
+                           "split it with `define`")
+            return Expr("const", (0,))
         ir, t = self._lower(e, ctx, stage)
         if want is not None and t not in (want, "error"):
             self._type_error(e, f"expected a {_tname(want)} here, found a {_tname(t)}")
@@ -100,7 +104,7 @@ class ExprChecker:
             try:
                 return tuple(sorted({t.kind for t in parse_tiles(e.value)}))
             except TileError as err:
-                self.col.error("E029", f"bad tiles '{e.value}': {err}", e.span)
+                self.col.error("E029", str(err), e.span)
                 return ()
         self.col.error("E017", "expected a tile group (a group name, tiles such as 19m, or a sum of them)", e.span)
         return ()
@@ -267,6 +271,23 @@ class ExprChecker:
 
     def _type_error(self, e: AstExpr, msg: str) -> None:
         self.col.error("E017", f"type error: {msg}", e.span)
+
+
+MAX_EXPR_DEPTH = 120
+
+
+def _depth(e: AstExpr) -> int:
+    """Depth of the IR an expression lowers to (a sum of n terms nests n deep), iteratively."""
+    best, todo = 0, [(e, 1)]
+    while todo:
+        x, d = todo.pop()
+        best = max(best, d)
+        if best > MAX_EXPR_DEPTH:
+            return best
+        kids = [a for a in x.args if isinstance(a, AstExpr)]
+        step = len(kids) if x.op in ("sum", "product") else 1
+        todo += [(k, d + step) for k in kids]
+    return best
 
 
 def _group_label(e: AstExpr) -> str:

@@ -6,7 +6,7 @@ import threading
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from .errors import Collector, Span, SpecError
 from .nodes import Citation, Clause, Expr, SpecFile, Word
@@ -28,13 +28,21 @@ class _TooDeep(Exception):
 
 
 class _PostLex:
-    """Drops newlines inside (...) and [...], and refuses input nested or sized beyond the limits."""
+    """Drops newlines inside (...) and [...], refuses input nested or sized beyond the limits, and
+    remembers the open brackets and the '}' that closed the variant, for syntax errors."""
 
     always_accept = ("_NL",)
 
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.parens: list[Token] = []  # unclosed ( and [
+        self.braces = 0
+        self.closed_variant: Token | None = None
+
     def process(self, stream):
-        depth = 0  # parens and brackets
-        nesting = 0  # everything
+        self.reset()
         count = 0
         for tok in stream:
             count += 1
@@ -42,16 +50,20 @@ class _PostLex:
                 raise _TooDeep(tok, f"spec has more than {MAX_TOKENS} tokens")
             t = tok.type
             if t in _OPEN:
-                nesting += 1
-                if t != "LBRACE":
-                    depth += 1
-                if nesting > MAX_DEPTH:
+                if t == "LBRACE":
+                    self.braces += 1
+                else:
+                    self.parens.append(tok)
+                if self.braces + len(self.parens) > MAX_DEPTH:
                     raise _TooDeep(tok, f"nesting deeper than {MAX_DEPTH} levels")
             elif t in _CLOSE:
-                nesting = max(0, nesting - 1)
-                if t != "RBRACE":
-                    depth = max(0, depth - 1)
-            if t == "_NL" and depth > 0:
+                if t == "RBRACE":
+                    self.braces -= 1
+                    if self.braces == 0 and self.closed_variant is None:
+                        self.closed_variant = tok
+                elif self.parens:
+                    self.parens.pop()
+            if t == "_NL" and self.parens:
                 continue
             yield tok
 
@@ -59,6 +71,7 @@ class _PostLex:
 _lock = threading.Lock()
 _comments: list[Token] = []
 _parser: Lark | None = None
+_postlex = _PostLex()
 
 
 def _get_parser() -> Lark:
@@ -69,7 +82,7 @@ def _get_parser() -> Lark:
             grammar,
             parser="lalr",
             lexer="contextual",
-            postlex=_PostLex(),
+            postlex=_postlex,
             propagate_positions=True,
             maybe_placeholders=False,
             lexer_callbacks={"COMMENT": _comments.append},
@@ -269,38 +282,66 @@ def _unquote(tok) -> str:
 
 # ---- syntax errors ---------------------------------------------------------------------------------
 
+def _nested(clauses: list[str], depths: int = 4) -> list[str]:
+    """The same broken clause at several block depths: LALR states differ by stack depth."""
+    out = []
+    for clause in clauses:
+        for d in range(depths):
+            out.append("variant v {\n" + "  b {\n" * d + "  " + clause + "\n" + "}\n" * (d + 1))
+    return out
+
+
 _EXAMPLES: dict[tuple[str, str, str], list[str]] = {
-    ("E006", "expected an expression", "write a value or condition after '=', 'when' or 'unless'"): [
-        "variant v {\n  a =\n}", "variant v {\n  a when\n}", "variant v {\n  a = 1 +\n}",
-        "variant v {\n  a = 1 *\n}", "variant v {\n  a unless\n}", "variant v {\n  a = not\n}",
-        "variant v {\n  a = (\n}", "variant v {\n  a = 1 and\n}", "variant v {\n  a = 1 or\n}",
-        "variant v {\n  a = 1 ==\n}", "variant v {\n  a = if\n}",
-    ],
+    ("E006", "expected an expression", "write a value or condition after '=', 'when' or 'unless'"): _nested([
+        "a =", "a when", "a = 1 +", "a = 1 *", "a unless", "a = not", "a = 1 and", "a = 1 or", "a = 1 ==",
+        "a = if", "a = -", "a = 2 ^", "a = if x then", "a = if x then 1 else", "a = x in (", "a = f(",
+        "a = x in (1,", "a = f(1,",
+    ]),
     ("E007", "a spec starts with `variant NAME {`", "begin the file with: variant my_variant \"Label\" {"): [
-        "pattern x = 1", "x", "variant", "variant {", "variant 1 {", "\"x\"",
+        "pattern x = 1", "x", "variant", "variant {", "variant 1 {", "\"x\"", "variant v", "variant v \"x\"",
     ],
-    ("E008", "a clause must start with a keyword", "each line inside a block starts with a keyword such as 'pattern' or 'option'"): [
-        "variant v {\n  1 x\n}", "variant v {\n  \"x\"\n}", "variant v {\n  = 1\n}",
-        "variant v {\n  1m x\n}", "variant v {\n  ..\n}", "variant v {\n  ,\n}",
-    ],
-    ("E009", "unexpected word after the expression", "an expression ends the clause; put 'when ...' or '{' after it, or start a new line"): [
-        "variant v {\n  a = 1 2\n}", "variant v {\n  a = b c\n}", "variant v {\n  a = b \"x\"\n}",
-        "variant v {\n  a when b c\n}",
-    ],
-    ("E011", "unclosed '(' in an expression", "close every '(' with ')'"): [
-        "variant v {\n  a = (1 + 2\n}", "variant v {\n  a = f(1\n}", "variant v {\n  a = (b\n}",
-    ],
+    ("E008", "a clause must start with a keyword", "each line inside a block starts with a keyword such as 'pattern' or 'option'"): _nested([
+        "1 x", "\"x\"", "= 1", "1m x", "..", ",", ">", "+", ":", "when x",
+    ]),
+    ("E009", "unexpected word after the expression", "an expression ends the clause; put 'when ...' or '{' after it, or start a new line"): _nested([
+        "a = 1 2", "a = b c", "a = b \"x\"", "a when b c", "a = b 1m", "a = (b) c", "a = f(x) y", "a when b 2",
+        "a = 1 :", "a when x = 1",
+    ]),
 }
 
 
-def _syntax_error(text: str, file: str, e: UnexpectedInput, parse) -> SpecError:
+def _match(e: UnexpectedInput, parse) -> tuple[str, str, str] | None:
+    """lark's match_examples, without its debug line (which can raise TypeError in lark 1.3)."""
+    candidate = None
+    for label, examples in _EXAMPLES.items():
+        for malformed in examples:
+            try:
+                parse(malformed)
+            except UnexpectedInput as ut:
+                if ut.state != e.state:
+                    continue
+                if isinstance(e, UnexpectedToken) and isinstance(ut, UnexpectedToken) and ut.accepts != e.accepts:
+                    continue
+                if getattr(ut, "token", None) == getattr(e, "token", None):
+                    return label
+                candidate = candidate or label
+            except Exception:  # noqa: BLE001, S112 - an example that fails oddly matches nothing
+                continue
+    return candidate
+
+
+def _syntax_error(text: str, file: str, e: UnexpectedInput, parse, post: _PostLex) -> SpecError:
     col = Collector({file: text})
     line = getattr(e, "line", 1) or 1
     column = getattr(e, "column", 1) or 1
-    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+    tok = getattr(e, "token", None)
+    at_end = isinstance(e, UnexpectedEOF) or (tok is not None and tok.type == "$END")
+    if at_end:
         line, column = _end_pos(text)
     span = Span(file, line, column, line, column + 1)
-    tok = getattr(e, "token", None)
+    if not text.strip():
+        col.error("E007", "the spec is empty", Span(file, 1, 1, 1, 2), "begin the file with: variant my_variant \"Label\" {")
+        return SpecError(col.diagnostics)
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch == '"':
@@ -309,28 +350,44 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse) -> SpecError:
             col.error("E001", f"unexpected character {ch!r}", span,
                       "names are letters, digits and '_'; tiles are written like 123m, 9s*, f1")
         return SpecError(col.diagnostics)
-    if tok is not None and tok.type != "$END" and tok.end_column:
+    if tok is not None and not at_end and tok.end_column:
         span = Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column)
-    if isinstance(e, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
-        depth = _unclosed_braces(text)
-        if depth:
-            col.error("E003", "unexpected end of file: unclosed '{'", span, f"add {depth} closing '}}'")
-            return SpecError(col.diagnostics)
+    if post.parens:
+        p = post.parens[-1]
+        which = {"LPAR": "(", "LSQB": "["}[p.type]
+        close = {"(": ")", "[": "]"}[which]
+        col.error("E011", f"unclosed '{which}'", _tok_span(file, p),
+                  f"close it with '{close}'; the parser reached {_describe(tok) if tok is not None else 'the end'}"
+                  f" on line {span.line} still inside it")
+        return SpecError(col.diagnostics)
     if tok is not None and tok.type == "RBRACE" and _unclosed_braces(text) < 0:
         col.error("E004", "unmatched '}'", span, "remove it, or open its block with '{'")
         return SpecError(col.diagnostics)
-    try:
-        label = e.match_examples(parse, _EXAMPLES, use_accepts=True)
-    except (UnexpectedInput, ValueError, AssertionError):  # pragma: no cover - best-effort
-        label = None
+    closed = post.closed_variant
+    if closed is not None and not at_end:
+        col.error("E004", "unmatched '}': it closes the variant here, so what follows is outside it",
+                  _tok_span(file, closed), f"remove this '}}', or open a block with '{{' (the next clause is on line "
+                                             f"{span.line})")
+        return SpecError(col.diagnostics)
+    if at_end:
+        depth = _unclosed_braces(text)
+        if depth > 0:
+            col.error("E003", "unexpected end of file: unclosed '{'", span, f"add {depth} closing '}}'")
+            return SpecError(col.diagnostics)
+    label = _match(e, parse)
     if label:
         code, msg, hint = label
         col.error(code, msg + _found(tok), span, hint)
     else:
-        expected = sorted(getattr(e, "expected", None) or getattr(e, "accepts", None) or [])
+        expected = sorted({_describe_type(x) for x in (getattr(e, "expected", None) or getattr(e, "accepts", None)
+                                                       or [])})
         col.error("E010", "unexpected " + (_describe(tok) if tok is not None else "input"), span,
-                  ("expected " + ", ".join(_describe_type(x) for x in expected[:8])) if expected else None)
+                  ("expected " + ", ".join(expected[:10])) if expected else None)
     return SpecError(col.diagnostics)
+
+
+def _tok_span(file: str, t: Token) -> Span:
+    return Span(file, t.line, t.column, t.end_line or t.line, t.end_column or t.column + 1)
 
 
 def _found(tok) -> str:
@@ -342,16 +399,28 @@ def _describe(tok) -> str:
         return "end of file"
     if tok.type == "_NL":
         return "end of line"
-    return f"{_describe_type(tok.type)} {str(tok)!r}" if tok.type.isupper() and tok.type[0] != "_" else repr(str(tok))
+    kind = _TYPE_NAMES.get(tok.type)
+    if kind is None or kind.startswith("'"):
+        return repr(str(tok))
+    return f"{kind} {str(tok)!r}"
 
 
 _TYPE_NAMES = {"NAME": "name", "NUMBER": "number", "TILES": "tiles", "STRING": "string", "_NL": "end of line",
-               "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "EQUAL": "'='",
-               "COLON": "':'", "COMMA": "','", "$END": "end of file", "SEMICOLON": "';'"}
+               "$END": "end of file", "ADD_OP": "'+' or '-'", "MUL_OP": "'*' or '/'",
+               "CMP_OP": "a comparison (== != < <= > >=)", "COMMENT": "comment"}
+_SYMBOLS = {"LBRACE": "{", "RBRACE": "}", "LPAR": "(", "RPAR": ")", "LSQB": "[", "RSQB": "]", "EQUAL": "=",
+            "COLON": ":", "COMMA": ",", "SEMICOLON": ";", "PLUS": "+", "MINUS": "-", "STAR": "*", "SLASH": "/",
+            "CIRCUMFLEX": "^", "MORETHAN": ">", "LESSTHAN": "<", "__ANON_0": ".."}
 
 
 def _describe_type(t: str) -> str:
-    return _TYPE_NAMES.get(t, t.lower())
+    if t in _TYPE_NAMES:
+        return _TYPE_NAMES[t]
+    if t in _SYMBOLS:
+        return f"'{_SYMBOLS[t]}'"
+    if t.isupper() and t.isalpha():
+        return f"'{t.lower()}'"  # a keyword
+    return t.lower()
 
 
 def _end_pos(text: str) -> tuple[int, int]:
@@ -385,8 +454,18 @@ def parse(text: str, file: str = "<spec>") -> SpecFile:
                   Span(file, 1, 1, 1, 2), "split it, or use `extends` to state only what changes")
         col.raise_if_any()
     if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        col.error("E001", "NUL character in spec", Span(file, line, 1, line, 2), "specs are UTF-8 text")
+        i = text.index("\x00")
+        line = text[:i].count("\n") + 1
+        c = i - (text.rfind("\n", 0, i) + 1) + 1
+        col.error("E001", "NUL character in spec", Span(file, line, c, line, c + 1), "specs are UTF-8 text")
+        col.raise_if_any()
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        line = text[: e.start].count("\n") + 1
+        c = e.start - (text.rfind("\n", 0, e.start) + 1) + 1
+        col.error("E001", "the spec holds a character that is not valid Unicode text", Span(file, line, c, line, c + 1),
+                  "specs are UTF-8 text")
         col.raise_if_any()
     with _lock:
         parser = _get_parser()
@@ -399,15 +478,22 @@ def parse(text: str, file: str = "<spec>") -> SpecFile:
                       "flatten the nesting or split the spec")
             raise SpecError(col.diagnostics) from None
         except UnexpectedInput as e:
-            raise _syntax_error(text, file, e, parser.parse) from None
+            raise _syntax_error(text, file, e, parser.parse, _postlex) from None
         finally:
             comments = list(_comments)
             _comments.clear()
     try:
         spec = _ToAst(file).transform(tree)
-    except RecursionError:
-        col.error("E002", "input refused: expression nested too deeply", Span(file, 1, 1, 1, 2),
-                  "split the expression with `define`")
+    except (RecursionError, VisitError) as e:
+        orig = getattr(e, "orig_exc", e)
+        if isinstance(orig, ValueError):
+            col.error("E002", "input refused: a number is too long", Span(file, 1, 1, 1, 2),
+                      "numbers in a spec have at most a few digits")
+        elif isinstance(orig, RecursionError):
+            col.error("E002", "input refused: expression nested too deeply", Span(file, 1, 1, 1, 2),
+                      "split the expression with `define`")
+        else:  # pragma: no cover - a bug in the AST builder
+            raise
         raise SpecError(col.diagnostics) from None
     spec.text = text
     _attach_citations(spec, comments, col)

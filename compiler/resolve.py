@@ -64,7 +64,7 @@ def read_spec(path: Path) -> tuple[str, str]:
     except OSError as e:
         raise SpecError([_diag("E024", f"cannot read spec: {e.strerror}", file)]) from None
     try:
-        return data.decode("utf-8"), file
+        return data.decode("utf-8-sig"), file
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise SpecError([_diag("E001", "spec is not valid UTF-8 text", file, line)]) from None

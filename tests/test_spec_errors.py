@@ -11,8 +11,7 @@ then read the diff of tests/golden/errors/ before committing it.
 
 Cases whose expected codes list more than one diagnostic are cascades: the compiler reports follow-on
 errors of the one mistake. They are kept as they are so that a change shows up in review.
-Behaviour that is wrong today is pinned by the strict xfail tests at the end (KNOWN_BUGS): when a fix
-lands they start to fail, which is the signal to drop the xfail and update the goldens.
+The bugs these tests found (KNOWN_BUGS at the end) are fixed; each case now pins the fixed behaviour.
 """
 from __future__ import annotations
 
@@ -128,7 +127,7 @@ CASES: list[Case] = [
     T("syntax_missing_close_brace", "E003", drop_last_brace(MINI_SPEC)),
     T("syntax_unmatched_close_brace_at_end", "E004", MINI_SPEC + "}\n"),
     # KNOWN BUG (see KNOWN_BUGS): a stray '}' inside the variant is reported as E010 on the next clause.
-    T("syntax_unmatched_close_brace_inside", "E010", mutate("  players 4\n", "  players 4\n  }\n")),
+    T("syntax_unmatched_close_brace_inside", "E004", mutate("  players 4\n", "  players 4\n  }\n")),
     T("syntax_unterminated_string", "E005", mutate('"Basic"', '"Basic')),
     T("syntax_bad_character", "E001", mutate("  players 4\n", "  players 4 @\n")),
     T("syntax_bad_character_cjk_punctuation", "E001", mutate("when one_suit", "when one_suit。")),
@@ -139,10 +138,10 @@ CASES: list[Case] = [
     T("syntax_expr_followed_by_junk_first_clause", "E009", "variant v {\n  a = 1 2\n}\n"),
     T("syntax_unclosed_paren_first_clause", "E011", "variant v {\n  a = (1 + 2\n}\n"),
     # ...and anywhere else a generic E010 (KNOWN BUG, see KNOWN_BUGS).
-    T("syntax_missing_expr_after_eq", "E010", mutate(VALUE_LINE, "value =")),
+    T("syntax_missing_expr_after_eq", "E006", mutate(VALUE_LINE, "value =")),
     T("syntax_missing_expr_after_when", "E010", mutate("shape pairs when no_melds", "shape pairs when")),
-    T("syntax_expr_followed_by_junk", "E010", mutate("retain = kongs", "retain = kongs 3")),
-    T("syntax_unclosed_paren", "E010", mutate("(if pure then 2 else 1)", "(if pure then 2 else 1")),
+    T("syntax_expr_followed_by_junk", "E009", mutate("retain = kongs", "retain = kongs 3")),
+    T("syntax_unclosed_paren", "E011", mutate("(if pure then 2 else 1)", "(if pure then 2 else 1")),
     T("syntax_not_starting_with_variant", "E007", "pattern x shape standard\n" + MINI_SPEC),
     T("syntax_variant_without_name", "E007", MINI_SPEC.replace('variant mini "Mini" {', "variant {", 1)),
     T("syntax_empty_file", "E007", ""),
@@ -181,11 +180,11 @@ CASES: list[Case] = [
     # cascade: the pattern renamed into a duplicate leaves its table row unknown
     T("duplicate_name_cascade", "E018 E028", mutate("pattern pairs7 shape", "pattern basic shape")),
     # KNOWN BUG (see KNOWN_BUGS): the same duplicate is reported twice
-    T("duplicate_singleton", "E018 E018", mutate("  players 4\n", "  players 4\n  players 4\n")),
+    T("duplicate_singleton", "E018", mutate("  players 4\n", "  players 4\n  players 4\n")),
     T("duplicate_singleton_in_section", "E018", mutate("    draw head", "    draw head\n    draw tail")),
     T("missing_hand", "E019", mutate("  hand 13 dealer 14\n", "")),
     # KNOWN BUG (see KNOWN_BUGS): check_rules() and the required-clause loop both report it
-    T("missing_rules", "E019 E019", mutate("  rules MN 1..4\n", "")),
+    T("missing_rules", "E019", mutate("  rules MN 1..4\n", "")),
     T("missing_otherwise_status", "E033", mutate("status dirty otherwise", "status dirty when wilds > 0")),
     # two diagnostics, both true: 'otherwise' is not last, and the last status is not 'otherwise'
     T("status_otherwise_not_last", "E033 E033",
@@ -341,7 +340,7 @@ def test_extends_hint_names_shipped_variant(tmp_path: Path) -> None:
     assert info.value.diagnostics[0].hint == "did you mean 'fuzhou_jiangxi'?"
 
 
-# ---- known bugs: the behaviour the compiler should have, pinned as strict xfails -------------------------
+# ---- bugs found by these tests, now fixed: each case pins the behaviour the compiler should have ----------
 
 def _codes(text: str) -> list[str]:
     with pytest.raises(SpecError) as info:
@@ -412,7 +411,7 @@ KNOWN_BUGS = [
 ]
 
 
-@pytest.mark.parametrize("bug", [pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=b.reason))
-                                 for b in KNOWN_BUGS], ids=[b.name for b in KNOWN_BUGS])
-def test_known_bug(bug: Bug) -> None:
+@pytest.mark.parametrize("bug", KNOWN_BUGS, ids=[b.name for b in KNOWN_BUGS])
+def test_fixed_bug(bug: Bug) -> None:
+    """Bugs these tests once found (as strict xfails); each now pins the fixed behaviour."""
     bug.check()

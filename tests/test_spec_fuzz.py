@@ -58,12 +58,7 @@ def _visit_error_of(e: BaseException, kind: type[BaseException], text: str = "")
 # Crashes that are already reported and pinned by strict xfail tests in tests/test_spec_errors.py
 # (KNOWN_BUGS, same names). They are tolerated here, matched precisely, so that the fuzzers keep looking for
 # new ones instead of failing on the same bug again. Remove an entry once its bug is fixed.
-KNOWN_CRASHES: dict[str, object] = {
-    "settlement_block_without_pay": lambda e: isinstance(e, KeyError) and _raised_in(e) == "check_settlement",
-    "match_examples_type_error": lambda e: isinstance(e, TypeError) and _raised_in(e) == "match_examples",
-    "deep_power_chain": lambda e: _visit_error_of(e, RecursionError),
-    "huge_integer": lambda e: _visit_error_of(e, ValueError, "integer string conversion"),
-}
+KNOWN_CRASHES: dict[str, object] = {}  # every crash these fuzzers found is fixed (tests/test_spec_errors.py)
 
 
 def known_crash(e: BaseException) -> str | None:

@@ -219,11 +219,8 @@ def test_expr_leaves_name_known_things(name: str) -> None:
             assert len(e.args) == 3, e
 
 
-# ---- known bugs ---------------------------------------------------------------------------------------
+# ---- a bug these tests found, now fixed ------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, raises=RecursionError,
-                   reason="ir.to_data recurses once per nested Expr: a flat sum of ~500 terms is lowered to a "
-                          "left-nested add chain that compiles but cannot be dumped (RecursionError)")
 def test_long_sum_can_be_dumped() -> None:
     text = spec_path("fuzhou_jiangxi").read_text(encoding="utf-8")
     old = "value = S * Q * 2 ^ fours * E"
