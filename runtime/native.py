@@ -306,6 +306,18 @@ def _group(kind: int, k0: int, bits: int) -> tuple:
     return kinds, _GROUP_KINDS[kind], wild, text, tuple(tile_name(k) for k in kinds)
 
 
+class _Probe:
+    """The fields the kernel reads from a situation, with the concealed tiles and winning tile settable."""
+
+    __slots__ = ("wild", "concealed", "melds", "flowers", "seat", "dealer", "discarder", "wild_discards",
+                 "dealer_streak", "first_turn", "first_discard", "declared_ready", "win_by", "win_tile", "winners",
+                 "dealer_among_winners")
+
+    def __init__(self, s: Situation):
+        for name in self.__slots__:
+            setattr(self, name, getattr(s, name))
+
+
 class NativeEngine:
     """Decides and scores hands of one variant with its compiled module; the same answers as the reference."""
 
@@ -345,19 +357,34 @@ class NativeEngine:
         return self._evaluate(s)[0]
 
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
-        """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
+        """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give.
+
+        The kernel judges each kind first; only kinds it finds winning (or cannot judge) are checked with
+        check_situation and scored in full, which gives the reference's answer: it skips illegal kinds and
+        keeps the winning ones. Every candidate shares the pre-draw hand, hence one waits_all.
+        """
         s = _pre_draw(self.variant, situation)
-        out, waits_all = [], -1
+        opts, win_by = self._options(s), self._strings.get(s.win_by)
+        probe = _Probe(s) if opts is not None and win_by is not None else None
+        core, out, waits_all = self._core, [], -1
         for k in self.variant.tiles.playable:
-            t = s.replace(concealed=tuple(sorted(s.concealed + (k,))), win_tile=k)
+            concealed = tuple(sorted(s.concealed + (k,)))
+            if probe is not None:
+                probe.concealed, probe.win_tile = concealed, k
+                with self._lock:
+                    r = self._kernel.evaluate(probe, opts, float(win_by), waits_all)
+                if r[0] in (core.NOFIT, core.FAIL, core.REFUSE):
+                    waits_all = r[-1] if r[0] != core.REFUSE else waits_all
+                    continue
+            t = s.replace(concealed=concealed, win_tile=k)
             try:
                 check_situation(self.variant, t)
             except SituationError:
                 continue
-            r, waits_all = self._evaluate(t, waits_all)  # every t shares the pre-draw hand, so waits_all
-            if r["win"]:
-                out.append({"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"],
-                            "patterns": r["patterns"]})
+            res, waits_all = self._evaluate(t, waits_all)
+            if res["win"]:
+                out.append({"tile": tile_name(k), "value": res["value"], "pattern": res["pattern"],
+                            "patterns": res["patterns"]})
         return out
 
     def distance(self, situation: dict | Situation) -> int:
@@ -388,9 +415,11 @@ class NativeEngine:
                 return None
         return tuple(out)
 
+    def _options(self, s: Situation) -> tuple[float, ...] | None:
+        return self._encode(self.variant.option_defaults() | dict(s.options)) if s.options else self._defaults
+
     def _evaluate(self, s: Situation, waits_all: int = -1) -> tuple[dict[str, Any], int]:
-        opts = self._encode(self.variant.option_defaults() | dict(s.options)) if s.options else self._defaults
-        win_by = self._strings.get(s.win_by)
+        opts, win_by = self._options(s), self._strings.get(s.win_by)
         if opts is None or win_by is None:
             return self._reference()._evaluate(s), waits_all
         core = self._core
