@@ -271,6 +271,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---- diff ----------------------------------------------------------------------------------------------
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Exit 0 when the comparison ran (1 with --exit-code if the variants differ), 1 a spec error, 2 bad input."""
+    from .compiler import SpecError, compile_variant
+    from .diff import diff, render_text
+
+    specs, errors = [], []
+    for spec in (args.a, args.b):
+        try:
+            specs.append(compile_variant(spec))
+        except SpecError as e:  # both specs' errors are reported, then exit 1
+            errors += [d for d in e.diagnostics if d not in errors]
+    if errors:
+        return _spec_error(SpecError(errors), args.json)
+    agents = args.agents.split(",") if args.agents else None
+    try:
+        rep = diff(specs[0], specs[1], backend=args.backend, hands=not args.no_hands, search=args.search,
+                   seed=args.seed, examples=args.examples, games=args.games, agents=agents, jobs=args.jobs,
+                   progress=not args.json and not args.quiet)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    except (ValueError, OSError) as e:
+        return _input_error(e, args.json)
+    rep["a"]["spec"], rep["b"]["spec"] = args.a, args.b
+    if args.json:
+        print(json.dumps(rep, ensure_ascii=False, indent=1))
+    else:
+        sys.stdout.write(render_text(rep, limit=args.limit))
+    return EXIT_SPEC if args.exit_code and not rep["same"] else EXIT_OK
+
+
 # ---- parser ---------------------------------------------------------------------------------------------
 
 def _situation_args(p: argparse.ArgumentParser) -> None:
@@ -343,6 +375,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("diff", help="how two variants differ: rules, hands and (with --games) whole games")
+    p.add_argument("a", metavar="A", help="a shipped variant's name or a path to a .mj file")
+    p.add_argument("b", metavar="B", help="a shipped variant's name or a path to a .mj file")
+    p.add_argument("--games", type=int, default=0, help="also simulate N hands of each and compare (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random hand search and of the games")
+    p.add_argument("--agents", help="for --games: one per seat, e.g. greedy,greedy,random,random")
+    p.add_argument("--jobs", type=int, default=1, help="for --games: parallel processes")
+    p.add_argument("--search", type=int, default=300, help="random situations to try after the canonical ones")
+    p.add_argument("--examples", type=int, default=3, help="situations kept per kind of difference (--json)")
+    p.add_argument("--limit", type=int, default=20, help="kinds of difference shown per section (0: all)")
+    p.add_argument("--no-hands", dest="no_hands", action="store_true", help="skip the hand comparison")
+    p.add_argument("--exit-code", dest="exit_code", action="store_true", help="exit 1 if the variants differ")
+    p.add_argument("--backend", choices=["native", "reference"], default="reference",
+                   help="evaluation backend (default: reference)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("replay", help="re-run a hand log (identical or the first difference), or play a scenario")
     p.add_argument("file", metavar="LOG_OR_SCENARIO")
