@@ -248,7 +248,10 @@ def family_candidates(v: Any, origin: str = "") -> list[Cand]:
     """Canonical situations of every shape of `v`, at its hand size and with its playable tiles."""
     ctxs = contexts(v)
     out: list[Cand] = []
-    shapes = _std_shapes(v) + _pair_shapes(v) + _free_shapes(v)
+    play = set(v.tiles.playable)
+    shapes = [sh for sh in _std_shapes(v) + _pair_shapes(v) + _free_shapes(v)
+              if all(k == -1 or k in play for g in sh.groups for k in g)
+              and all(k in play for m in sh.melds for k in K(m.strip("[]{}")))]
     for fi, sh in enumerate(shapes):
         for wi, (wlabel, wk, groups) in enumerate(_wild_variants(v, sh)):
             concealed = [wk if k == -1 else k for g in groups for k in g]
