@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import mjrules
 from mjrules.situation import situation_from_dict
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         parsed = [situation_from_dict(ref.variant, h) for h in hands]
         rows = [("dict", ref.evaluate, nat.evaluate, hands),
                 ("Situation", ref.evaluate, nat.evaluate, parsed),
-                ("decide", ref._evaluate, lambda s: nat._evaluate(s)[0], parsed)]
+                ("decide", ref._evaluate, lambda s, nat=nat: nat._evaluate(s)[0], parsed)]
         for label, f_ref, f_nat, inputs in rows:
             t_ref = per_call(f_ref, inputs, args.repeat)
             t_nat = per_call(f_nat, inputs, args.repeat)

@@ -27,8 +27,9 @@ import sys
 import sysconfig
 import tempfile
 import threading
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from . import __version__
 from .compiler.ir import Src, Variant, dump_json
@@ -59,6 +60,7 @@ def _digest(*paths: Path) -> str:
     return h.hexdigest()[:16]
 
 
+@lru_cache(maxsize=1)
 def compiler_version() -> str:
     """The mjrules version, codegen version and a digest of the code generator and the C declarations."""
     from .compiler import codegen
@@ -71,6 +73,14 @@ def platform_tag() -> str:
     return f"{sys.implementation.cache_tag}-{sysconfig.get_platform()}{EXT}"
 
 
+@lru_cache(maxsize=1)
+def _template_digest() -> str:
+    from .compiler import codegen
+
+    return codegen.template_digest()
+
+
+@lru_cache(maxsize=1)
 def _cython_version() -> str:
     try:
         import Cython
@@ -81,11 +91,8 @@ def _cython_version() -> str:
 
 def cache_key(v: Variant, ir_json: str | None = None) -> str:
     """The content address of a variant's native module."""
-    from .compiler import codegen
-
     h = hashlib.sha256()
-    for part in (ir_json or dump_json(v), compiler_version(), codegen.template_digest(), _cython_version(),
-                 platform_tag()):
+    for part in (ir_json or dump_json(v), compiler_version(), _template_digest(), _cython_version(), platform_tag()):
         h.update(part.encode("utf-8") + b"\0")
     return h.hexdigest()
 
@@ -180,7 +187,7 @@ class _Lock:
     def __init__(self, folder: Path, name: str):
         self.path = folder / f"{name}.lock"
 
-    def __enter__(self) -> "_Lock":
+    def __enter__(self) -> Self:
         self.f = open(self.path, "a+b")
         try:
             import fcntl
@@ -309,9 +316,24 @@ def _group(kind: int, k0: int, bits: int) -> tuple:
 class _Probe:
     """The fields the kernel reads from a situation, with the concealed tiles and winning tile settable."""
 
-    __slots__ = ("wild", "concealed", "melds", "flowers", "seat", "dealer", "discarder", "wild_discards",
-                 "dealer_streak", "first_turn", "first_discard", "declared_ready", "win_by", "win_tile", "winners",
-                 "dealer_among_winners")
+    __slots__ = (
+        "concealed",
+        "dealer",
+        "dealer_among_winners",
+        "dealer_streak",
+        "declared_ready",
+        "discarder",
+        "first_discard",
+        "first_turn",
+        "flowers",
+        "melds",
+        "seat",
+        "wild",
+        "wild_discards",
+        "win_by",
+        "win_tile",
+        "winners",
+    )
 
     def __init__(self, s: Situation):
         for name in self.__slots__:
@@ -514,7 +536,7 @@ class NativeEngine:
             explain.append({"rule": rule, "rules": list(rules), "text": text + self._define(i, x)})
         rule, rules, text = self._value_line
         explain.append({"rule": rule, "rules": list(rules), "text": f"{text}{value}"})
-        ev = lambda e: self._win_expr(e, value)  # noqa: E731
+        ev = lambda e: self._win_expr(e, value)
         ledger: list[dict[str, Any]] = []
         net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
                              dealer=s.dealer, ledger=ledger)

@@ -6,9 +6,8 @@ import os
 import random
 from pathlib import Path
 
-import pytest
-
 import mjrules
+import pytest
 from mjrules import readings as R
 from mjrules.compiler import shipped_names
 from mjrules.situation import SituationError
