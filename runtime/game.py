@@ -698,7 +698,7 @@ class Game:
             errs.append("tiles out of place: " + ", ".join(bad))
         for i, s in enumerate(self.seats):
             size = len(s.concealed) + 3 * len(s.melds)
-            turn = not self.over and self.phase == "turn" and i == self.current
+            turn = not self.over and self.phase in ("turn", "rob_kong") and i == self.current
             want = {self.v.win_size - 1, self.v.win_size} if (turn or self.over) else {self.v.win_size - 1}
             if i == self.dealer and self.phase in ("ready", "setup"):
                 want = {self.v.win_size}
