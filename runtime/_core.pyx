@@ -5,6 +5,9 @@ It mirrors the reference backend (mjrules.readings, mjrules.reference) exactly: 
 order, standard readings are deduplicated the same way, and ties break the same way (largest value, then
 the earliest pattern, then more modifiers, then the first reading met). A table of the fewest wilds that
 complete one suit prunes every branch that cannot end in a reading, so only winning hands enumerate.
+
+One module on purpose (longer than our usual ~600 lines): the tables, the enumerators and the scoring
+callback share C statics and call each other inline; split, they would become cross-module calls.
 """
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
