@@ -15,6 +15,7 @@ Rows default to seat 1 (not the dealer; the dealer is seat 0) winning by self-dr
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import mjrules
@@ -336,11 +337,16 @@ def _variants() -> list[str]:
     return sorted(shipped_names())
 
 
+@functools.cache
+def _base_of(name: str) -> str | None:
+    return compile_variant(name).extends
+
+
 def expected(r: dict[str, Any], variant: str) -> Any:
     """The row's column for a variant, or its base's column for an overlay that leaves it out."""
     name = variant
     while name not in r["expect"]:
-        base = compile_variant(name).extends
+        base = _base_of(name)
         if base is None:
             raise KeyError(f"row {r['id']} has no column for {variant}")
         name = base
