@@ -41,7 +41,7 @@ def test_waits_agree(variant):
     ref = mjrules.load(variant, backend="reference")
     nat = mjrules.load(variant, backend="native")
 
-    @settings(max_examples=examples(150, 1500), **SETTINGS)
+    @settings(max_examples=examples(60, 1500), **SETTINGS)
     @given(situations(ref.variant))
     def check(d):
         d = dict(d)

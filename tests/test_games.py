@@ -14,7 +14,7 @@ from mjrules.game import Game, IllegalAction
 from mjrules.play import MAX_DECISIONS, log_lines, replay_lines
 
 SHIPPED = ["shangrao", "fuzhou_jiangxi", "fuzhou_fujian"]
-GAMES = {"native": 400, "reference": 12}
+GAMES = {"native": 150, "reference": 10}
 if SLOW:
     GAMES = {"native": 5000, "reference": 200}
 
