@@ -1,1 +1,7 @@
-"""Benchmarks (run as scripts, e.g. `python -m bench.bench_evaluate`); never timing assertions in tests."""
+"""Benchmarks: `mjrules bench` (bench.suite) and scripts such as `python -m bench.bench_evaluate`.
+
+Never timing assertions in tests: tests only check the structure of the output.
+"""
+from .suite import BASE_VARIANTS, render, run, write_json
+
+__all__ = ["BASE_VARIANTS", "render", "run", "write_json"]

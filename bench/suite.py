@@ -1,0 +1,461 @@
+"""`mjrules bench`: one run measuring every performance target, for each variant and backend.
+
+For each variant (default: the three shipped base variants) and backend (native, reference; the reference
+on fewer hands and loops) it measures, on deterministic hands generated legal for the variant:
+
+1. the win check `engine.evaluate(situation)["win"]` (the per-hand Python call) on random, near-winning and
+   winning hands with 0..4 wilds (only 0 where the variant has no wilds; at most the variant's live copies);
+2. `engine.waits` on ready hands (a winning hand without its winning tile);
+3. the full `engine.evaluate` on winning hands;
+4. complete hands per second of `mjrules.play.play_hand` with four random and four greedy agents;
+
+and, in the same run, on the same hands without wilds, the `mahjong` package's `Agari().is_agari` and
+`Shanten().calculate_shanten` (Tenhou 34-order), reported as speed-ups (is_agari time / native time).
+Also: `import mjrules` plus loading a compiled variant (in a fresh subprocess) and the memory of the
+kernel's lookup tables. Every figure is the median of the repeats with its spread (min..max). Targets are
+printed next to the figures as PASS or MISS; nothing here asserts on timings.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+SCHEMA = "mjrules-bench/1"
+BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
+BACKENDS = ("native", "reference")
+CLASSES = ("random", "near", "winning")
+SEED = 20240601
+
+# Targets (native backend). "min" targets: figure >= target; "max" targets: figure <= target.
+TARGETS: dict[str, dict[str, Any]] = {
+    "win_check": {"value": 4_000_000, "unit": "hands/s", "kind": "min"},
+    "vs_is_agari": {"value": 10.0, "unit": "x", "kind": "min"},          # on near-winning hands, no wilds
+    "waits": {"value": 1.0, "unit": "us", "kind": "max"},
+    "evaluate": {"value": 3.0, "unit": "us", "kind": "max"},
+    "simulate_random": {"value": 5_000, "unit": "hands/s", "kind": "min"},
+    "simulate_greedy": {"value": 1_000, "unit": "hands/s", "kind": "min"},
+    "import_load": {"value": 0.3, "unit": "s", "kind": "max"},
+    "tables": {"value": 50.0, "unit": "MB", "kind": "max"},
+}
+
+# our honour kinds 27..33 (1z..7z = 東南西北中發白) -> Tenhou 34-order (東南西北 白發中 = 27..33)
+TENHOU = list(range(27)) + [27, 28, 29, 30, 33, 32, 31]
+
+# The kernel's lookup tables (runtime/_core.pyx, _build_tables): two byte tables over 5**9 suit count
+# vectors (_tf, _tg: fewest wilds to sets / sets and a pair), two int tables over NH = 24 honour counts
+# (_hf, _hg) and the powers of five (_p5[10]).
+N5, NH, INT = 5 ** 9, 24, 4
+
+
+# ---- settings ----------------------------------------------------------------------------------------------
+def settings(quick: bool, repeats: int | None) -> dict[str, Any]:
+    """How much to measure: hands per class and wild count, loop budgets and simulated hands per backend."""
+    if quick:
+        s = {"repeats": 3, "hands": {"native": 12, "reference": 4}, "budget": {"native": 0.02, "reference": 0.0},
+             "waits_hands": {"native": 10, "reference": 2},
+             "sim": {"native": {"random": 2, "greedy": 1}, "reference": {"random": 1, "greedy": 1}},
+             "import_runs": 2}
+    else:
+        s = {"repeats": 5, "hands": {"native": 40, "reference": 10}, "budget": {"native": 0.1, "reference": 0.0},
+             "waits_hands": {"native": 100, "reference": 10},
+             "sim": {"native": {"random": 8, "greedy": 2}, "reference": {"random": 3, "greedy": 1}},
+             "import_runs": 5}
+    if repeats is not None:
+        s["repeats"] = max(1, repeats)
+    return s
+
+
+# ---- statistics and timing ---------------------------------------------------------------------------------
+def spread(values: Sequence[float], digits: int = 4) -> dict[str, Any]:
+    """Median with min..max over the repeats."""
+    r = lambda x: float(f"{x:.{digits}g}")  # significant digits, not decimals
+    return {"median": r(statistics.median(values)), "min": r(min(values)), "max": r(max(values)), "n": len(values)}
+
+
+def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeats: int, budget: float) -> list[float]:
+    """Seconds per item for each repeat; a repeat runs fn over all items, looping until `budget` seconds."""
+    loops = 1
+    if budget > 0:                      # a warm-up round, which also calibrates the loop count
+        start = time.perf_counter()
+        for a in items:
+            fn(a)
+        loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(loops):
+            for a in items:
+                fn(a)
+        out.append((time.perf_counter() - t) / (loops * len(items)))
+    return out
+
+
+def check_target(name: str, figure: float | None) -> bool | None:
+    if figure is None:
+        return None
+    t = TARGETS[name]
+    return figure >= t["value"] if t["kind"] == "min" else figure <= t["value"]
+
+
+# ---- hands ----------------------------------------------------------------------------------------------------
+def _name(k: int) -> str:
+    from mjrules.tiles import tile_name
+
+    return tile_name(k)
+
+
+class HandMaker:
+    """Deterministic, legal hands of one variant: winning, near-winning, random and ready."""
+
+    def __init__(self, eng: Any, seed: int):
+        from mjrules.situation import check_situation, situation_from_dict
+
+        self.eng, v = eng, eng.variant
+        self.v, self.size = v, v.win_size
+        self.rng = random.Random(seed ^ zlib.crc32(v.name.encode()))
+        self.playable = list(v.tiles.playable)
+        self.copies = v.tiles.copies
+        w = v.wild
+        self.max_wilds = 0 if w is None else min(4, w.live)
+        self._check = lambda d: check_situation(v, situation_from_dict(v, d))
+
+    def wild_counts(self) -> list[int]:
+        return list(range(self.max_wilds + 1))
+
+    def _wild_kind(self) -> int | None:
+        w = self.v.wild
+        if w is None:
+            return None
+        if w.mode == "fixed":
+            return w.fixed
+        return self.rng.choice([k for k in self.playable if k in w.stands_for] or self.playable)
+
+    def _situation(self, natural: list[int], wild: int | None, nw: int, win_tile: int | None) -> dict[str, Any]:
+        tiles = sorted(natural)
+        text = "".join(_name(k) for k in tiles) + (_name(wild) + "*") * nw if nw else "".join(map(_name, tiles))
+        d: dict[str, Any] = {"concealed": text}
+        if win_tile is not None:
+            d["win_tile"] = _name(win_tile)
+        if wild is not None:
+            d["wild"] = _name(wild)
+        return d
+
+    def _room(self, used: dict[int, int], k: int, n: int = 1) -> bool:
+        return used.get(k, 0) + n <= self.copies[k]
+
+    def _winning_tiles(self, wild: int | None) -> list[int]:
+        kinds = [k for k in self.playable if k != wild]
+        used: dict[int, int] = {}
+        out: list[int] = []
+        sets = (self.size - 2) // 3
+        while len(out) < 3 * sets:
+            k = self.rng.choice(kinds)
+            if k < 27 and k % 9 <= 6 and self.rng.random() < 0.6 and all(
+                    k + i in kinds and self._room(used, k + i) for i in range(3)):
+                group = [k, k + 1, k + 2]
+            elif self._room(used, k, 3):
+                group = [k, k, k]
+            else:
+                continue
+            for t in group:
+                used[t] = used.get(t, 0) + 1
+            out += group
+        while True:
+            k = self.rng.choice(kinds)
+            if self._room(used, k, 2):
+                return out + [k, k]
+
+    def _legal(self, d: dict[str, Any]) -> bool:
+        from mjrules.situation import SituationError
+
+        try:
+            self._check(d)
+        except SituationError:
+            return False
+        return True
+
+    def make(self, n: int, nw: int) -> dict[str, list[dict[str, Any]]]:
+        """n hands of each class with nw wilds; winning hands are checked to win, all are checked legal."""
+        out: dict[str, list[dict[str, Any]]] = {c: [] for c in (*CLASSES, "ready")}
+        tries = 0
+        while len(out["winning"]) < n and tries < 200 * n:
+            tries += 1
+            wild = self._wild_kind() if self.v.wild is not None else None
+            tiles = self._winning_tiles(wild)                # the sets, then the pair
+            if nw and tries % 2:                             # a wild pairs the winning tile (e.g. 宝调), others
+                sets = tiles[:-2]                            # replace random set tiles
+                self.rng.shuffle(sets)
+                natural = sets[nw - 1:] + [tiles[-1]]
+            else:                                            # nw random tiles become wilds
+                self.rng.shuffle(tiles)
+                natural = tiles[nw:]
+            win_tile = natural[-1]
+            win = self._situation(natural, wild, nw, win_tile)
+            if not self._legal(win) or not self.eng.evaluate(win)["win"]:
+                continue
+            ready = self._situation(natural[:-1], wild, nw, None)
+            if not self.eng.waits(ready):                    # legal, since the winning hand is
+                continue
+            kinds = [k for k in self.playable if k != wild and k != win_tile]   # near: the winning tile swapped
+            swapped = natural[:-1] + [self.rng.choice(kinds)]
+            near = self._situation(swapped, wild, nw, swapped[-1])
+            wall = [k for k in self.playable if k != wild for _ in range(self.copies[k])]
+            self.rng.shuffle(wall)
+            rnd_tiles = wall[:self.size - nw]
+            rnd = self._situation(rnd_tiles, wild, nw, rnd_tiles[-1])
+            if not (self._legal(near) and self._legal(rnd)):
+                continue
+            out["winning"].append(win)
+            out["ready"].append(ready)
+            out["near"].append(near)
+            out["random"].append(rnd)
+        return out
+
+
+def tenhou34(d: dict[str, Any]) -> list[int]:
+    from mjrules.tiles import parse_tiles
+
+    c = [0] * 34
+    for t in parse_tiles(d["concealed"]):
+        c[TENHOU[t.kind]] += 1
+    return c
+
+
+# ---- the measurements -------------------------------------------------------------------------------------------
+def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, Any], note: Callable[[str], None]
+                  ) -> dict[str, Any]:
+    from mjrules.play import play_hand
+
+    b = eng.backend
+    n, reps, budget = cfg["hands"][b], cfg["repeats"], cfg["budget"][b]
+    native = b == "native"
+    res: dict[str, Any] = {"win_check": [], "hands_per_class": n}
+    win = lambda d: eng.evaluate(d)["win"]
+    for nw, by_class in hands.items():
+        for cls in CLASSES:
+            items = by_class[cls][:n]
+            if not items:
+                continue
+            note(f"{eng.variant.name} {b}: win check, {cls}, {nw} wilds")
+            t = per_item(win, items, reps, budget)
+            hps = spread([1 / x for x in t])
+            res["win_check"].append({"class": cls, "wilds": nw, "hands": len(items), "per_hand_us": spread(
+                [x * 1e6 for x in t]), "hands_per_s": hps,
+                "wins": sum(1 for d in items if win(d)),
+                "pass": check_target("win_check", hps["median"]) if native else None})
+    # waits: ready hands of every wild count, taken in turn (waits is ~34 evaluations, hence fewer hands)
+    ready = [d for group in zip(*(by["ready"] for by in hands.values())) for d in group][:cfg["waits_hands"][b]]
+    winning = [d for by in hands.values() for d in by["winning"][:n]]
+    note(f"{eng.variant.name} {b}: waits")
+    t = spread([x * 1e6 for x in per_item(eng.waits, ready, reps, budget)])
+    res["waits"] = {"hands": len(ready), "per_hand_us": t,
+                    "pass": check_target("waits", t["median"]) if native else None}
+    note(f"{eng.variant.name} {b}: evaluate")
+    t = spread([x * 1e6 for x in per_item(eng.evaluate, winning, reps, budget)])
+    res["evaluate"] = {"hands": len(winning), "per_hand_us": t,
+                       "pass": check_target("evaluate", t["median"]) if native else None}
+    res["simulate"] = {}
+    for agent in ("random", "greedy"):
+        k = cfg["sim"][b][agent]
+        note(f"{eng.variant.name} {b}: simulate {k} hands with {agent} agents")
+        rates = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            for i in range(k):
+                play_hand(eng, [agent] * 4, seed=i)
+            rates.append(k / (time.perf_counter() - start))
+        s = spread(rates)
+        res["simulate"][agent] = {"hands": k, "hands_per_s": s,
+                                  "pass": check_target(f"simulate_{agent}", s["median"]) if native else None}
+    return res
+
+
+def bench_mahjong(eng: Any, by_class: dict[str, list], native_us: dict[str, float], cfg: dict[str, Any],
+                  note: Callable[[str], None]) -> dict[str, Any]:
+    """The `mahjong` package on the same hands without wilds; speed-up = its time / our native time."""
+    try:
+        import mahjong
+        from mahjong.agari import Agari
+        from mahjong.shanten import Shanten
+    except ImportError:
+        return {"available": False}
+    agari, shanten = Agari(), Shanten()
+    size = eng.variant.win_size
+    try:
+        from importlib.metadata import version
+        ver = version("mahjong")
+    except ImportError:  # pragma: no cover - not installed as a distribution
+        ver = getattr(mahjong, "__version__", None)
+    out: dict[str, Any] = {"available": True, "version": ver, "classes": {}}
+    n, reps, budget = cfg["hands"]["native"], cfg["repeats"], cfg["budget"]["native"]
+    for cls in CLASSES:
+        hands = by_class[cls][:n]
+        arrays = [tenhou34(d) for d in hands]
+        note(f"{eng.variant.name}: mahjong is_agari / calculate_shanten, {cls}")
+        ag = spread([x * 1e6 for x in per_item(agari.is_agari, arrays, reps, budget)])
+        row: dict[str, Any] = {"hands": len(arrays), "is_agari_us": ag,
+                               "agree": sum(agari.is_agari(a) == eng.evaluate(d)["win"]
+                                            for a, d in zip(arrays, hands))}
+        if size == 14:
+            row["shanten_us"] = spread([x * 1e6 for x in per_item(shanten.calculate_shanten, arrays, reps, budget)])
+        else:
+            row["shanten_us"] = None
+            row["shanten_note"] = f"calculate_shanten takes at most 14 tiles; this variant's hands have {size}"
+        nat = native_us.get(cls)
+        row["native_us"] = nat
+        row["speedup_vs_is_agari"] = round(ag["median"] / nat, 4) if nat else None
+        if cls == "near":
+            row["pass"] = check_target("vs_is_agari", row["speedup_vs_is_agari"])
+        out["classes"][cls] = row
+    return out
+
+
+def bench_import_load(variant: str, runs: int) -> dict[str, Any]:
+    """Seconds for `import mjrules` plus `mjrules.load(variant)` in a fresh interpreter (native backend)."""
+    code = f"import time;t=time.perf_counter();import mjrules;mjrules.load({variant!r});print(time.perf_counter()-t)"
+    env = dict(os.environ, MJRULES_BACKEND="native")
+    times = []
+    for _ in range(runs + 1):   # the first run warms the OS file cache (and builds a missing native module)
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+        times.append(float(p.stdout.strip().splitlines()[-1]))
+    s = spread(times[1:])
+    return {"variant": variant, "seconds": s, "first_run_s": round(times[0], 4),
+            "pass": check_target("import_load", s["median"])}
+
+
+def table_memory() -> dict[str, Any]:
+    suit = 2 * N5          # unsigned char _tf[5**9], _tg[5**9]
+    other = 2 * NH * INT + 10 * INT
+    total = suit + other
+    return {"suit_tables_bytes": suit, "other_tables_bytes": other, "total_bytes": total,
+            "total_mb": round(total / 1e6, 3), "pass": check_target("tables", total / 1e6)}
+
+
+def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, quick: bool = False,
+        progress: bool = False) -> dict[str, Any]:
+    """Measure everything; returns the JSON-ready result (see render for the table)."""
+    import mjrules
+
+    cfg = settings(quick, repeats)
+    note = (lambda m: print(f"  {m} ...", file=sys.stderr, flush=True)) if progress else (lambda m: None)
+    variants = list(variants or BASE_VARIANTS)
+    started = time.perf_counter()
+    result: dict[str, Any] = {
+        "schema": SCHEMA, "quick": quick, "repeats": cfg["repeats"], "seed": SEED,
+        "python": platform.python_version(), "platform": platform.platform(), "mjrules": mjrules.__version__,
+        "targets": TARGETS, "variants": {}}
+    for name in variants:
+        engines = {b: mjrules.load(name, backend=b) for b in BACKENDS}
+        maker = HandMaker(engines["native"], SEED)
+        note(f"{name}: generating hands")
+        hands = {nw: maker.make(cfg["hands"]["native"], nw) for nw in maker.wild_counts()}
+        vres: dict[str, Any] = {"win_size": maker.size, "wild_counts": maker.wild_counts(),
+                                "hands": {str(nw): {c: len(h[c]) for c in h} for nw, h in hands.items()},
+                                "backends": {}}
+        for b in BACKENDS:
+            vres["backends"][b] = bench_backend(engines[b], hands, cfg, note)
+        native_us = {r["class"]: r["per_hand_us"]["median"] for r in vres["backends"]["native"]["win_check"]
+                     if r["wilds"] == 0}
+        vres["mahjong"] = bench_mahjong(engines["native"], hands[0], native_us, cfg, note)
+        note(f"{name}: import + load in a subprocess")
+        vres["import_load"] = bench_import_load(name, cfg["import_runs"])
+        result["variants"][name] = vres
+    result["tables"] = table_memory()
+    result["seconds"] = round(time.perf_counter() - started, 2)
+    return result
+
+
+# ---- output ---------------------------------------------------------------------------------------------------
+def _mark(p: bool | None) -> str:
+    return "" if p is None else ("PASS" if p else "MISS")
+
+
+def _fmt(s: dict[str, Any] | None, scale: float = 1.0, digits: int = 1) -> str:
+    if not s:
+        return "-"
+    f = lambda x: f"{x * scale:,.{digits}f}"
+    return f"{f(s['median'])} ({f(s['min'])}..{f(s['max'])})"
+
+
+def _target(name: str) -> str:
+    t = TARGETS[name]
+    v = t["value"]
+    v = f"{v:,}" if isinstance(v, int) else f"{v:g}"
+    return f"{'>=' if t['kind'] == 'min' else '<'} {v} {t['unit']}"
+
+
+def render(r: dict[str, Any]) -> str:
+    """The human-readable table: median (min..max) over the repeats, with the target and PASS/MISS."""
+    lines = [(f"mjrules bench: {'quick, ' if r['quick'] else ''}{r['repeats']} repeats, seed {r['seed']}, "
+              f"Python {r['python']}; median (min..max)")]
+    w = 50
+    for name, v in r["variants"].items():
+        lines.append("")
+        lines.append(f"== {name}  ({v['win_size']}-tile hands, wilds {v['wild_counts']})")
+        lines.append(f"  {'measure':<{w}}{'native':>34}{'reference':>34}  target")
+        nat, ref = v["backends"]["native"], v["backends"]["reference"]
+        refrows = {(x["class"], x["wilds"]): x for x in ref["win_check"]}
+        for row in nat["win_check"]:
+            rr = refrows.get((row["class"], row["wilds"]))
+            label = f"win check hands/s, {row['class']}, {row['wilds']} wilds ({row['wins']}/{row['hands']} win)"
+            lines.append(f"  {label:<{w}}{_fmt(row['hands_per_s'], digits=0):>34}"
+                         f"{_fmt(rr['hands_per_s'] if rr else None, digits=0):>34}  "
+                         f"{_target('win_check')} {_mark(row['pass'])}")
+        for key, label in (("waits", "waits us/hand, ready hands"), ("evaluate", "evaluate us/hand, winning hands")):
+            lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>34}{_fmt(ref[key]['per_hand_us']):>34}  "
+                         f"{_target(key)} {_mark(nat[key]['pass'])}")
+        for agent in ("random", "greedy"):
+            a, b = nat["simulate"][agent], ref["simulate"][agent]
+            label = f"simulate hands/s, {agent} agents ({a['hands']}/{b['hands']})"
+            lines.append(f"  {label:<{w}}{_fmt(a['hands_per_s']):>34}{_fmt(b['hands_per_s']):>34}  "
+                         f"{_target('simulate_' + agent)} {_mark(a['pass'])}")
+        m = v["mahjong"]
+        if m.get("available"):
+            lines.append(f"  mahjong {m['version']} on the same hands without wilds "
+                         f"(speed-up = is_agari time / native win-check time):")
+            for cls, row in m["classes"].items():
+                sh = _fmt(row["shanten_us"]) if row["shanten_us"] else "n/a (>14 tiles)"
+                tgt = f"  {_target('vs_is_agari')} {_mark(row['pass'])}" if "pass" in row else ""
+                lines.append(f"    {cls:<8} is_agari {_fmt(row['is_agari_us'])} us  shanten {sh} us  native "
+                             f"{row['native_us']:,.1f} us  speed-up {row['speedup_vs_is_agari']:.3f}x  "
+                             f"agree {row['agree']}/{row['hands']}{tgt}")
+        else:
+            lines.append("  mahjong package not installed: comparison skipped (pip install 'mjrules[bench]')")
+        il = v["import_load"]
+        lines.append(f"  {'import mjrules + load (subprocess), s':<{w}}{_fmt(il['seconds'], digits=3):>34}"
+                     f"{'':>34}  {_target('import_load')} {_mark(il['pass'])}")
+    t = r["tables"]
+    lines.append("")
+    lines.append(f"lookup tables: suit tables {t['suit_tables_bytes']:,} B + honour/powers {t['other_tables_bytes']} B "
+                 f"= {t['total_mb']} MB  {_target('tables')} {_mark(t['pass'])}")
+    lines.append(f"measured in {r['seconds']} s")
+    return "\n".join(lines)
+
+
+def write_json(path: str | Path, result: dict[str, Any]) -> None:
+    """Write atomically: a temporary file in the same folder, then os.replace."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(result, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
