@@ -1,4 +1,4 @@
-"""The `mjrules` command line: check, show, build, score, waits, simulate, replay."""
+"""The `mjrules` command line: check, show, build, score, waits, simulate, replay, diff, bench."""
 from __future__ import annotations
 
 import argparse
@@ -303,6 +303,31 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return EXIT_SPEC if args.exit_code and not rep["same"] else EXIT_OK
 
 
+# ---- bench ----------------------------------------------------------------------------------------------
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .compiler import SpecError
+
+    try:
+        from .bench import render, run, write_json
+    except ImportError as e:  # pragma: no cover - installed without the bench package
+        print(f"mjrules bench: the benchmark suite is not available: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    try:
+        result = run(args.variants or None, repeats=args.repeats, quick=args.quick, progress=not args.json)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    if args.out:
+        write_json(args.out, result)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+    else:
+        print(render(result))
+        if args.out:
+            print(f"wrote {args.out}")
+    return EXIT_OK
+
+
 # ---- parser ---------------------------------------------------------------------------------------------
 
 def _situation_args(p: argparse.ArgumentParser) -> None:
@@ -400,6 +425,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--backend", choices=["native", "reference"])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("bench", help="measure speed against the performance targets (PASS/MISS), native and reference")
+    p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: the three shipped base variants")
+    p.add_argument("--repeats", type=int, help="repeats per figure (default 5, --quick 3)")
+    p.add_argument("--quick", action="store_true", help="fewer hands and loops: a smoke run of a few seconds")
+    p.add_argument("--out", metavar="FILE", help="also write the results as JSON (atomically)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
     return ap
 
 

@@ -1,0 +1,80 @@
+"""`mjrules bench`: a quick run's JSON has every figure the report promises (no timing assertions)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+STAT = {"median", "min", "max", "n"}
+
+
+def _stat(s):
+    assert set(s) == STAT and s["n"] >= 1
+    assert s["min"] <= s["median"] <= s["max"]
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench") / "bench.json"
+    p = subprocess.run([sys.executable, "-m", "mjrules.cli", "bench", "shangrao", "--quick", "--json", "--out",
+                        str(out)], check=False, capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert json.loads(out.read_text(encoding="utf-8")) == data        # --out writes the same result
+    assert not list(out.parent.glob("*.part"))                          # ... atomically, no leftovers
+    return data
+
+
+def test_top_level(quick):
+    assert quick["schema"] == "mjrules-bench/1" and quick["quick"] is True
+    assert list(quick["variants"]) == ["shangrao"]
+    assert set(quick["targets"]) == {"win_check", "vs_is_agari", "waits", "evaluate", "simulate_random",
+                                     "simulate_greedy", "import_load", "tables"}
+    t = quick["tables"]
+    assert t["suit_tables_bytes"] == 2 * 5 ** 9 and isinstance(t["pass"], bool)
+
+
+def test_backends(quick):
+    v = quick["variants"]["shangrao"]
+    assert v["win_size"] == 14 and v["wild_counts"] == [0, 1, 2, 3, 4]
+    for b in ("native", "reference"):
+        r = v["backends"][b]
+        seen = {(row["class"], row["wilds"]) for row in r["win_check"]}
+        assert seen == {(c, w) for c in ("random", "near", "winning") for w in range(5)}
+        for row in r["win_check"]:
+            _stat(row["per_hand_us"])
+            _stat(row["hands_per_s"])
+            assert (row["pass"] is None) == (b == "reference")
+            if row["class"] == "winning":
+                assert row["wins"] == row["hands"] > 0              # generated winning hands do win
+        for key in ("waits", "evaluate"):
+            _stat(r[key]["per_hand_us"])
+            assert r[key]["hands"] > 0
+        for agent in ("random", "greedy"):
+            _stat(r["simulate"][agent]["hands_per_s"])
+
+
+def test_mahjong_and_import(quick):
+    v = quick["variants"]["shangrao"]
+    m = v["mahjong"]
+    assert m["available"]
+    assert set(m["classes"]) == {"random", "near", "winning"}
+    for row in m["classes"].values():
+        _stat(row["is_agari_us"])
+        _stat(row["shanten_us"])
+        assert row["speedup_vs_is_agari"] > 0 and 0 <= row["agree"] <= row["hands"]
+    assert isinstance(m["classes"]["near"]["pass"], bool)
+    il = v["import_load"]
+    _stat(il["seconds"])
+    assert il["variant"] == "shangrao" and isinstance(il["pass"], bool)
+
+
+def test_render_table(quick):
+    from mjrules.bench import render
+
+    text = render(quick)
+    assert "win check" in text and "is_agari" in text and "lookup tables" in text
+    assert "PASS" in text or "MISS" in text
