@@ -403,22 +403,22 @@ def render(r: dict[str, Any]) -> str:
     for name, v in r["variants"].items():
         lines.append("")
         lines.append(f"== {name}  ({v['win_size']}-tile hands, wilds {v['wild_counts']})")
-        lines.append(f"  {'measure':<{w}}{'native':>34}{'reference':>34}  target")
+        lines.append(f"  {'measure':<{w}}{'native':>36}{'reference':>36}  target")
         nat, ref = v["backends"]["native"], v["backends"]["reference"]
         refrows = {(x["class"], x["wilds"]): x for x in ref["win_check"]}
         for row in nat["win_check"]:
             rr = refrows.get((row["class"], row["wilds"]))
             label = f"win check hands/s, {row['class']}, {row['wilds']} wilds ({row['wins']}/{row['hands']} win)"
-            lines.append(f"  {label:<{w}}{_fmt(row['hands_per_s'], digits=0):>34}"
-                         f"{_fmt(rr['hands_per_s'] if rr else None, digits=0):>34}  "
+            lines.append(f"  {label:<{w}}{_fmt(row['hands_per_s'], digits=0):>36}"
+                         f"{_fmt(rr['hands_per_s'] if rr else None, digits=0):>36}  "
                          f"{_target('win_check')} {_mark(row['pass'])}")
         for key, label in (("waits", "waits us/hand, ready hands"), ("evaluate", "evaluate us/hand, winning hands")):
-            lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>34}{_fmt(ref[key]['per_hand_us']):>34}  "
+            lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>36}{_fmt(ref[key]['per_hand_us']):>36}  "
                          f"{_target(key)} {_mark(nat[key]['pass'])}")
         for agent in ("random", "greedy"):
             a, b = nat["simulate"][agent], ref["simulate"][agent]
             label = f"simulate hands/s, {agent} agents ({a['hands']}/{b['hands']})"
-            lines.append(f"  {label:<{w}}{_fmt(a['hands_per_s']):>34}{_fmt(b['hands_per_s']):>34}  "
+            lines.append(f"  {label:<{w}}{_fmt(a['hands_per_s']):>36}{_fmt(b['hands_per_s']):>36}  "
                          f"{_target('simulate_' + agent)} {_mark(a['pass'])}")
         m = v["mahjong"]
         if m.get("available"):
@@ -433,8 +433,8 @@ def render(r: dict[str, Any]) -> str:
         else:
             lines.append("  mahjong package not installed: comparison skipped (pip install 'mjrules[bench]')")
         il = v["import_load"]
-        lines.append(f"  {'import mjrules + load (subprocess), s':<{w}}{_fmt(il['seconds'], digits=3):>34}"
-                     f"{'':>34}  {_target('import_load')} {_mark(il['pass'])}")
+        lines.append(f"  {'import mjrules + load (subprocess), s':<{w}}{_fmt(il['seconds'], digits=3):>36}"
+                     f"{'':>36}  {_target('import_load')} {_mark(il['pass'])}")
     t = r["tables"]
     lines.append("")
     lines.append(f"lookup tables: suit tables {t['suit_tables_bytes']:,} B + honour/powers {t['other_tables_bytes']} B "
