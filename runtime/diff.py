@@ -2,7 +2,7 @@
 
 ```python
 from mjrules.diff import diff, render_text
-report = diff("shangrao", "shangrao_wuyuan")            # rules + hands; games=N adds simulations
+report = diff("base.mj", "house_rules.mj")               # rules + hands; games=N adds simulations
 print(render_text(report))
 report["same"], report["rules"], report["hands"]["differences"], report["games"]
 ```

@@ -2,7 +2,7 @@
 
 A scenario is how a disputed hand is reproduced and settled:
 
-    {"variant": "fuzhou_jiangxi", "dealer": 0, "options": {},
+    {"variant": "my_variant", "dealer": 0, "options": {},
      "hands": ["123m456p789s23s5z7z8s", "...", "...", "..."],   # dealt tiles per seat (the dealer's extra too)
      "wall": "1m2m3m...",          # the rest of the wall in draw order; replacements come from its end
      "indicator": "8s",            # the flipped indicator, if the variant has one (not in the wall)

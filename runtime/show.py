@@ -439,7 +439,7 @@ def render_markdown(v: Variant) -> str:
 
 
 def render_summary_line(v: Variant) -> str:
-    """'shangrao (上饶麻将): 5 patterns, 3 modifiers, 7 options, rule ids 20/20 covered[; not covered: ...]'."""
+    """'NAME (TITLE): 5 patterns, 3 modifiers, 7 options, rule ids 20/20 covered[; not covered: ...]'."""
     _, _, missing = _coverage(v)
     n = len(v.rule_ids)
     line = (f"{v.name} ({v.title}): {len(v.patterns)} patterns, {len(v.modifiers)} modifiers, "
