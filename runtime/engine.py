@@ -22,6 +22,9 @@ class Engine(Protocol):
     def waits(self, situation: dict[str, Any]) -> list[dict[str, Any]]:
         """Each kind completing a pre-draw hand, with the value it would give."""
 
+    def judge(self, situation: Any) -> dict[str, Any]:
+        """evaluate() for a Situation the runtime built itself (trusted: not parsed or checked)."""
+
 
 def choose_backend(backend: str | None) -> str:
     """The backend argument, else MJRULES_BACKEND, else native."""

@@ -7,6 +7,7 @@ actions) and `act(seat, action)`; an illegal action raises IllegalAction and lea
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 from .compiler.ir import Expr, Variant
 from .gamefacts import GameEnv, rotation, settle_hand
 from .situation import Situation
-from .tiles import Meld, tile_name
+from .tiles import TILE_NAMES, Meld, tile_name
 
 Action = dict[str, Any]
 
@@ -58,6 +59,7 @@ class Game:
         self.dealer = dealer
         self.dealer_streak = dealer_streak
         self.options = self.v.option_defaults() | dict(options or {})
+        self._overrides = {k: v for k, v in self.options.items() if self.v.option_defaults().get(k, v) != v}
         self.seats = [Seat() for _ in range(self.n)]
         self.events: list[dict[str, Any]] = []
         self.wild: int | None = None
@@ -544,10 +546,7 @@ class Game:
             indicator=self.indicator if self.v.wild is not None and self.v.wild.mode != "fixed" else None,
             flowers=tuple(s.flowers), wild_discards=s.wild_discards, dealer_streak=self.dealer_streak,
             first_turn=s.first_turn, first_discard=first, declared_ready=s.declared_ready,
-            options={k: v for k, v in self.options.items() if k in self._option_names()})
-
-    def _option_names(self) -> set[str]:
-        return {o.name for o in self.v.options}
+            options=self._overrides)
 
     def _wins(self, seat: int, win_by: str, tile: int | None = None, discarder: int = -1,
               first: bool = False) -> bool:
@@ -560,10 +559,7 @@ class Game:
         else:
             tile = self.drawn if self.drawn is not None else (conc[-1] if conc else None)
         sit = self._situation(seat, conc, s.melds, tile, win_by, discarder, first)
-        try:
-            r = self.engine.evaluate(sit)
-        except ValueError:
-            return False
+        r = self.engine.judge(sit)
         self._last_eval = r
         return bool(r["win"])
 
@@ -571,10 +567,7 @@ class Game:
         s = self.seats[seat]
         conc = list(s.concealed) + [self.indicator]
         sit = self._situation(seat, conc, s.melds, self.indicator, "rob_gold", -1)
-        try:
-            r = self.engine.evaluate(sit)
-        except ValueError:
-            return False
+        r = self.engine.judge(sit)
         req = self.v.rob_wild.requires
         shapes = {p.shape for p in self.v.patterns if p.name in req}
         pat_shape = next((p.shape for p in self.v.patterns if p.name == r.get("pattern")), None)
@@ -636,7 +629,7 @@ class Game:
                 conc = list(s.concealed) + ([self._tile_of(w)] if w.win_by in ("discard", "rob_kong") else [])
                 sit = self._situation(w.seat, conc, s.melds, self._tile_of(w), w.win_by, w.discarder,
                                       w.win_by == "discard" and self.last_discard[2])
-                r = self.engine.evaluate(sit.replace(winners=len(winners), dealer_won=dealer_won))
+                r = self.engine.judge(sit.replace(winners=len(winners), dealer_won=dealer_won))
             final.append(Winner(w.seat, w.win_by, w.discarder, r))
             self.log("win", seat=w.seat, win_by=w.win_by, discarder=w.discarder, patterns=r["patterns"],
                      value=r["value"])
@@ -674,18 +667,18 @@ class Game:
     # ---- views ---------------------------------------------------------------------------------------
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may see: its own tiles, everyone's melds, flowers and discards, the wall count."""
-        me = self.seats[seat]
+        me, names = self.seats[seat], TILE_NAMES
         return {
             "seat": seat, "dealer": self.dealer, "phase": self.phase,
-            "concealed": [tile_name(k) for k in me.concealed],
-            "drawn": tile_name(self.drawn) if self.drawn is not None and seat == self.current else None,
-            "wild": tile_name(self.wild) if self.wild is not None else None,
-            "indicator": tile_name(self.indicator) if self.indicator is not None else None,
+            "concealed": [names[k] for k in me.concealed],
+            "drawn": names[self.drawn] if self.drawn is not None and seat == self.current else None,
+            "wild": names[self.wild] if self.wild is not None else None,
+            "indicator": names[self.indicator] if self.indicator is not None else None,
             "drawable": self.drawable,
-            "last_discard": tile_name(self.last_discard[1]) if self.phase == "claims" else
-            tile_name(self._robk[1]) if self.phase == "rob_kong" else None,
-            "players": [{"melds": [str(m) for m in s.melds], "flowers": [tile_name(k) for k in s.flowers],
-                         "discards": [tile_name(k) for k in s.discards], "concealed_count": len(s.concealed),
+            "last_discard": names[self.last_discard[1]] if self.phase == "claims" else
+            names[self._robk[1]] if self.phase == "rob_kong" else None,
+            "players": [{"melds": [_meld_text(m) for m in s.melds], "flowers": [names[k] for k in s.flowers],
+                         "discards": [names[k] for k in s.discards], "concealed_count": len(s.concealed),
                          "declared_ready": s.declared_ready} for s in self.seats],
         }
 
@@ -722,6 +715,11 @@ class Game:
         for k in self.loose:
             c[k] += 1
         return c
+
+
+@functools.cache
+def _meld_text(m: Meld) -> str:
+    return str(m)
 
 
 def _kind(name: str) -> int:

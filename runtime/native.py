@@ -378,6 +378,10 @@ class NativeEngine:
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
         return self._evaluate(s)[0]
 
+    def judge(self, s: Situation) -> dict[str, Any]:
+        """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""
+        return self._evaluate(s)[0]
+
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give.
 

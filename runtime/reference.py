@@ -315,6 +315,10 @@ class ReferenceEngine:
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
         return self._evaluate(s)
 
+    def judge(self, s: Situation) -> dict[str, Any]:
+        """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""
+        return self._evaluate(s)
+
     def _evaluate(self, s: Situation) -> dict[str, Any]:
         v = self.variant
         f = _Facts(self, s)
