@@ -33,7 +33,7 @@ from typing import Any, Self
 
 from . import __version__
 from .compiler.ir import Src, Variant, dump_json
-from .settle import apply_payments, as_json_payments, cap_losses
+from .settle import explain_line, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import tile_name
 
@@ -283,14 +283,8 @@ def _load_core() -> Any:
 
 
 # ---- the engine -------------------------------------------------------------------------------------------
-def _line(src: Src | None, text: str) -> dict[str, Any]:
-    rules = list(src.rules) if src else []
-    return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
-
-
-def _lose(reason: str, explain: list) -> dict[str, Any]:
-    return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
-            "payments": {}, "reading": None, "explain": explain}
+_line = explain_line
+_lose = losing_result
 
 
 def _num(v: float) -> int | float:
@@ -540,20 +534,7 @@ class NativeEngine:
             explain.append({"rule": rule, "rules": list(rules), "text": text + self._define(i, x)})
         rule, rules, text = self._value_line
         explain.append({"rule": rule, "rules": list(rules), "text": f"{text}{value}"})
-        ev = lambda e: self._win_expr(e, value)
-        ledger: list[dict[str, Any]] = []
-        net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
-                             dealer=s.dealer, ledger=ledger)
-        stl = v.settlement
-        if stl.cap_loss is not None and (stl.cap_cond is None or ev(stl.cap_cond)):
-            cap = ev(stl.cap_loss)
-            capped = cap_losses(net, cap)
-            if capped != net:
-                explain.append(_line(stl.cap_src, f"losses capped at {cap}"))
-            net = capped
-        for pay in ledger:
-            explain.append({"rule": pay["rule"], "rules": pay["rules"],
-                            "text": f"seat {pay['from']} pays seat {pay['to']} {pay['amount']}"})
+        payments = settle_win(v, s, lambda e: self._win_expr(e, value), explain)
         pat = v.patterns[p]
         return {
             "win": True,
@@ -562,7 +543,7 @@ class NativeEngine:
             "patterns": [pat.name, *[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events]],
             "status": v.statuses[status].name if status >= 0 else None,
             "value": value,
-            "payments": as_json_payments(net),
+            "payments": payments,
             "reading": {"groups": [{"kind": g[1], "tiles": list(g[4]), "wild": list(g[2])} for g in gs],
                         "wilds_as": [_NAMES[k] for k in assign]},
             "explain": explain,

@@ -8,7 +8,7 @@ from typing import Any
 from . import readings as R
 from .compiler.ir import Expr, Src, Variant
 from .interp import UNKNOWN, Env, evaluate
-from .settle import apply_payments, as_json_payments, cap_losses
+from .settle import explain_line, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import tile_name
 
@@ -23,9 +23,7 @@ class Reading:
     assignment: tuple[int, ...]  # what each wild stands for, sorted
 
 
-def line(src: Src | None, text: str) -> dict[str, Any]:
-    rules = list(src.rules) if src else []
-    return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
+line = explain_line
 
 
 def _clean(v: Any) -> Any:
@@ -397,20 +395,7 @@ class ReferenceEngine:
         for d in v.defines:
             explain.append(line(d.src, f"{d.name} = {_fmt(env.ref('define', d.name))}"))
         explain.append(line(v.score.value_src, f"value = {value}"))
-        ev = lambda e: evaluate(e, _WinEnv(env, value, s))
-        ledger: list[dict[str, Any]] = []
-        net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
-                             dealer=s.dealer, ledger=ledger)
-        st = v.settlement
-        if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
-            cap = ev(st.cap_loss)
-            net2 = cap_losses(net, cap)
-            if net2 != net:
-                explain.append(line(st.cap_src, f"losses capped at {cap}"))
-            net = net2
-        for p in ledger:
-            explain.append({"rule": p["rule"], "rules": p["rules"],
-                            "text": f"seat {p['from']} pays seat {p['to']} {p['amount']}"})
+        payments = settle_win(v, s, lambda e: evaluate(e, _WinEnv(env, value, s)), explain)
         return {
             "win": True,
             "reason": f"{pat.name} ({pat.label})",
@@ -418,7 +403,7 @@ class ReferenceEngine:
             "patterns": [pat.name, *mods, *events],
             "status": status,
             "value": value,
-            "payments": as_json_payments(net),
+            "payments": payments,
             "reading": _reading_json(rd),
             "explain": explain,
         }
@@ -483,9 +468,7 @@ def _pre_draw(variant: Variant, situation: dict | Situation) -> Situation:
     return situation_from_dict(variant, d, pre_draw=True)
 
 
-def _lose(reason: str, explain: list) -> dict[str, Any]:
-    return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
-            "payments": {}, "reading": None, "explain": explain}
+_lose = losing_result
 
 
 def _uses(e: Expr, kind: str, name: str) -> bool:

@@ -79,3 +79,32 @@ def _rule(src: Src) -> str:
 
 def as_json_payments(net: dict[int, Any]) -> dict[str, Any]:
     return {str(p): _num(v) for p, v in sorted(net.items())}
+
+
+def explain_line(src: Src | None, text: str) -> dict[str, Any]:
+    """One line of a result's explanation, naming the rule ids of the clause behind it."""
+    rules = list(src.rules) if src else []
+    return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
+
+
+def losing_result(reason: str, explain: list) -> dict[str, Any]:
+    return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
+            "payments": {}, "reading": None, "explain": explain}
+
+
+def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str, Any]]) -> dict[str, Any]:
+    """The win settlement of one winner: the spec's win payments, then the cap; each payment explained."""
+    ledger: list[dict[str, Any]] = []
+    net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
+                         dealer=s.dealer, ledger=ledger)
+    st = v.settlement
+    if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
+        cap = ev(st.cap_loss)
+        capped = cap_losses(net, cap)
+        if capped != net:
+            explain.append(explain_line(st.cap_src, f"losses capped at {cap}"))
+        net = capped
+    for pay in ledger:
+        explain.append({"rule": pay["rule"], "rules": pay["rules"],
+                        "text": f"seat {pay['from']} pays seat {pay['to']} {pay['amount']}"})
+    return as_json_payments(net)
