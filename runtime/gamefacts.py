@@ -5,7 +5,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .compiler.ir import Expr
-from .interp import Env, evaluate
+from .interp import Env, evaluate, flower_call
 from .settle import apply_payments, cap_losses
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -58,16 +58,8 @@ class GameEnv(Env):
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
-        copies = self.g.v.tiles.copies
-        if name == "flower_fours":
-            return sum(1 for s in self.g.seats for k in args[0] if copies[k] and s.flowers.count(k) >= copies[k])
-        if name == "flower_complete":
-            return sum(1 for s in self.g.seats if all(k in s.flowers for k in args[0]))
-        if name == "max":
-            return max(args)
-        if name == "min":
-            return min(args)
-        raise KeyError(name)
+        counts = [[s.flowers.count(k) for k in range(42)] for s in self.g.seats]
+        return flower_call(name, args, counts, self.g.v.tiles.copies)
 
     def ref(self, kind: str, name: str) -> Any:
         if kind == "define":

@@ -25,6 +25,29 @@ class Env:
         raise KeyError(name)
 
 
+def flower_fours(flowers: list[int], group: tuple[int, ...], copies: tuple[int, ...]) -> int:
+    """Builtin flower_fours for one player: kinds of the group of which every copy was collected."""
+    return sum(1 for k in group if copies[k] and flowers[k] >= copies[k])
+
+
+def flower_complete(flowers: list[int], group: tuple[int, ...]) -> int:
+    """Builtin flower_complete for one player: 1 if every kind of the group was collected."""
+    return int(all(flowers[k] > 0 for k in group))
+
+
+def flower_call(name: str, args: tuple, players: list[list[int]], copies: tuple[int, ...]) -> Any:
+    """The flower builtins and max/min, summed over `players` (flower counts per kind, one list each)."""
+    if name == "flower_fours":
+        return sum(flower_fours(f, args[0], copies) for f in players)
+    if name == "flower_complete":
+        return sum(flower_complete(f, args[0]) for f in players)
+    if name == "max":
+        return max(args)
+    if name == "min":
+        return min(args)
+    raise KeyError(name)
+
+
 def _num_op(op: str) -> Callable[[Any, Any], Any]:
     return {
         "add": lambda a, b: a + b,

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import readings as R
 from .compiler.ir import Expr, Src, Variant
-from .interp import UNKNOWN, Env, evaluate
+from .interp import UNKNOWN, Env, evaluate, flower_call
 from .settle import explain_line, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import tile_name
@@ -92,17 +92,7 @@ class _SituationEnv(Env):
         return self.f.options[name]
 
     def call(self, name: str, args: tuple) -> Any:
-        fc = self.f.flower_counts
-        copies = self.eng.variant.tiles.copies
-        if name == "flower_fours":
-            return sum(1 for k in args[0] if copies[k] and fc[k] >= copies[k])
-        if name == "flower_complete":
-            return int(all(fc[k] > 0 for k in args[0]))
-        if name == "max":
-            return max(args)
-        if name == "min":
-            return min(args)
-        raise KeyError(name)
+        return flower_call(name, args, [self.f.flower_counts], self.eng.variant.tiles.copies)
 
     def ref(self, kind: str, name: str) -> Any:
         if kind == "event":
