@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -351,46 +353,115 @@ class Variant:
         return dump_json(self)
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def to_data(obj: Any) -> Any:
     """The IR as plain JSON data: dataclasses become objects (with a `_` type tag for Expr-free nodes)."""
     if isinstance(obj, Expr):
         return [obj.op, *[to_data(a) for a in obj.args]]
     if dataclasses.is_dataclass(obj):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+        return {name: to_data(getattr(obj, name)) for name in _field_names(type(obj))}
     if isinstance(obj, (tuple, list)):
         return [to_data(x) for x in obj]
     return obj
 
 
+# id(variant) -> (weak reference, its JSON): a Variant is immutable, so its JSON is computed once. The
+# native backend's cache key hashes it on every load.
+_DUMPED: dict[int, tuple[weakref.ref, str]] = {}
+
+
+def _remember(variant: Variant, text: str) -> None:
+    key = id(variant)
+    try:
+        ref = weakref.ref(variant, lambda _r, key=key: _DUMPED.pop(key, None))
+    except TypeError:  # pragma: no cover - not weakly referenceable
+        return
+    _DUMPED[key] = (ref, text)
+
+
 def dump_json(variant: Variant) -> str:
     """Deterministic JSON: sorted keys, fixed separators, one trailing newline."""
+    hit = _DUMPED.get(id(variant))
+    if hit is not None and hit[0]() is variant:
+        return hit[1]
     data = {"ir_version": IR_VERSION, "variant": to_data(variant)}
-    return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
+    _remember(variant, text)
+    return text
 
 
 def _decode(tp: Any, data: Any) -> Any:
+    """JSON data of type `tp` back to IR values (see _decoder)."""
+    return _decoder(tp)(data)
+
+
+_DECODERS: dict[Any, Callable[[Any], Any]] = {}
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+_HINTS: dict[str, Any] = {}
+
+
+def _hint(annotation: Any) -> Any:
+    """A field's annotation as a type: what typing.get_type_hints gives for the IR's dataclasses (their
+    annotations are strings naming this module's classes and builtins), evaluated once per string."""
+    if not isinstance(annotation, str):
+        return annotation
+    tp = _HINTS.get(annotation)
+    if tp is None:
+        tp = _HINTS[annotation] = eval(annotation, globals())  # this module's own annotations
+    return tp
+
+
+def _decoder(tp: Any) -> Callable[[Any], Any]:
+    """The decoding function for a type, built once per type: the type hints of each dataclass are
+    evaluated once per process rather than once per object. None decodes to None for every type."""
+    fn = _DECODERS.get(tp)
+    if fn is not None:
+        return fn
     import types
     import typing
 
-    if data is None:
-        return None
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(args) == 1:
-            return _decode(args[0], data)
-        return data  # e.g. int | None
-    if tp is Expr:
-        return Expr(data[0], tuple(_decode_expr_arg(a) for a in data[1:]))
-    if origin is tuple:
+        fn = _decoder(args[0]) if len(args) == 1 else _same  # e.g. int | None stays as it is
+    elif tp is Expr:
+        def fn(data: Any) -> Any:
+            return None if data is None else Expr(data[0], tuple([_decode_expr_arg(a) for a in data[1:]]))
+    elif origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], x) for x in data)
-        return tuple(_decode(a, x) for a, x in zip(args, data))
-    if dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
-        return tp(**{f.name: _decode(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)})
-    return data
+            item = _decoder(args[0])
+
+            def fn(data: Any) -> Any:
+                return None if data is None else tuple([item(x) for x in data])
+        else:
+            items = [_decoder(a) for a in args]
+
+            def fn(data: Any) -> Any:
+                return None if data is None else tuple([f(x) for f, x in zip(items, data)])
+    elif dataclasses.is_dataclass(tp):
+        fields = [(f.name, _decoder(_hint(f.type))) for f in dataclasses.fields(tp)]
+
+        def fn(data: Any) -> Any:
+            return None if data is None else tp(**{name: f(data[name]) for name, f in fields})
+    else:
+        fn = _same
+    _DECODERS[tp] = fn
+    return fn
 
 
 def _decode_expr_arg(a: Any) -> Any:

@@ -35,20 +35,48 @@ def choose_backend(backend: str | None) -> str:
 
 
 def load_ir(variant: str | Path) -> Variant:
-    """A shipped variant's name or a .mj path -> its checked IR (raises SpecError on a bad spec)."""
+    """A shipped variant's name or a .mj path -> its checked IR (raises SpecError on a bad spec).
+
+    When the load index (mjrules.fastload) knows the spec and nothing it was compiled from has changed, the
+    IR comes from the variant's native module, without the front end (lark); else the spec is compiled."""
+    from .fastload import cached
+
+    ir = cached(str(variant))
+    if ir is not None:
+        return ir
     from .compiler import compile_variant
 
     return compile_variant(str(variant))
 
 
-def load(variant: str | Path | Variant, backend: str | None = None) -> Engine:
-    """Load a variant (a shipped name, a .mj path, or an IR) with a backend ("native" or "reference")."""
-    b = choose_backend(backend)
-    ir = variant if isinstance(variant, Variant) else load_ir(variant)
-    if b == "reference":
+def _engine(ir: Variant, backend: str) -> Engine:
+    if backend == "reference":
         from .reference import ReferenceEngine
 
         return ReferenceEngine(ir)
     from .native import NativeEngine
 
     return NativeEngine(ir)
+
+
+def load(variant: str | Path | Variant, backend: str | None = None) -> Engine:
+    """Load a variant (a shipped name, a .mj path, or an IR) with a backend ("native" or "reference").
+
+    A spec loaded with the native backend is recorded in the load index once its module is built, so the
+    next load, in any process, skips compiling it while the spec and the files it extends are unchanged."""
+    b = choose_backend(backend)
+    if isinstance(variant, Variant):
+        return _engine(variant, b)
+    from . import fastload
+
+    name = str(variant)
+    ir = fastload.cached(name)
+    if ir is not None:
+        return _engine(ir, b)
+    links = fastload.chain(name) if b == "native" else None  # the spec's files as they are before compiling
+    from .compiler import compile_variant
+
+    ir = compile_variant(name)
+    engine = _engine(ir, b)
+    fastload.record(links, ir)
+    return engine
