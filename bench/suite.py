@@ -3,9 +3,12 @@
 For each variant (default: the three shipped base variants) and backend (native, reference; the reference
 on fewer hands and loops) it measures, on deterministic hands generated legal for the variant:
 
-1. the win check `engine.evaluate(situation)["win"]` (the per-hand Python call) on random, near-winning and
-   winning hands with 0..4 wilds (only 0 where the variant has no wilds; at most the variant's live copies);
-2. `engine.waits` on ready hands (a winning hand without its winning tile);
+1. the win check (mjrules.check) on random, near-winning and winning hands with 0..4 wilds (only 0 where the
+   variant has no wilds; at most the variant's live copies): the per-hand call `engine.is_win(counts, wilds,
+   wild)` and the batch call `engine.check_batch(array, wilds, wild=...)` (one call for all the hands of a
+   class, looped; the native batch also with 2 threads, to show the scaling);
+2. the wait kinds `engine.wait_kinds` on ready hands (a winning hand without its winning tile), and the
+   full `engine.waits` (each wait with its value) on the same hands;
 3. the full `engine.evaluate` on winning hands;
 4. complete hands per second of `mjrules.play.play_hand` with four random and four greedy agents;
 
@@ -40,6 +43,7 @@ SEED = 20240601
 # Targets (native backend). "min" targets: figure >= target; "max" targets: figure <= target.
 TARGETS: dict[str, dict[str, Any]] = {
     "win_check": {"value": 4_000_000, "unit": "hands/s", "kind": "min"},
+    "batch_check": {"value": 20_000_000, "unit": "hands/s", "kind": "min"},
     "vs_is_agari": {"value": 10.0, "unit": "x", "kind": "min"},          # on near-winning hands, no wilds
     "waits": {"value": 1.0, "unit": "us", "kind": "max"},
     "evaluate": {"value": 3.0, "unit": "us", "kind": "max"},
@@ -186,12 +190,13 @@ class HandMaker:
         return True
 
     def make(self, n: int, nw: int) -> dict[str, list[dict[str, Any]]]:
-        """n hands of each class with nw wilds; winning hands are checked to win, all are checked legal."""
+        """n hands of each class with nw wilds, one wild kind for them all (as in one hand of a game);
+        winning hands are checked to win, all are checked legal."""
         out: dict[str, list[dict[str, Any]]] = {c: [] for c in (*CLASSES, "ready")}
         tries = 0
+        wild = self._wild_kind() if self.v.wild is not None else None
         while len(out["winning"]) < n and tries < 200 * n:
             tries += 1
-            wild = self._wild_kind() if self.v.wild is not None else None
             tiles = self._winning_tiles(wild)                # the sets, then the pair
             if nw and tries % 2:                             # a wild pairs the winning tile (e.g. 宝调), others
                 sets = tiles[:-2]                            # replace random set tiles
@@ -223,6 +228,64 @@ class HandMaker:
         return out
 
 
+def check_form(d: dict[str, Any]) -> tuple[bytes, int, int | None]:
+    """A situation dict as the win check takes it: (34 counts as bytes, wilds, wild kind)."""
+    from mjrules.tiles import parse_tiles
+
+    wild = parse_tiles(d["wild"])[0].kind if "wild" in d else None
+    c = [0] * 34
+    nw = 0
+    for t in parse_tiles(d["concealed"]):
+        if t.kind == wild:
+            nw += 1
+        else:
+            c[t.kind] += 1
+    return bytes(c), nw, wild
+
+
+def per_call(fn: Callable[..., Any], args: Sequence[tuple], repeats: int, budget: float) -> list[float]:
+    """per_item for a function of several arguments, without a wrapper in the timed loop."""
+    loops = 1
+    if budget > 0:
+        start = time.perf_counter()
+        for a, b, c in args:
+            fn(a, b, c)
+        loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(loops):
+            for a, b, c in args:
+                fn(a, b, c)
+        out.append((time.perf_counter() - t) / (loops * len(args)))
+    return out
+
+
+def per_batch(eng: Any, forms: Sequence[tuple], repeats: int, budget: float, threads: int = 1) -> list[float]:
+    """Seconds per hand of check_batch over all the forms at once (one wild kind), looped to `budget`."""
+    import numpy as np
+
+    arr = np.frombuffer(b"".join(f[0] for f in forms), dtype=np.uint8).reshape(len(forms), 34).copy()
+    wl = np.array([f[1] for f in forms], dtype=np.uint8)
+    wild = forms[0][2]
+    if budget > 0 and len(arr) < 20_000:          # a batch is meant to be large: tile the hands up
+        reps = -(-20_000 // len(arr))
+        arr, wl = np.tile(arr, (reps, 1)), np.tile(wl, reps)
+    call = lambda: eng.check_batch(arr, wl, wild=wild, threads=threads)
+    loops = 1
+    if budget > 0:
+        start = time.perf_counter()
+        call()
+        loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(loops):
+            call()
+        out.append((time.perf_counter() - t) / (loops * len(arr)))
+    return out
+
+
 def tenhou34(d: dict[str, Any]) -> list[int]:
     from mjrules.tiles import parse_tiles
 
@@ -241,26 +304,33 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
     n, reps, budget = cfg["hands"][b], cfg["repeats"], cfg["budget"][b]
     native = b == "native"
     res: dict[str, Any] = {"win_check": [], "hands_per_class": n}
-    win = lambda d: eng.evaluate(d)["win"]
     for nw, by_class in hands.items():
         for cls in CLASSES:
             items = by_class[cls][:n]
             if not items:
                 continue
+            forms = [check_form(d) for d in items]
             note(f"{eng.variant.name} {b}: win check, {cls}, {nw} wilds")
-            t = per_item(win, items, reps, budget)
+            t = per_call(eng.is_win, forms, reps, budget)
             hps = spread([1 / x for x in t])
-            res["win_check"].append({"class": cls, "wilds": nw, "hands": len(items), "per_hand_us": spread(
-                [x * 1e6 for x in t]), "hands_per_s": hps,
-                "wins": sum(1 for d in items if win(d)),
-                "pass": check_target("win_check", hps["median"]) if native else None})
+            tb = per_batch(eng, forms, reps, budget)
+            bps = spread([1 / x for x in tb])
+            row = {"class": cls, "wilds": nw, "hands": len(items), "per_hand_us": spread([x * 1e6 for x in t]),
+                   "hands_per_s": hps, "batch_hands_per_s": bps, "wins": sum(1 for f in forms if eng.is_win(*f)),
+                   "pass": check_target("win_check", hps["median"]) if native else None,
+                   "batch_pass": check_target("batch_check", bps["median"]) if native else None}
+            if native and cls == "random":
+                row["batch_2_threads_hands_per_s"] = spread([1 / x for x in per_batch(eng, forms, reps, budget, 2)])
+            res["win_check"].append(row)
     # waits: ready hands of every wild count, taken in turn (waits is ~34 evaluations, hence fewer hands)
     ready = [d for group in zip(*(by["ready"] for by in hands.values())) for d in group][:cfg["waits_hands"][b]]
     winning = [d for by in hands.values() for d in by["winning"][:n]]
-    note(f"{eng.variant.name} {b}: waits")
-    t = spread([x * 1e6 for x in per_item(eng.waits, ready, reps, budget)])
+    note(f"{eng.variant.name} {b}: wait kinds and waits")
+    t = spread([x * 1e6 for x in per_call(eng.wait_kinds, [check_form(d) for d in ready], reps, budget)])
     res["waits"] = {"hands": len(ready), "per_hand_us": t,
                     "pass": check_target("waits", t["median"]) if native else None}
+    t = spread([x * 1e6 for x in per_item(eng.waits, ready, reps, budget)])
+    res["waits_values"] = {"hands": len(ready), "per_hand_us": t}
     note(f"{eng.variant.name} {b}: evaluate")
     t = spread([x * 1e6 for x in per_item(eng.evaluate, winning, reps, budget)])
     res["evaluate"] = {"hands": len(winning), "per_hand_us": t,
@@ -305,7 +375,7 @@ def bench_mahjong(eng: Any, by_class: dict[str, list], native_us: dict[str, floa
         note(f"{eng.variant.name}: mahjong is_agari / calculate_shanten, {cls}")
         ag = spread([x * 1e6 for x in per_item(agari.is_agari, arrays, reps, budget)])
         row: dict[str, Any] = {"hands": len(arrays), "is_agari_us": ag,
-                               "agree": sum(agari.is_agari(a) == eng.evaluate(d)["win"]
+                               "agree": sum(agari.is_agari(a) == eng.is_win(*check_form(d))
                                             for a, d in zip(arrays, hands))}
         if size == 14:
             row["shanten_us"] = spread([x * 1e6 for x in per_item(shanten.calculate_shanten, arrays, reps, budget)])
@@ -412,9 +482,18 @@ def render(r: dict[str, Any]) -> str:
             lines.append(f"  {label:<{w}}{_fmt(row['hands_per_s'], digits=0):>36}"
                          f"{_fmt(rr['hands_per_s'] if rr else None, digits=0):>36}  "
                          f"{_target('win_check')} {_mark(row['pass'])}")
-        for key, label in (("waits", "waits us/hand, ready hands"), ("evaluate", "evaluate us/hand, winning hands")):
+            label = f"  batch hands/s, {row['class']}, {row['wilds']} wilds"
+            lines.append(f"  {label:<{w}}{_fmt(row['batch_hands_per_s'], digits=0):>36}"
+                         f"{_fmt(rr['batch_hands_per_s'] if rr else None, digits=0):>36}  "
+                         f"{_target('batch_check')} {_mark(row['batch_pass'])}")
+            if "batch_2_threads_hands_per_s" in row:
+                label = "  batch hands/s, 2 threads"
+                lines.append(f"  {label:<{w}}{_fmt(row['batch_2_threads_hands_per_s'], digits=0):>36}")
+        for key, label, tgt in (("waits", "wait kinds us/hand, ready hands", True),
+                                ("waits_values", "  waits with values us/hand", False),
+                                ("evaluate", "evaluate us/hand, winning hands", True)):
             lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>36}{_fmt(ref[key]['per_hand_us']):>36}  "
-                         f"{_target(key)} {_mark(nat[key]['pass'])}")
+                         + (f"{_target(key)} {_mark(nat[key]['pass'])}" if tgt else ""))
         for agent in ("random", "greedy"):
             a, b = nat["simulate"][agent], ref["simulate"][agent]
             label = f"simulate hands/s, {agent} agents ({a['hands']}/{b['hands']})"
@@ -423,7 +502,7 @@ def render(r: dict[str, Any]) -> str:
         m = v["mahjong"]
         if m.get("available"):
             lines.append(f"  mahjong {m['version']} on the same hands without wilds "
-                         f"(speed-up = is_agari time / native win-check time):")
+                         f"(speed-up = is_agari time / native is_win time):")
             for cls, row in m["classes"].items():
                 sh = _fmt(row["shanten_us"]) if row["shanten_us"] else "n/a (>14 tiles)"
                 tgt = f"  {_target('vs_is_agari')} {_mark(row['pass'])}" if "pass" in row else ""

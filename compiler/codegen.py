@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "1"
+CODEGEN_VERSION = "2"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -470,7 +470,9 @@ def render(v: Variant, key: str = "") -> str:
         "claim_line": _line(v.claims.win_on_discard_src or v.claims.src),
         "counts": {"npat": len(v.patterns), "nmod": len(v.modifiers), "nev": len(v.events),
                    "nst": len(v.statuses), "ntab": len(v.tables), "ndef": len(v.defines),
-                   "nwin": len(win_exprs(v)), "nopt": len(v.options), "nforbid": len(v.score.forbids)},
+                   "nwin": len(win_exprs(v)), "nopt": len(v.options), "nforbid": len(v.score.forbids),
+                   "nminimum": len(v.score.minimum)},
+        "plain_standard": next((i for i, p in enumerate(v.patterns) if p.shape == "standard" and p.cond is None), -1),
         "win_size": int(v.win_size), "players": int(v.players),
         "has_wild": int(w is not None), "face_value": int(bool(w and w.face_value)),
         "discard_unclaimable": int(bool(w and w.discard_unclaimable)),

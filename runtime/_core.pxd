@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 4     # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 5     # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -70,18 +70,18 @@ cdef struct Facts:
 
 cdef struct Ctx
 
-ctypedef bint (*PatternFn)(Ctx* x, Reading* rd, int p) noexcept
-ctypedef signed char (*ViableFn)(Ctx* x, int* counts, int p) noexcept
-ctypedef bint (*ModifierFn)(Ctx* x, Reading* rd, int m) noexcept
-ctypedef bint (*EventFn)(Ctx* x, int e) noexcept
-ctypedef bint (*StatusFn)(Ctx* x, Reading* rd, int s) noexcept
-ctypedef double (*TableFn)(Ctx* x, Reading* rd, int t, int* row) noexcept
-ctypedef double (*DefineFn)(Ctx* x, Reading* rd, int d) noexcept
-ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept
-ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept
-ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept
-ctypedef bint (*ClaimFn)(Ctx* x) noexcept
-ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept
+ctypedef bint (*PatternFn)(Ctx* x, Reading* rd, int p) noexcept nogil
+ctypedef signed char (*ViableFn)(Ctx* x, int* counts, int p) noexcept nogil
+ctypedef bint (*ModifierFn)(Ctx* x, Reading* rd, int m) noexcept nogil
+ctypedef bint (*EventFn)(Ctx* x, int e) noexcept nogil
+ctypedef bint (*StatusFn)(Ctx* x, Reading* rd, int s) noexcept nogil
+ctypedef double (*TableFn)(Ctx* x, Reading* rd, int t, int* row) noexcept nogil
+ctypedef double (*DefineFn)(Ctx* x, Reading* rd, int d) noexcept nogil
+ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept nogil
+ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
+ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
+ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
+ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 
 cdef struct Spec:
     int abi
@@ -89,6 +89,8 @@ cdef struct Spec:
     int win_size
     bint has_wild, face_value, discard_unclaimable, has_win_on_discard, rob_kong
     unsigned long long stands     # stands_for and playable, as a kind mask
+    int nminimum                  # minimum clauses (the verdict may need a reading's value)
+    int plain_standard            # the first standard-shape pattern without a condition, or -1
     int nplayable
     const int* playable
     const int* copies             # NALL entries
@@ -126,21 +128,21 @@ cdef struct Ctx:
     Ctx* inner                    # scratch context for waits_all
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
-cdef bint var_waits_all(Ctx* x) noexcept
+cdef bint var_waits_all(Ctx* x) noexcept nogil
 
 # ---- memoised references --------------------------------------------------------------------------------
-cdef inline bint ref_event(Ctx* x, int e) noexcept:
+cdef inline bint ref_event(Ctx* x, int e) noexcept nogil:
     if x.ev_memo[e] < 0:
         x.ev_memo[e] = x.spec.event(x, e)
     return x.ev_memo[e]
 
-cdef inline bint ref_mod(Ctx* x, Reading* rd, int m) noexcept:
+cdef inline bint ref_mod(Ctx* x, Reading* rd, int m) noexcept nogil:
     if x.mod_gen[m] != x.gen:
         x.mod_val[m] = x.spec.modifier(x, rd, m)
         x.mod_gen[m] = x.gen
     return x.mod_val[m]
 
-cdef inline int ref_status(Ctx* x, Reading* rd) noexcept:
+cdef inline int ref_status(Ctx* x, Reading* rd) noexcept nogil:
     cdef int i
     if x.st_gen != x.gen:
         x.st_val = -1
@@ -151,38 +153,38 @@ cdef inline int ref_status(Ctx* x, Reading* rd) noexcept:
         x.st_gen = x.gen
     return x.st_val
 
-cdef inline double ref_table(Ctx* x, Reading* rd, int t) noexcept:
+cdef inline double ref_table(Ctx* x, Reading* rd, int t) noexcept nogil:
     if x.tb_gen[t] != x.gen:
         x.tb_val[t] = x.spec.table(x, rd, t, &x.tb_row[t])
         x.tb_gen[t] = x.gen
     return x.tb_val[t]
 
-cdef inline double ref_define(Ctx* x, Reading* rd, int d) noexcept:
+cdef inline double ref_define(Ctx* x, Reading* rd, int d) noexcept nogil:
     if x.df_gen[d] != x.gen:
         x.df_val[d] = x.spec.define(x, rd, d)
         x.df_gen[d] = x.gen
     return x.df_val[d]
 
 # ---- numbers ------------------------------------------------------------------------------------------
-cdef inline double n_chk(Ctx* x, double v) noexcept:
+cdef inline double n_chk(Ctx* x, double v) noexcept nogil:
     if not fabs(v) < 9007199254740992.0:
         x.err |= ERR_NUM
     return v
 
-cdef inline double n_bad(Ctx* x) noexcept:
+cdef inline double n_bad(Ctx* x) noexcept nogil:
     x.err |= ERR_NUM
     return 0.0
 
-cdef inline double n_err(Ctx* x) noexcept:
+cdef inline double n_err(Ctx* x) noexcept nogil:
     x.err |= ERR_OTHER
     return 0.0
 
-cdef inline double n_div(Ctx* x, double a, double b) noexcept:
+cdef inline double n_div(Ctx* x, double a, double b) noexcept nogil:
     if b == 0.0:
         return 0.0
     return n_chk(x, a / b)
 
-cdef inline double n_pow(Ctx* x, double a, double b) noexcept:
+cdef inline double n_pow(Ctx* x, double a, double b) noexcept nogil:
     """Python's a ** b: exact for whole numbers (by squaring), libm pow otherwise; odd cases fall back."""
     cdef double r = 1.0, base = a
     cdef long long e
@@ -200,79 +202,79 @@ cdef inline double n_pow(Ctx* x, double a, double b) noexcept:
         return 0.0
     return n_chk(x, c_pow(a, b))
 
-cdef inline double n_max(double a, double b) noexcept:
+cdef inline double n_max(double a, double b) noexcept nogil:
     return b if b > a else a
 
-cdef inline double n_min(double a, double b) noexcept:
+cdef inline double n_min(double a, double b) noexcept nogil:
     return b if b < a else a
 
 # ---- three-valued logic (free-shape pruning, like interp.evaluate with UNKNOWN) ---------------------------
 # conditions: -1 unknown, 0 false, 1 true; numbers, strings and groups: NaN is unknown
-cdef inline double t_num(signed char b) noexcept:
+cdef inline double t_num(signed char b) noexcept nogil:
     if b < 0:
         return NAN
     return b
 
-cdef inline signed char t_and(signed char a, signed char b) noexcept:
+cdef inline signed char t_and(signed char a, signed char b) noexcept nogil:
     if a == 0 or b == 0:
         return 0
     if a < 0 or b < 0:
         return -1
     return 1
 
-cdef inline signed char t_or(signed char a, signed char b) noexcept:
+cdef inline signed char t_or(signed char a, signed char b) noexcept nogil:
     if a == 1 or b == 1:
         return 1
     if a < 0 or b < 0:
         return -1
     return 0
 
-cdef inline signed char t_not(signed char a) noexcept:
+cdef inline signed char t_not(signed char a) noexcept nogil:
     if a < 0:
         return -1
     return not a
 
-cdef inline signed char t_eq(double a, double b) noexcept:
+cdef inline signed char t_eq(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return -1
     return a == b
 
-cdef inline signed char t_ne(double a, double b) noexcept:
+cdef inline signed char t_ne(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return -1
     return a != b
 
-cdef inline signed char t_lt(double a, double b) noexcept:
+cdef inline signed char t_lt(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return -1
     return a < b
 
-cdef inline signed char t_le(double a, double b) noexcept:
+cdef inline signed char t_le(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return -1
     return a <= b
 
-cdef inline signed char t_gt(double a, double b) noexcept:
+cdef inline signed char t_gt(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return -1
     return a > b
 
-cdef inline signed char t_ge(double a, double b) noexcept:
+cdef inline signed char t_ge(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return -1
     return a >= b
 
-cdef inline signed char t_if_t(signed char c, signed char a, signed char b) noexcept:
+cdef inline signed char t_if_t(signed char c, signed char a, signed char b) noexcept nogil:
     if c < 0:
         return a if a == b and a >= 0 else -1
     return a if c else b
 
-cdef inline double t_if_n(signed char c, double a, double b) noexcept:
+cdef inline double t_if_n(signed char c, double a, double b) noexcept nogil:
     if c < 0:
         return a if a == b else NAN   # NaN never equals itself: unknown stays unknown
     return a if c else b
 
-cdef inline int t_in_step(int s, double x, double o) noexcept:
+cdef inline int t_in_step(int s, double x, double o) noexcept nogil:
     """Fold one option of `x in (...)`: s is 0 (no match yet), 1 (matched) or 2 (an unknown option seen)."""
     if s == 1:
         return 1
@@ -282,57 +284,57 @@ cdef inline int t_in_step(int s, double x, double o) noexcept:
         return 1
     return s
 
-cdef inline signed char t_in_end(int s, double x) noexcept:
+cdef inline signed char t_in_end(int s, double x) noexcept nogil:
     if isnan(x):
         return -1
     if s == 1:
         return 1
     return -1 if s == 2 else 0
 
-cdef inline double p_add(Ctx* x, double a, double b) noexcept:
+cdef inline double p_add(Ctx* x, double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_chk(x, a + b)
 
-cdef inline double p_sub(Ctx* x, double a, double b) noexcept:
+cdef inline double p_sub(Ctx* x, double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_chk(x, a - b)
 
-cdef inline double p_mul(Ctx* x, double a, double b) noexcept:
+cdef inline double p_mul(Ctx* x, double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_chk(x, a * b)
 
-cdef inline double p_div(Ctx* x, double a, double b) noexcept:
+cdef inline double p_div(Ctx* x, double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_div(x, a, b)
 
-cdef inline double p_pow(Ctx* x, double a, double b) noexcept:
+cdef inline double p_pow(Ctx* x, double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_pow(x, a, b)
 
-cdef inline double p_max(double a, double b) noexcept:
+cdef inline double p_max(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_max(a, b)
 
-cdef inline double p_min(double a, double b) noexcept:
+cdef inline double p_min(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_min(a, b)
 
 # ---- reading features (exact) ---------------------------------------------------------------------------
-cdef inline bint rf_distinct(int* c) noexcept:
+cdef inline bint rf_distinct(int* c) noexcept nogil:
     cdef int k
     for k in range(NK):
         if c[k] > 1:
             return 0
     return 1
 
-cdef inline bint rf_one_suit(int* c, bint partial) noexcept:
+cdef inline bint rf_one_suit(int* c, bint partial) noexcept nogil:
     cdef int k, suit = -1
     for k in range(NK):
         if c[k]:
@@ -344,14 +346,14 @@ cdef inline bint rf_one_suit(int* c, bint partial) noexcept:
                 return 0
     return suit >= 0 or partial
 
-cdef inline double rf_fours(Ctx* x, Reading* rd) noexcept:
+cdef inline double rf_fours(Ctx* x, Reading* rd) noexcept nogil:
     cdef int k, n = 0
     for k in range(NK):
         if rd.counts[k] - x.f.meld_counts[k] + x.f.nonkong[k] >= 4:
             n += 1
     return n
 
-cdef inline double rf_pair_wilds(Ctx* x, Reading* rd) noexcept:
+cdef inline double rf_pair_wilds(Ctx* x, Reading* rd) noexcept nogil:
     cdef int i, n = 0
     if x.spec.shapes[rd.pattern] != SH_STANDARD:
         return 0.0
@@ -360,14 +362,14 @@ cdef inline double rf_pair_wilds(Ctx* x, Reading* rd) noexcept:
             n += (rd.groups[i].wild & 1) + ((rd.groups[i].wild >> 1) & 1)
     return n
 
-cdef inline bint rf_wilds_at_face(Ctx* x, Reading* rd) noexcept:
+cdef inline bint rf_wilds_at_face(Ctx* x, Reading* rd) noexcept nogil:
     cdef int i
     for i in range(rd.nassign):
         if rd.assign[i] != x.f.w:
             return 0
     return 1
 
-cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept:
+cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept nogil:
     cdef int i
     if x.f.meld_seq:
         return 0
@@ -377,28 +379,28 @@ cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept:
                 return 0
     return 1
 
-cdef inline bint rf_all_in(int* c, unsigned long long mask) noexcept:
+cdef inline bint rf_all_in(int* c, unsigned long long mask) noexcept nogil:
     cdef int k
     for k in range(NK):
         if c[k] and not (mask >> k) & 1:
             return 0
     return 1
 
-cdef inline bint rf_contains(int* c, unsigned long long mask) noexcept:
+cdef inline bint rf_contains(int* c, unsigned long long mask) noexcept nogil:
     cdef int k
     for k in range(NK):
         if (mask >> k) & 1 and c[k] <= 0:
             return 0
     return 1
 
-cdef inline double rf_count_in(int* c, unsigned long long mask) noexcept:
+cdef inline double rf_count_in(int* c, unsigned long long mask) noexcept nogil:
     cdef int k, n = 0
     for k in range(NK):
         if (mask >> k) & 1:
             n += c[k]
     return n
 
-cdef inline bint rf_spacing(int* c, double d) noexcept:
+cdef inline bint rf_spacing(int* c, double d) noexcept nogil:
     cdef int suit, r, i, prev
     for suit in range(3):
         prev = -1
@@ -409,14 +411,14 @@ cdef inline bint rf_spacing(int* c, double d) noexcept:
                 prev = r
     return 1
 
-cdef inline double flower_fours(Ctx* x, unsigned long long mask) noexcept:
+cdef inline double flower_fours(Ctx* x, unsigned long long mask) noexcept nogil:
     cdef int k, n = 0
     for k in range(NALL):
         if (mask >> k) & 1 and x.spec.copies[k] and x.f.flower_counts[k] >= x.spec.copies[k]:
             n += 1
     return n
 
-cdef inline double flower_complete(Ctx* x, unsigned long long mask) noexcept:
+cdef inline double flower_complete(Ctx* x, unsigned long long mask) noexcept nogil:
     cdef int k
     for k in range(NALL):
         if (mask >> k) & 1 and x.f.flower_counts[k] <= 0:
@@ -424,13 +426,13 @@ cdef inline double flower_complete(Ctx* x, unsigned long long mask) noexcept:
     return 1.0
 
 # partial versions: antimonotone tests answer false or unknown; contains answers true or unknown
-cdef inline signed char pv_anti(bint holds) noexcept:
+cdef inline signed char pv_anti(bint holds) noexcept nogil:
     return -1 if holds else 0
 
-cdef inline signed char pv_contains(int* c, unsigned long long mask) noexcept:
+cdef inline signed char pv_contains(int* c, unsigned long long mask) noexcept nogil:
     return 1 if rf_contains(c, mask) else -1
 
-cdef inline signed char pv_spacing(int* c, double d) noexcept:
+cdef inline signed char pv_spacing(int* c, double d) noexcept nogil:
     if isnan(d):
         return -1
     return pv_anti(rf_spacing(c, d))

@@ -13,7 +13,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
-ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept
+ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
 cdef enum:
     N5 = 1953125     # 5 ** 9: counts 0..4 of nine ranks
@@ -37,11 +37,11 @@ cdef int _hg[NH]
 cdef int _p5[10]
 
 
-cdef inline int _lo(int a, int b) noexcept:
+cdef inline int _lo(int a, int b) noexcept nogil:
     return a if a < b else b
 
 
-cdef int _build_tables() noexcept:
+cdef int _build_tables() noexcept nogil:
     """Fill the suit tables by dynamic programming over the lowest tile (each entry needs smaller ones)."""
     global _tf, _tg
     cdef unsigned char* tf = <unsigned char*>malloc(N5)
@@ -125,7 +125,7 @@ cdef int _ensure_tables() except -1:
     return 0
 
 
-cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept:
+cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept nogil:
     """Can counts c and j wilds still form `sets` sets and `pairs` pairs? Exact where a unit's kinds are all
     candidates of the wild; a lower bound on the wilds needed (so never a wrong 'no') elsewhere."""
     cdef int s, r, k, v, idx, f, g, total = 0, delta = INF, tiles = 0, cover
@@ -189,7 +189,7 @@ cdef struct Dedup:
     unsigned short* keys
 
 
-cdef int _dedup_init(Dedup* d, int cap) noexcept:
+cdef int _dedup_init(Dedup* d, int cap) noexcept nogil:
     d.gen = 1
     d.cap = cap
     d.n = 0
@@ -200,7 +200,7 @@ cdef int _dedup_init(Dedup* d, int cap) noexcept:
     return 0 if d.stamp != NULL and d.slot != NULL and d.keys != NULL else -1
 
 
-cdef void _dedup_free(Dedup* d) noexcept:
+cdef void _dedup_free(Dedup* d) noexcept nogil:
     free(d.stamp)
     free(d.slot)
     free(d.keys)
@@ -209,7 +209,7 @@ cdef void _dedup_free(Dedup* d) noexcept:
     d.keys = NULL
 
 
-cdef void _dedup_reset(Dedup* d) noexcept:
+cdef void _dedup_reset(Dedup* d) noexcept nogil:
     d.n = 0
     d.gen += 1
     if d.gen == 0:
@@ -217,7 +217,7 @@ cdef void _dedup_reset(Dedup* d) noexcept:
         d.gen = 1
 
 
-cdef unsigned long long _key_hash(unsigned short* key) noexcept:
+cdef unsigned long long _key_hash(unsigned short* key) noexcept nogil:
     cdef unsigned long long h = 1469598103934665603ULL
     cdef int i
     for i in range(key[0] + 1):
@@ -225,7 +225,7 @@ cdef unsigned long long _key_hash(unsigned short* key) noexcept:
     return h
 
 
-cdef int _dedup_add(Dedup* d, Reading* rd) noexcept:
+cdef int _dedup_add(Dedup* d, Reading* rd) noexcept nogil:
     """1 if the reading's group multiset is new (and remember it), 0 if seen, -1 when out of memory."""
     cdef unsigned short key[KEYW]
     cdef unsigned short code
@@ -278,7 +278,7 @@ cdef int _dedup_add(Dedup* d, Reading* rd) noexcept:
     return 1
 
 
-cdef inline bint memcmp_u16(unsigned short* a, unsigned short* b, int n) noexcept:
+cdef inline bint memcmp_u16(unsigned short* a, unsigned short* b, int n) noexcept nogil:
     cdef int i
     for i in range(n):
         if a[i] != b[i]:
@@ -299,14 +299,14 @@ cdef struct Std:
     Group opts[2 * NK]
 
 
-cdef inline void _push(Reading* rd, int kind, int k0, int wild) noexcept:
+cdef inline void _push(Reading* rd, int kind, int k0, int wild) noexcept nogil:
     rd.groups[rd.ngroups].kind = kind
     rd.groups[rd.ngroups].k0 = k0
     rd.groups[rd.ngroups].wild = wild
     rd.ngroups += 1
 
 
-cdef void _finish(Ctx* x, Reading* rd) noexcept:
+cdef void _finish(Ctx* x, Reading* rd) noexcept nogil:
     """Fill a reading's assignment (sorted) and counts from its groups."""
     cdef int i, pos, n = 0, k, j, size
     cdef Group* g
@@ -328,7 +328,7 @@ cdef void _finish(Ctx* x, Reading* rd) noexcept:
         rd.counts[rd.assign[i]] += 1
 
 
-cdef void _std_emit(Std* S) noexcept:
+cdef void _std_emit(Std* S) noexcept nogil:
     cdef int r
     _finish(S.x, &S.rd)
     if S.dd != NULL:
@@ -343,7 +343,7 @@ cdef void _std_emit(Std* S) noexcept:
         S.stop = True
 
 
-cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept:
+cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept nogil:
     """Groups of wilds only, after every real tile is placed: a pair of any candidate, then sets in a
     non-decreasing order of the (kinds, kind) list, so each combination appears once."""
     cdef int i
@@ -366,7 +366,7 @@ cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept:
             return
 
 
-cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept:
+cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
     cdef int* c = S.c
     cdef int k = 0, real, r, off
     cdef unsigned long long cand = S.x.f.cand
@@ -393,7 +393,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept:
     for real in range(3, 0, -1):
         if c[k] >= real and j >= 3 - real and (real == 3 or (cand >> k) & 1):
             c[k] -= real
-            _push(&S.rd, G_PUNG, k, (0, 4, 6)[3 - real])
+            _push(&S.rd, G_PUNG, k, (7 << real) & 7)
             _std_rec(S, j - (3 - real), sets - 1, pairs)
             S.rd.ngroups -= 1
             c[k] += real
@@ -410,7 +410,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept:
             return
 
 
-cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept:
+cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept nogil:
     """k is the lowest real tile; it sits in the sequence start..start+2. Tiles below k are wilds; each tile
     above it is real (when held) or a wild, real first, as the reference tries them."""
     cdef int nopt[3]
@@ -456,7 +456,7 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept:
                     return
 
 
-cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) noexcept:
+cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) noexcept nogil:
     """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order."""
     cdef Std S
     cdef int k
@@ -478,7 +478,7 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) no
     _std_rec(&S, x.f.jokers, sets, 1)
 
 
-cdef int _pairs_rec(Ctx* x, Reading* rd, int r, int lo, ReadingCb cb, void* ud) noexcept:
+cdef int _pairs_rec(Ctx* x, Reading* rd, int r, int lo, ReadingCb cb, void* ud) noexcept nogil:
     cdef int i
     if r == 0:
         _finish(x, rd)
@@ -491,7 +491,7 @@ cdef int _pairs_rec(Ctx* x, Reading* rd, int r, int lo, ReadingCb cb, void* ud) 
     return 0
 
 
-cdef void _enum_pairs(Ctx* x, int n, ReadingCb cb, void* ud) noexcept:
+cdef void _enum_pairs(Ctx* x, int n, ReadingCb cb, void* ud) noexcept nogil:
     """Every reading as n pairs (four alike are two pairs); leftover wilds pair up as any candidates."""
     cdef Reading rd
     cdef int k, v, i, jokers = x.f.jokers
@@ -515,7 +515,7 @@ cdef void _enum_pairs(Ctx* x, int n, ReadingCb cb, void* ud) noexcept:
     _pairs_rec(x, &rd, jokers // 2, 0, cb, ud)
 
 
-cdef int _free_rec(Ctx* x, Reading* rd, int p, int r, int lo, ReadingCb cb, void* ud) noexcept:
+cdef int _free_rec(Ctx* x, Reading* rd, int p, int r, int lo, ReadingCb cb, void* ud) noexcept nogil:
     cdef int i, k
     if r > 0:
         if x.spec.viable(x, rd.counts, p) == 0:
@@ -536,7 +536,7 @@ cdef int _free_rec(Ctx* x, Reading* rd, int p, int r, int lo, ReadingCb cb, void
     return 0
 
 
-cdef void _enum_free(Ctx* x, int p, ReadingCb cb, void* ud) noexcept:
+cdef void _enum_free(Ctx* x, int p, ReadingCb cb, void* ud) noexcept nogil:
     """Every multiset of kinds the wilds may stand for, pruned where the pattern's condition is already
     false whatever the remaining wilds become (its three-valued test)."""
     cdef Reading rd
@@ -550,7 +550,7 @@ cdef void _enum_free(Ctx* x, int p, ReadingCb cb, void* ud) noexcept:
 # ---- choosing the best reading --------------------------------------------------------------------------
 cdef struct Run:
     Ctx* x
-    bint exists          # only ask whether some reading's pattern condition holds
+    int mode             # 0 the best reading; 1 does some reading's pattern hold; 2 is some reading legal
     int* pats
     int npats
     bint found
@@ -565,7 +565,7 @@ cdef struct Run:
     int fail_why
 
 
-cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) noexcept:
+cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) noexcept nogil:
     if v != bv:
         return v > bv
     if p != bp:
@@ -573,7 +573,7 @@ cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) no
     return nm > bnm
 
 
-cdef int _on_reading(void* ud, Reading* rd) noexcept:
+cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
     """Score one reading under each pattern of its shape, keeping the best legal one and the best refusal."""
     cdef Run* R = <Run*>ud
     cdef Ctx* x = R.x
@@ -590,7 +590,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept:
             return 1
         if not ok:
             continue
-        if R.exists:
+        if R.mode == 1:
             R.found = True
             return 1
         value = sp.value(x, rd)
@@ -604,6 +604,10 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept:
             nm += ref_mod(x, rd, m)
         if x.err:
             return 1
+        if why < 0 and R.mode == 2:
+            R.found = R.has_best = True
+            R.best_value = value
+            return 1
         if why < 0:
             if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
                 memcpy(R.best, rd, sizeof(Reading))
@@ -613,7 +617,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept:
     return 0
 
 
-cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept:
+cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     """Every shape's readings, each checked against the patterns of that shape."""
     cdef Spec* sp = x.spec
     cdef int pats[MAXPAT]
@@ -629,7 +633,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept:
             pats[n] = p
             n += 1
     R.npats = n
-    if n and sets >= 0:
+    if n and sets >= 0 and _feasible(x, x.f.real, x.f.jokers, sets, 1):
         if dd != NULL:
             _dedup_reset(dd)
         _enum_standard(x, sets, _on_reading, R, dd)
@@ -654,7 +658,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept:
                 return
 
 
-cdef void _reset_memo(Ctx* x) noexcept:
+cdef void _reset_memo(Ctx* x) noexcept nogil:
     cdef Spec* sp = x.spec
     memset(x.ev_memo, 0xFF, sp.nev + 1)
     if x.gen > 0x7FFFFFFF:
@@ -665,7 +669,7 @@ cdef void _reset_memo(Ctx* x) noexcept:
         x.gen = 0
 
 
-cdef bint var_waits_all(Ctx* x) noexcept:
+cdef bint var_waits_all(Ctx* x) noexcept nogil:
     """宝调's test: the pre-draw hand has a pattern reading for every playable kind (false for a dealt hand,
     without a winning tile, or inside this very test)."""
     cdef Ctx* y = x.inner
@@ -703,7 +707,7 @@ cdef bint var_waits_all(Ctx* x) noexcept:
         y.err = 0
         _reset_memo(y)
         memset(&R, 0, sizeof(Run))
-        R.x, R.exists, R.best = y, True, &scratch
+        R.x, R.mode, R.best = y, 1, &scratch
         _run_all(y, &R, NULL)
         if y.err:
             x.err |= y.err
@@ -734,7 +738,7 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     return x
 
 
-cdef void _ctx_free(Ctx* x) noexcept:
+cdef void _ctx_free(Ctx* x) noexcept nogil:
     if x == NULL:
         return
     free(x.ev_memo)
@@ -746,6 +750,112 @@ cdef void _ctx_free(Ctx* x) noexcept:
     free(x.df_gen)
     free(x.df_val)
     free(x)
+
+
+# ---- the bare win check: count vectors in, verdicts out, no Python objects (batch and per-hand) ---------
+cdef enum:
+    CHK_OK = 0
+    CHK_COPIES = 1       # more tiles of a kind than the variant has (a kind it does not play has none)
+    CHK_TOTAL = 2        # the tiles do not make a complete hand (or a pre-draw one)
+    CHK_NOWILD = 3       # wilds in a variant without wilds
+    CHK_WILDKIND = 4     # the wild kind is not a kind of this variant
+
+
+cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) noexcept nogil:
+    """The facts every checked hand shares: concealed, no melds, self-drawn by the dealer, no winning tile
+    named, wild kind w (-1: none). CHK_OK, or CHK_WILDKIND * 64 when w cannot be the wild kind."""
+    cdef Spec* sp = x.spec
+    cdef Facts* f = &x.f
+    cdef int k
+    memset(f, 0, sizeof(Facts))
+    x.err = 0
+    if w >= 0 and (w >= NK or not sp.has_wild or not (playable >> w) & 1):
+        return CHK_WILDKIND * 64
+    f.w = w
+    f.cand = sp.stands
+    if sp.face_value and w >= 0:
+        f.cand |= 1ULL << w
+    for k in range(NK):
+        if (f.cand >> k) & 1:
+            f.cand_list[f.ncand] = k
+            f.ncand += 1
+    f.is_dealer = f.no_melds = f.dealer_won = True
+    f.discarder = -1
+    f.winners = 1
+    f.win_by = win_by
+    f.win_tile = -1
+    f.waits_all = -1
+    return CHK_OK
+
+
+cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size) noexcept nogil:
+    """One hand's counts into facts _prep_check made: CHK_OK, or an error code * 64 + the kind at fault.
+    Tiles of the wild kind count as wilds."""
+    cdef Spec* sp = x.spec
+    cdef Facts* f = &x.f
+    cdef int k, v, total = 0, w = f.w
+    if w >= 0:
+        jokers += cnt[w]
+    elif jokers:
+        return CHK_NOWILD * 64
+    for k in range(NK):
+        v = cnt[k]
+        if k == w:
+            v = 0
+        elif v > sp.copies[k]:
+            return CHK_COPIES * 64 + k
+        f.real[k] = v
+        f.base[k] = v
+        total += v
+    if w >= 0 and jokers > sp.copies[w] or jokers > MAXJ:
+        return CHK_COPIES * 64 + (w if w >= 0 else 63)
+    if total + jokers != size:
+        return CHK_TOTAL * 64
+    f.jokers = jokers
+    f.waits_all = -1
+    x.err = 0
+    return CHK_OK
+
+
+cdef bint _table_exact(Ctx* x) noexcept nogil:
+    """_feasible is exact for these facts: no wilds, or each suit's kinds are all candidates or none."""
+    cdef int s, cover
+    if x.f.jokers == 0:
+        return True
+    for s in range(3):
+        cover = (x.f.cand >> (9 * s)) & 0x1FF
+        if cover != 0 and cover != 0x1FF:
+            return False
+    return True
+
+
+cdef int _decide(Ctx* x, int mode, double* value, int* pattern) noexcept nogil:
+    """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
+    -1 when the native code cannot decide exactly (the caller asks the reference)."""
+    cdef Spec* sp = x.spec
+    cdef Run R
+    cdef Reading scratch
+    cdef int sets = (sp.win_size - 2) // 3
+    _reset_memo(x)
+    if mode == 2 and sp.plain_standard >= 0 and sp.nforbid == 0 and sp.nminimum == 0 \
+            and (sp.win_size - 2) % 3 == 0 and _table_exact(x) and _feasible(x, x.f.real, x.f.jokers, sets, 1):
+        return 1
+    memset(&R, 0, sizeof(Run))
+    R.x, R.mode, R.best = x, mode, &scratch
+    _run_all(x, &R, NULL)
+    if x.err:
+        return -1
+    if not R.has_best:
+        return 0
+    value[0] = R.best_value
+    pattern[0] = R.best.pattern
+    return 1
+
+
+cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
+    cdef Ctx* x = _ctx_new(sp)
+    x.opts = opts
+    return x
 
 
 cdef class Kernel:
@@ -760,6 +870,14 @@ cdef class Kernel:
     cdef Dedup dd
     cdef unsigned long long playable
     cdef tuple used_tables
+    cdef Ctx* xc           # the per-hand check's context
+    cdef double* chk_opts  # the check's option values (evaluate() overwrites self.opts)
+    cdef double chk_win_by
+    cdef int chk_wild      # the variant's fixed wild kind, or -1
+    cdef object kind_of    # tile name -> kind, for a wild given by name
+    cdef object undecided  # (counts, wilds, wild) -> the reference's verdict, where the native code cannot decide
+    cdef object invalid    # (counts, wilds, wild, pre_draw, row) -> raises the ValueError that names the fault
+    cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
 
     def __cinit__(self, capsule, used_tables=()):
         cdef int i
@@ -782,12 +900,21 @@ cdef class Kernel:
             if 0 <= self.sp.playable[i] < 64:
                 self.playable |= 1ULL << self.sp.playable[i]
         self.used_tables = tuple(int(t) for t in used_tables)
+        self.chk_opts = <double*>calloc(self.sp.nopt + 1, sizeof(double))
+        if self.chk_opts == NULL:
+            raise MemoryError()
+        self.xc = _check_ctx(self.sp, self.chk_opts)
+        self.chk_win_by = NAN
+        self.chk_wild = -1
+        self.xc_wild = -2
 
     def __dealloc__(self):
         _ctx_free(self.x)
         _ctx_free(self.xi)
         free(self.opts)
         _dedup_free(&self.dd)
+        _ctx_free(self.xc)
+        free(self.chk_opts)
 
     cdef int _fill(self, s, double win_by) except -1:
         cdef Ctx* x = self.x
@@ -919,6 +1046,159 @@ cdef class Kernel:
         return (WIN, rd.pattern, R.best_value, mods, events, status, tuple(rows), defines, groups, assign, counts,
                 x.f.waits_all)
 
+    # ---- the bare win check ------------------------------------------------------------------------------
+    def configure_check(self, tuple opts, double win_by, int fixed_wild, kind_of, undecided, invalid):
+        """The context of is_win, wait_kinds and check_batch: these option values, this win_by id (the
+        self-draw's), the variant's fixed wild kind (-1: none), a tile-name -> kind function, and the
+        callbacks for hands the native code cannot decide and for input it refuses."""
+        cdef int i
+        if len(opts) != self.sp.nopt:
+            raise ValueError("wrong number of option values")
+        for i in range(self.sp.nopt):
+            self.chk_opts[i] = opts[i]
+        self.chk_win_by = win_by
+        self.chk_wild = fixed_wild
+        self.kind_of = kind_of
+        self.undecided = undecided
+        self.invalid = invalid
+        self.xc_wild = -2
+
+    cdef int _load(self, counts, int wilds, wild, int size) except -1:
+        """Prepare xc for the wild kind (when it changed) and load one hand: CHK_OK or an error code."""
+        cdef int w, e
+        if wild is None:
+            w = self.chk_wild
+        elif isinstance(wild, str):
+            w = self.kind_of(wild)
+        else:
+            w = wild
+        if w != self.xc_wild:
+            e = _prep_check(self.xc, w, self.playable, self.chk_win_by)
+            if e:
+                self.xc_wild = -2
+                return e
+            self.xc_wild = w
+        return _load_row(self.xc, <bytes>counts, wilds, size)
+
+    def is_win(self, counts, int wilds=0, wild=None):
+        """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind
+        counts (bytes for speed, or any sequence of ints), wilds: wild tiles besides, wild: the wild kind
+        (an index or a tile name; default the variant's fixed wild)."""
+        cdef int e, r, pat
+        cdef double val
+        if type(counts) is not bytes:
+            counts = _counts_bytes(counts)
+        if len(<bytes>counts) != NK:
+            raise ValueError(f"counts must have {NK} entries, one per kind")
+        e = self._load(counts, wilds, wild, self.sp.win_size)
+        if e:
+            self.invalid(counts, wilds, wild, False, None)
+            raise ValueError("invalid hand")
+        r = _decide(self.xc, 2, &val, &pat)
+        if r < 0:
+            return self.undecided(counts, wilds, wild)
+        return r == 1
+
+    def wait_kinds(self, counts, int wilds=0, wild=None):
+        """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
+        drawing the wild kind adds a wild."""
+        cdef Ctx* x = self.xc
+        cdef int e, r, k, i, w, pat
+        cdef double val
+        cdef bint undecided = False
+        if type(counts) is not bytes:
+            counts = _counts_bytes(counts)
+        if len(<bytes>counts) != NK:
+            raise ValueError(f"counts must have {NK} entries, one per kind")
+        e = self._load(counts, wilds, wild, self.sp.win_size - 1)
+        w = self.xc_wild
+        if e:
+            self.invalid(counts, wilds, wild, True, None)
+            raise ValueError("invalid hand")
+        out = []
+        for i in range(self.sp.nplayable):
+            k = self.sp.playable[i]
+            if k < 0 or k >= NK:
+                continue
+            if k == w:
+                if x.f.jokers >= self.sp.copies[w] or x.f.jokers >= MAXJ:
+                    continue
+                x.f.jokers += 1
+            else:
+                if x.f.real[k] >= self.sp.copies[k]:
+                    continue
+                x.f.real[k] += 1
+                x.f.base[k] += 1
+            x.err = 0
+            x.f.waits_all = -1
+            r = _decide(x, 2, &val, &pat)
+            if k == w:
+                x.f.jokers -= 1
+            else:
+                x.f.real[k] -= 1
+                x.f.base[k] -= 1
+            if r < 0:
+                undecided = True
+            elif r:
+                out.append(k)
+        if undecided:
+            out = [k for k in range(NK) if self._completes(counts, wilds, w, k)]
+        return out
+
+    def _completes(self, bytes counts, int wilds, int w, int k):
+        """The reference's verdict on the hand plus one tile of kind k (False where none is left)."""
+        c = bytearray(counts)
+        if w >= 0:
+            wilds, c[w] = wilds + c[w], 0
+        if k == w:
+            wilds += 1
+        else:
+            c[k] += 1
+        if not (self.playable >> k) & 1 or k != w and c[k] > self.sp.copies[k] or w >= 0 and wilds > self.sp.copies[w]:
+            return False
+        return self.undecided(bytes(c), wilds, None if w < 0 else w)
+
+    def check_batch(self, const unsigned char[:, ::1] counts, const unsigned char[::1] wilds, signed char[::1] out,
+                    int wild=-1, double[::1] values=None, int[::1] patterns=None):
+        """is_win for every row of counts (n x 34) with wilds[i], into out[i] (1, 0, or -1: undecided).
+        With values and patterns, also the best reading's value and pattern index (mode 0: slower).
+        Runs without the GIL in its own context: threads may check disjoint slices at once."""
+        cdef Py_ssize_t n = counts.shape[0], i
+        cdef Py_ssize_t bad = -1
+        cdef int e = 0, size = self.sp.win_size, r, mode = 2, pat = -1
+        cdef double val = 0.0
+        cdef unsigned long long playable = self.playable
+        cdef double win_by = self.chk_win_by
+        cdef Ctx* x
+        if counts.shape[1] != NK:
+            raise ValueError(f"counts must have {NK} columns, one per kind")
+        if wilds.shape[0] != n or out.shape[0] != n:
+            raise ValueError("counts, wilds and out must have the same number of rows")
+        if values is not None or patterns is not None:
+            if values is None or patterns is None or values.shape[0] != n or patterns.shape[0] != n:
+                raise ValueError("values and patterns come together, one per row")
+            mode = 0
+        x = _check_ctx(self.sp, self.chk_opts)
+        try:
+            with nogil:
+                e = _prep_check(x, wild, playable, win_by)
+                for i in range(n):
+                    if not e:
+                        e = _load_row(x, &counts[i, 0], wilds[i], size)
+                    if e:
+                        bad = i
+                        break
+                    r = _decide(x, mode, &val, &pat)
+                    out[i] = r
+                    if mode == 0:
+                        values[i] = val if r == 1 else NAN
+                        patterns[i] = pat if r == 1 else -1
+        finally:
+            _ctx_free(x)
+        if bad >= 0:
+            self.invalid(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, bad)
+            raise ValueError(f"row {bad}: invalid hand")
+
     def win(self, int i, double value):
         """A win-settlement expression on the reading just chosen, with `value` set."""
         cdef double r
@@ -928,6 +1208,16 @@ cdef class Kernel:
         if self.x.err:
             raise Fallback(i)
         return r
+
+
+cdef bytes _counts_bytes(counts):
+    """A sequence of 34 small non-negative ints (a list, a tuple, a NumPy row) as bytes."""
+    if hasattr(counts, "tolist"):
+        counts = counts.tolist()
+    try:
+        return bytes(counts)
+    except (TypeError, ValueError):
+        raise ValueError("counts must be 34 integers from 0 to 4, one per kind") from None
 
 
 # ---- direct access for tests -----------------------------------------------------------------------------
@@ -949,8 +1239,9 @@ def min_wilds(counts, bint pair) -> int:
     return -1
 
 
-cdef int _collect(void* ud, Reading* rd) noexcept:
-    (<list>ud).append(tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)]))
+cdef int _collect(void* ud, Reading* rd) noexcept nogil:
+    with gil:
+        (<list>ud).append(tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)]))
     return 0
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from . import __version__
+from . import check as _check
 from .compiler.ir import Src, Variant, dump_json
 from .settle import explain_line, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
@@ -364,6 +365,73 @@ class NativeEngine:
             ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
         ]
         self._prepare()
+        self._checks = _check.Checks()
+        self._checks.variant, self._checks.judge = v, self._reference().judge
+        sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
+        self._names[int(sd)] = "self_draw"
+        fixed = _check.wild_kind(v, None)
+        if self._defaults is None:  # options a double cannot hold: the reference decides every check
+            self.is_win, self.wait_kinds = self._checks.is_win, self._checks.wait_kinds
+        else:
+            self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed, self._kind_of,
+                                         self._undecided, self._invalid)
+            self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
+
+    # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
+    def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
+        """Does this complete concealed hand win? (see mjrules.check)"""
+        return self._checks.is_win(counts, wilds, wild)
+
+    def wait_kinds(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> list[int]:  # likewise
+        """The kinds that complete this concealed hand one tile short (see mjrules.check)."""
+        return self._checks.wait_kinds(counts, wilds, wild)
+
+    def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
+                    values: bool = False) -> Any:
+        """is_win for each row of an n x 34 count array, in C without the GIL; `threads` splits the rows
+        across threads. With values: (win, value, pattern index), NaN and -1 where a row does not win."""
+        import numpy as np
+
+        if self._defaults is None:
+            return self._checks.check_batch(counts, wilds, wild, threads, values)
+        cnt, wl = _check.batch_arrays(counts, wilds)
+        w = _check.wild_kind(self.variant, wild)
+        n = len(cnt)
+        out = np.empty(n, dtype=np.int8)
+        val = np.empty(n) if values else None
+        pat = np.empty(n, dtype=np.int32) if values else None
+        w = -1 if w is None else w
+        kernel = self._kernel
+        if threads <= 1 or n < 2 * threads:
+            kernel.check_batch(cnt, wl, out, w, val, pat)
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            cuts = [n * i // threads for i in range(threads + 1)]
+            parts = [slice(a, b) for a, b in zip(cuts, cuts[1:])]
+            with ThreadPoolExecutor(threads) as ex:
+                for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w,
+                                    None if val is None else val[s], None if pat is None else pat[s]) for s in parts]:
+                    f.result()
+        undecided = np.flatnonzero(out < 0)
+        if len(undecided):
+            wins = self._checks.check_batch(cnt[undecided], wl[undecided], wild, 1, values)
+            if values:
+                out[undecided], val[undecided], pat[undecided] = wins[0], wins[1], wins[2]
+            else:
+                out[undecided] = wins
+        win = out.astype(bool)
+        return (win, val, pat) if values else win
+
+    def _kind_of(self, name: str) -> int:
+        w = _check.wild_kind(self.variant, name)
+        return -1 if w is None else w
+
+    def _undecided(self, counts: Any, wilds: int, wild: Any) -> bool:
+        return self._checks.is_win(counts, wilds, wild)
+
+    def _invalid(self, counts: Any, wilds: int, wild: Any, pre_draw: bool, row: int | None) -> None:
+        _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
 
     # ---- public interface -----------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from itertools import pairwise
 from typing import Any
 
 from . import readings as R
+from .check import Checks
 from .compiler.ir import Expr, Src, Variant
 from .interp import UNKNOWN, Env, evaluate, flower_call
 from .settle import explain_line, losing_result, settle_win
@@ -222,7 +223,7 @@ class _ReadingEnv(_SituationEnv):
         return best, best_row
 
 
-class ReferenceEngine:
+class ReferenceEngine(Checks):
     """Decides and scores hands of one variant by enumerating every reading."""
 
     backend = "reference"

@@ -1,0 +1,170 @@
+"""The bare win check, shared by both back ends: count vectors in, verdicts out.
+
+A hand here is 34 kind counts (0-8 1m..9m, 9-17 1p..9p, 18-26 1s..9s, 27-33 1z..7z) plus a number of wild
+tiles. The verdict is `evaluate`'s `win` for that hand held concealed without melds, self-drawn by the
+dealer, with the spec's default options and no winning tile named (so nothing that depends on which
+tile completed the hand holds). Tiles of the wild kind in the counts are wilds, as in a situation.
+
+    eng.is_win(counts, wilds=0, wild=None) -> bool          # one hand (bytes are fastest)
+    eng.wait_kinds(counts, wilds=0, wild=None) -> list[int]  # kinds completing a hand one tile short
+    eng.check_batch(counts, wilds=None, wild=None, threads=1, values=False) -> ndarray[bool]
+                                                            # n x 34 array; with values, (win, value, pattern)
+
+The native back end decides in C (check_batch without the GIL, so threads scale); the reference back
+end judges the same situation with its interpreter. Both refuse the same bad input with a ValueError.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .compiler.ir import Variant
+from .situation import Situation
+from .tiles import N_PLAYABLE_STD, parse_tiles, tile_name
+
+NK = N_PLAYABLE_STD
+
+
+def wild_kind(variant: Variant, wild: int | str | None) -> int | None:
+    """The wild kind of a check: an index, a tile name, or None for the variant's fixed wild (if any)."""
+    if wild is None:
+        w = variant.wild
+        return w.fixed if w is not None and w.mode == "fixed" else None
+    if isinstance(wild, str):
+        tiles = parse_tiles(wild)
+        if len(tiles) != 1:
+            raise ValueError(f"wild: expected one tile such as '9s', got {wild!r}")
+        return tiles[0].kind
+    if isinstance(wild, bool) or not isinstance(wild, int):
+        raise ValueError(f"wild: expected a kind index or a tile name, got {wild!r}")
+    return wild
+
+
+def as_counts(counts: Any) -> list[int]:
+    """34 kind counts from bytes, a sequence of ints or a NumPy row."""
+    if hasattr(counts, "tolist"):
+        counts = counts.tolist()
+    try:
+        c = list(counts)
+    except TypeError:
+        raise ValueError("counts must be 34 integers from 0 to 4, one per kind") from None
+    if len(c) != NK or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in c):
+        raise ValueError(f"counts must be {NK} non-negative integers, one per kind")
+    return c
+
+
+def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, pre_draw: bool = False,
+             row: int | None = None) -> tuple[list[int], int, int | None]:
+    """(counts without the wild kind, wilds, wild kind) of a valid hand, else ValueError naming the fault."""
+    at = "" if row is None else f"row {row}: "
+    try:
+        c = as_counts(counts)
+        w = wild_kind(variant, wild)
+    except ValueError as e:
+        raise ValueError(at + str(e)) from None
+    if isinstance(wilds, bool) or not isinstance(wilds, int) or wilds < 0:
+        raise ValueError(f"{at}wilds must be a non-negative integer, got {wilds!r}")
+    playable = set(variant.tiles.playable)
+    copies = variant.tiles.copies
+    if w is not None:
+        if variant.wild is None or w not in playable or not 0 <= w < NK:
+            raise ValueError(f"{at}{_name(w)} cannot be the wild kind: "
+                             + ("this variant has no wilds" if variant.wild is None else "it is not one of its kinds"))
+        wilds += c[w]
+        c[w] = 0
+    elif wilds:
+        raise ValueError(f"{at}{wilds} wild(s) given, but " + (
+            "this variant has no wilds" if variant.wild is None else "no wild kind: pass wild=KIND"))
+    for k, v in enumerate(c):
+        if v > copies[k]:
+            raise ValueError(f"{at}{v} tiles of {tile_name(k)}, but this variant has {copies[k]}"
+                             + ("" if copies[k] else " (it does not play that kind)"))
+    if w is not None and wilds > copies[w]:
+        raise ValueError(f"{at}{wilds} wilds, but this variant has {copies[w]} tiles of {tile_name(w)}")
+    size = variant.win_size - (1 if pre_draw else 0)
+    if sum(c) + wilds != size:
+        raise ValueError(f"{at}{sum(c)} tiles and {wilds} wild(s) make {sum(c) + wilds}; "
+                         f"a{' pre-draw' if pre_draw else ' complete'} concealed hand here has {size}")
+    return c, wilds, w
+
+
+def _name(k: Any) -> str:
+    try:
+        return tile_name(k)
+    except Exception:  # noqa: BLE001 - an out-of-range index names itself
+        return f"kind {k!r}"
+
+
+def situation_of(variant: Variant, c: Sequence[int], wilds: int, w: int | None) -> Situation:
+    """The situation a check judges (see the module docstring); c and wilds as validate returns them."""
+    tiles = [k for k in range(NK) for _ in range(c[k])]
+    if wilds:
+        tiles += [w] * wilds
+    return Situation(concealed=tuple(sorted(tiles)), wild=w)
+
+
+class Checks:
+    """is_win, wait_kinds and check_batch through an engine's `judge` (the reference back end's way)."""
+
+    variant: Variant
+
+    def judge(self, s: Situation) -> dict[str, Any]:  # pragma: no cover - provided by the engine
+        raise NotImplementedError
+
+    def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:
+        """Does this complete concealed hand win? (see mjrules.check)"""
+        c, n, w = validate(self.variant, counts, wilds, wild)
+        return bool(self.judge(situation_of(self.variant, c, n, w))["win"])
+
+    def wait_kinds(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> list[int]:
+        """The kinds that complete this concealed hand one tile short (drawing the wild kind adds a wild)."""
+        c, n, w = validate(self.variant, counts, wilds, wild, pre_draw=True)
+        return [k for k in self.variant.tiles.playable if 0 <= k < NK and _room(self.variant, c, n, w, k)
+                and self.is_win(_plus(c, k, w), n + (k == w), w)]
+
+    def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
+                    values: bool = False) -> Any:
+        """is_win for each row of an n x 34 array (wilds: one count per row, default none); with values,
+        also each row's value (NaN where it does not win) and pattern index (-1)."""
+        import numpy as np
+
+        cnt, wl = batch_arrays(counts, wilds)
+        win = np.zeros(len(cnt), dtype=bool)
+        val = np.full(len(cnt), np.nan)
+        pat = np.full(len(cnt), -1, dtype=np.int32)
+        names = {p.name: i for i, p in enumerate(self.variant.patterns)}
+        for i in range(len(cnt)):
+            c, n, w = validate(self.variant, cnt[i], int(wl[i]), wild, row=i)
+            r = self.judge(situation_of(self.variant, c, n, w))
+            win[i] = r["win"]
+            if r["win"] and values:
+                val[i], pat[i] = float(r["value"]), names[r["pattern"]]
+        return (win, val, pat) if values else win
+
+
+def _room(variant: Variant, c: list[int], n: int, w: int | None, k: int) -> bool:
+    copies = variant.tiles.copies
+    return n < copies[k] if k == w else c[k] < copies[k]
+
+
+def _plus(c: list[int], k: int, w: int | None) -> list[int]:
+    out = list(c)
+    if k != w:
+        out[k] += 1
+    return out
+
+
+def batch_arrays(counts: Any, wilds: Any) -> tuple[Any, Any]:
+    """C-contiguous uint8 arrays (n x 34 counts, n wilds) from array-likes, refusing bad shapes and values."""
+    import numpy as np
+
+    a = np.asarray(counts)
+    if a.ndim != 2 or a.shape[1] != NK:
+        raise ValueError(f"counts must be an n x {NK} array, got shape {a.shape}")
+    if a.size and (a.min() < 0 or a.max() > 255):
+        raise ValueError("counts must be small non-negative integers")
+    wl = np.zeros(len(a), dtype=np.uint8) if wilds is None else np.asarray(wilds)
+    if wl.shape != (len(a),):
+        raise ValueError(f"wilds must have one entry per row ({len(a)}), got shape {wl.shape}")
+    if wl.size and (wl.min() < 0 or wl.max() > 255):
+        raise ValueError("wilds must be small non-negative integers")
+    return np.ascontiguousarray(a, dtype=np.uint8), np.ascontiguousarray(wl, dtype=np.uint8)
