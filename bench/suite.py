@@ -207,8 +207,8 @@ class HandMaker:
                 natural = tiles[nw:]
             win_tile = natural[-1]
             win = self._situation(natural, wild, nw, win_tile)
-            if not self._legal(win) or not self.eng.evaluate(win)["win"]:
-                continue
+            if not self._legal(win) or not self.eng.evaluate(win)["win"] or not self.eng.is_win(*check_form(win)):
+                continue                                     # wins with its winning tile and by the bare check
             ready = self._situation(natural[:-1], wild, nw, None)
             if not self.eng.waits(ready):                    # legal, since the winning hand is
                 continue

@@ -788,12 +788,15 @@ cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) 
     return CHK_OK
 
 
-cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size) noexcept nogil:
+cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int live,
+                   unsigned long long playable) noexcept nogil:
     """One hand's counts into facts _prep_check made: CHK_OK, or an error code * 64 + the kind at fault.
-    Tiles of the wild kind count as wilds."""
+    Tiles of the wild kind count as wilds; at most `live` of them."""
     cdef Spec* sp = x.spec
     cdef Facts* f = &x.f
     cdef int k, v, total = 0, w = f.w
+    if jokers < 0:
+        return CHK_TOTAL * 64
     if w >= 0:
         jokers += cnt[w]
     elif jokers:
@@ -802,12 +805,12 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size) noexc
         v = cnt[k]
         if k == w:
             v = 0
-        elif v > sp.copies[k]:
+        elif v > sp.copies[k] or v and not (playable >> k) & 1:
             return CHK_COPIES * 64 + k
         f.real[k] = v
         f.base[k] = v
         total += v
-    if w >= 0 and jokers > sp.copies[w] or jokers > MAXJ:
+    if w >= 0 and (jokers > sp.copies[w] or jokers > live) or jokers > MAXJ:
         return CHK_COPIES * 64 + (w if w >= 0 else 63)
     if total + jokers != size:
         return CHK_TOTAL * 64
@@ -874,6 +877,7 @@ cdef class Kernel:
     cdef double* chk_opts  # the check's option values (evaluate() overwrites self.opts)
     cdef double chk_win_by
     cdef int chk_wild      # the variant's fixed wild kind, or -1
+    cdef int chk_live      # the most wilds a hand may hold
     cdef object kind_of    # tile name -> kind, for a wild given by name
     cdef object undecided  # (counts, wilds, wild) -> the reference's verdict, where the native code cannot decide
     cdef object invalid    # (counts, wilds, wild, pre_draw, row) -> raises the ValueError that names the fault
@@ -1047,10 +1051,10 @@ cdef class Kernel:
                 x.f.waits_all)
 
     # ---- the bare win check ------------------------------------------------------------------------------
-    def configure_check(self, tuple opts, double win_by, int fixed_wild, kind_of, undecided, invalid):
+    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, kind_of, undecided, invalid):
         """The context of is_win, wait_kinds and check_batch: these option values, this win_by id (the
-        self-draw's), the variant's fixed wild kind (-1: none), a tile-name -> kind function, and the
-        callbacks for hands the native code cannot decide and for input it refuses."""
+        self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, a tile-name -> kind
+        function, and the callbacks for hands the native code cannot decide and for input it refuses."""
         cdef int i
         if len(opts) != self.sp.nopt:
             raise ValueError("wrong number of option values")
@@ -1058,6 +1062,7 @@ cdef class Kernel:
             self.chk_opts[i] = opts[i]
         self.chk_win_by = win_by
         self.chk_wild = fixed_wild
+        self.chk_live = live
         self.kind_of = kind_of
         self.undecided = undecided
         self.invalid = invalid
@@ -1078,7 +1083,18 @@ cdef class Kernel:
                 self.xc_wild = -2
                 return e
             self.xc_wild = w
-        return _load_row(self.xc, <bytes>counts, wilds, size)
+        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.playable)
+
+    cdef bytes _as_bytes(self, counts, int wilds, wild, bint pre_draw):
+        """Counts as 34 bytes, or the validator's ValueError."""
+        try:
+            b = _counts_bytes(counts)
+        except ValueError:
+            b = None
+        if b is None or len(b) != NK:
+            self.invalid(counts, wilds, wild, pre_draw, None)
+            raise ValueError(f"counts must be {NK} integers from 0 to 4, one per kind")
+        return b
 
     def is_win(self, counts, int wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind
@@ -1086,10 +1102,8 @@ cdef class Kernel:
         (an index or a tile name; default the variant's fixed wild)."""
         cdef int e, r, pat
         cdef double val
-        if type(counts) is not bytes:
-            counts = _counts_bytes(counts)
-        if len(<bytes>counts) != NK:
-            raise ValueError(f"counts must have {NK} entries, one per kind")
+        if type(counts) is not bytes or len(<bytes>counts) != NK:
+            counts = self._as_bytes(counts, wilds, wild, False)
         e = self._load(counts, wilds, wild, self.sp.win_size)
         if e:
             self.invalid(counts, wilds, wild, False, None)
@@ -1106,10 +1120,8 @@ cdef class Kernel:
         cdef int e, r, k, i, w, pat
         cdef double val
         cdef bint undecided = False
-        if type(counts) is not bytes:
-            counts = _counts_bytes(counts)
-        if len(<bytes>counts) != NK:
-            raise ValueError(f"counts must have {NK} entries, one per kind")
+        if type(counts) is not bytes or len(<bytes>counts) != NK:
+            counts = self._as_bytes(counts, wilds, wild, True)
         e = self._load(counts, wilds, wild, self.sp.win_size - 1)
         w = self.xc_wild
         if e:
@@ -1121,7 +1133,7 @@ cdef class Kernel:
             if k < 0 or k >= NK:
                 continue
             if k == w:
-                if x.f.jokers >= self.sp.copies[w] or x.f.jokers >= MAXJ:
+                if x.f.jokers >= self.sp.copies[w] or x.f.jokers >= self.chk_live or x.f.jokers >= MAXJ:
                     continue
                 x.f.jokers += 1
             else:
@@ -1154,7 +1166,8 @@ cdef class Kernel:
             wilds += 1
         else:
             c[k] += 1
-        if not (self.playable >> k) & 1 or k != w and c[k] > self.sp.copies[k] or w >= 0 and wilds > self.sp.copies[w]:
+        if not (self.playable >> k) & 1 or k != w and c[k] > self.sp.copies[k] or w >= 0 and (
+                wilds > self.sp.copies[w] or wilds > self.chk_live):
             return False
         return self.undecided(bytes(c), wilds, None if w < 0 else w)
 
@@ -1169,6 +1182,7 @@ cdef class Kernel:
         cdef double val = 0.0
         cdef unsigned long long playable = self.playable
         cdef double win_by = self.chk_win_by
+        cdef int live = self.chk_live
         cdef Ctx* x
         if counts.shape[1] != NK:
             raise ValueError(f"counts must have {NK} columns, one per kind")
@@ -1184,7 +1198,7 @@ cdef class Kernel:
                 e = _prep_check(x, wild, playable, win_by)
                 for i in range(n):
                     if not e:
-                        e = _load_row(x, &counts[i, 0], wilds[i], size)
+                        e = _load_row(x, &counts[i, 0], wilds[i], size, live, playable)
                     if e:
                         bad = i
                         break

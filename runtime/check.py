@@ -75,16 +75,25 @@ def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, 
         raise ValueError(f"{at}{wilds} wild(s) given, but " + (
             "this variant has no wilds" if variant.wild is None else "no wild kind: pass wild=KIND"))
     for k, v in enumerate(c):
+        if v and k not in playable:
+            why = "a scored flower: it never stays in a hand" if k in variant.tiles.scored_flowers else \
+                "not in this variant's tile set"
+            raise ValueError(f"{at}{tile_name(k)} is {why}")
         if v > copies[k]:
             raise ValueError(f"{at}{v} tiles of {tile_name(k)}, but this variant has {copies[k]}"
                              + ("" if copies[k] else " (it does not play that kind)"))
-    if w is not None and wilds > copies[w]:
-        raise ValueError(f"{at}{wilds} wilds, but this variant has {copies[w]} tiles of {tile_name(w)}")
+    if w is not None and wilds > live(variant, w):
+        raise ValueError(f"{at}{wilds} wilds, but this variant has {live(variant, w)} wild tiles of {tile_name(w)}")
     size = variant.win_size - (1 if pre_draw else 0)
     if sum(c) + wilds != size:
         raise ValueError(f"{at}{sum(c)} tiles and {wilds} wild(s) make {sum(c) + wilds}; "
                          f"a{' pre-draw' if pre_draw else ' complete'} concealed hand here has {size}")
     return c, wilds, w
+
+
+def live(variant: Variant, w: int) -> int:
+    """The most wilds of kind w one hand may hold: the live copies (an indicator may take one)."""
+    return min(variant.tiles.copies[w], variant.wild.live if variant.wild is not None else 0)
 
 
 def _name(k: Any) -> str:
@@ -142,8 +151,7 @@ class Checks:
 
 
 def _room(variant: Variant, c: list[int], n: int, w: int | None, k: int) -> bool:
-    copies = variant.tiles.copies
-    return n < copies[k] if k == w else c[k] < copies[k]
+    return n < live(variant, k) if k == w else c[k] < variant.tiles.copies[k]
 
 
 def _plus(c: list[int], k: int, w: int | None) -> list[int]:

@@ -366,15 +366,15 @@ class NativeEngine:
         ]
         self._prepare()
         self._checks = _check.Checks()
-        self._checks.variant, self._checks.judge = v, self._reference().judge
+        self._checks.variant, self._checks.judge = v, lambda s: self._reference().judge(s)
         sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
         self._names[int(sd)] = "self_draw"
         fixed = _check.wild_kind(v, None)
         if self._defaults is None:  # options a double cannot hold: the reference decides every check
             self.is_win, self.wait_kinds = self._checks.is_win, self._checks.wait_kinds
         else:
-            self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed, self._kind_of,
-                                         self._undecided, self._invalid)
+            self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed,
+                                         w.live if w is not None else 0, self._kind_of, self._undecided, self._invalid)
             self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------

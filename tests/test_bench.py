@@ -31,7 +31,7 @@ def quick(tmp_path_factory):
 def test_top_level(quick):
     assert quick["schema"] == "mjrules-bench/1" and quick["quick"] is True
     assert list(quick["variants"]) == ["shangrao"]
-    assert set(quick["targets"]) == {"win_check", "vs_is_agari", "waits", "evaluate", "simulate_random",
+    assert set(quick["targets"]) == {"win_check", "batch_check", "vs_is_agari", "waits", "evaluate", "simulate_random",
                                      "simulate_greedy", "import_load", "tables"}
     t = quick["tables"]
     assert t["suit_tables_bytes"] == 2 * 5 ** 9 and isinstance(t["pass"], bool)
@@ -47,10 +47,13 @@ def test_backends(quick):
         for row in r["win_check"]:
             _stat(row["per_hand_us"])
             _stat(row["hands_per_s"])
-            assert (row["pass"] is None) == (b == "reference")
+            _stat(row["batch_hands_per_s"])
+            assert (row["pass"] is None) == (row["batch_pass"] is None) == (b == "reference")
+            if b == "native" and row["class"] == "random":
+                _stat(row["batch_2_threads_hands_per_s"])
             if row["class"] == "winning":
                 assert row["wins"] == row["hands"] > 0              # generated winning hands do win
-        for key in ("waits", "evaluate"):
+        for key in ("waits", "waits_values", "evaluate"):
             _stat(r[key]["per_hand_us"])
             assert r[key]["hands"] > 0
         for agent in ("random", "greedy"):

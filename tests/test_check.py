@@ -1,0 +1,229 @@
+"""The bare win check (mjrules.check): is_win, wait_kinds and check_batch on both backends.
+
+Verdicts come from a table worked out from the rules, agree with `evaluate` where the winning tile does
+not matter, and agree between the backends on generated hands (hypothesis). Bad input is refused alike.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import engine_for
+from mjrules.tiles import parse_tiles, tile_name
+from strategies import examples
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
+
+
+def form(text: str) -> tuple[list[int], int]:
+    """'123m...9s*' -> (34 counts of the unmarked tiles, number of tiles marked wild)."""
+    c, nw = [0] * 34, 0
+    for t in parse_tiles(text):
+        if t.wild:
+            nw += 1
+        else:
+            c[t.kind] += 1
+    return c, nw
+
+
+# (variant, hand with wilds marked *, wild kind, verdict, why)
+CASES = [
+    ("fuzhou_jiangxi", "123m456m789p234s77z", None, True, "JX-10 平胡: four sets and a pair"),
+    ("fuzhou_jiangxi", "111m222p333s44455z", None, True, "JX-10 碰碰胡"),
+    ("fuzhou_jiangxi", "1122m3344p5566s77z", None, True, "JX-10 七对"),
+    ("fuzhou_jiangxi", "11112233m4455p66s", None, True, "JX-10 七对: four alike count as two pairs"),
+    ("fuzhou_jiangxi", "147m258p369s12345z", None, True, "JX-11 十三烂: gaps of 3 or more, honours distinct"),
+    ("fuzhou_jiangxi", "147m258p368s12345z", None, False, "JX-11 a gap of 2 in 368s"),
+    ("fuzhou_jiangxi", "123m456m789p234s71z", None, False, "no pattern fits"),
+    ("shangrao", "123m456m789p234s77z", "9s", True, "SR-12 平胡 self-drawn without wilds reaches SR-14's minimum"),
+    ("shangrao", "123m456m789p234s7z9s*", "9s", False, "SR-14 worth 2 below the minimum 4 (no 宝调 without a winning tile)"),
+    ("shangrao", "123m456m789p22s9s*9s*9s*", "9s", False,
+     "SR-09 three wilds make a set, but with no winning tile no 宝调 (SR-13): 2 is below SR-14's minimum"),
+    ("shangrao", "1122m3344p5566s77z", "9s", True, "SR-12 七对"),
+    ("shangrao", "111m999p111s11z22z9s*", "9s", True, "SR-12 碰碰胡 and 幺九 with a wild"),
+    ("shangrao", "147m258p369s12345z", "9s", False, "SR-14 十三烂 worth 2, below the minimum"),
+    ("fuzhou_fujian", "123m456m789p234s55s777m", "9s", True, "FJ-02 basic win: five sets and a pair"),
+    ("fuzhou_fujian", "123m456m789p234s5s777m9s*", "9s", True, "FJ-08 a gold completes the pair"),
+    ("fuzhou_fujian", "123m456m789p234s5s777m1p", "9s", False, "no pattern fits"),
+    ("fuzhou_fujian", "1m4m7p2s5s8s1p3p5p7p2m5m8m4s9s*9s*9s*", "9s", True, "FJ-14 三金倒: three golds win"),
+    ("fuzhou_fujian", "1m4m7p2s5s8s1p3p5p7p2m5m8m4s6s9s*9s*", "9s", False, "two golds are not 三金倒"),
+]
+
+
+@pytest.mark.parametrize("variant,hand,wild,verdict,why", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_table(load, variant, hand, wild, verdict, why):
+    eng = load(variant)
+    c, nw = form(hand)
+    assert eng.is_win(c, nw, wild) is verdict, why
+    assert eng.is_win(bytes(c), nw, wild) is verdict
+    win = eng.check_batch(np.array([c, c]), np.array([nw, nw]), wild=wild)
+    assert win.tolist() == [verdict, verdict]
+
+
+@pytest.mark.parametrize("variant,hand,wild,verdict,why", [c for c in CASES if "*" not in c[1]],
+                         ids=[f"{c[0]}-{c[1]}" for c in CASES if "*" not in c[1]])
+def test_agrees_with_evaluate_without_wilds(variant, hand, wild, verdict, why):
+    """Without wilds nothing in these variants depends on the winning tile: evaluate agrees whichever it is."""
+    eng = engine_for(variant, "native")
+    c, nw = form(hand)
+    for k in sorted({t.kind for t in parse_tiles(hand)}):
+        d = {"concealed": hand, "win_tile": tile_name(k), "win_by": "self_draw"}
+        if wild:
+            d["wild"] = wild
+        assert eng.evaluate(d)["win"] is verdict, (hand, tile_name(k))
+
+
+WAITS = [
+    ("fuzhou_jiangxi", "123m456m789p234s7z", None, ["7z"]),
+    ("fuzhou_jiangxi", "123m456m789p2345s", None, ["2s", "5s"]),
+    ("fuzhou_jiangxi", "1112345678999m", None, [f"{r}m" for r in range(1, 10)]),
+    ("fuzhou_jiangxi", "147m258p369s1234z", None, ["5z", "6z", "7z"]),
+    ("fuzhou_fujian", "123m456m789p234s5s777m", "9s", ["2s", "5s", "9s"]),
+    ("shangrao", "123m456m789p234s7z", "9s", ["7z"]),
+]
+
+
+@pytest.mark.parametrize("variant,hand,wild,waits", WAITS, ids=[f"{w[0]}-{w[1]}" for w in WAITS])
+def test_wait_kinds(load, variant, hand, wild, waits):
+    """Drawing the wild kind adds a wild (a gold completes the 福州 hand's pair)."""
+    c, nw = form(hand)
+    assert [tile_name(k) for k in load(variant).wait_kinds(c, nw, wild)] == waits
+
+
+BAD = [
+    ("fuzhou_jiangxi", [0] * 34, 0, None, "make 0; a complete concealed hand here has 14"),
+    ("fuzhou_jiangxi", form("11111m456m789p234s")[0], 0, None, "5 tiles of 1m, but this variant has 4"),
+    ("fuzhou_jiangxi", form("123m456m789p234s7z")[0], 1, None, "this variant has no wilds"),
+    ("fuzhou_jiangxi", form("123m456m789p234s7z")[0], 0, "9s", "cannot be the wild kind: this variant has no wilds"),
+    ("shangrao", form("123m456m789p234s7z")[0], 1, None, "no wild kind: pass wild=KIND"),
+    ("shangrao", form("123m456m789p234s7z")[0], 5, "9s", "5 wilds, but this variant has 4 wild tiles of 9s"),
+    ("fuzhou_fujian", form("123m456m789p234s5s")[0], 4, "9s", "4 wilds, but this variant has 3 wild tiles of 9s"),
+    ("shangrao", [1] * 33, 0, None, "counts must be 34 non-negative integers"),
+    ("fuzhou_jiangxi", form("123m456m789p234s777z")[0], -1, None, "wilds must be a non-negative integer"),
+    ("shangrao", [-1] + [1] * 33, 0, None, "counts must be 34 non-negative integers"),
+    ("shangrao", form("123m456m789p234s77z")[0], 0, "9x", "9x"),
+    ("fuzhou_fujian", form("123m456m789p234s55s777z")[0], 0, "9s", "7z is a scored flower: it never stays in a hand"),
+]
+
+
+@pytest.mark.parametrize("variant,counts,wilds,wild,message", BAD, ids=[b[4][:30] for b in BAD])
+def test_bad_input_is_refused_alike(variant, counts, wilds, wild, message):
+    errors = []
+    for b in ("reference", "native"):
+        with pytest.raises(ValueError) as e:
+            engine_for(variant, b).is_win(counts, wilds, wild)
+        errors.append(str(e.value))
+    assert message in errors[0] and errors[0] == errors[1]
+
+
+def test_batch_names_the_bad_row(load):
+    eng = load("fuzhou_jiangxi")
+    good = form("123m456m789p234s77z")[0]
+    bad = form("11111m456m789p234s")[0]
+    with pytest.raises(ValueError, match="row 2: 5 tiles of 1m"):
+        eng.check_batch(np.array([good, good, bad, good]))
+    with pytest.raises(ValueError, match="n x 34"):
+        eng.check_batch(np.zeros((3, 33)))
+    with pytest.raises(ValueError, match="one entry per row"):
+        eng.check_batch(np.array([good]), np.zeros(2))
+
+
+def _random_counts(rng: np.random.Generator, eng, n: int, nw: int, wild: int | None) -> np.ndarray:
+    v = eng.variant
+    wall = np.array([k for k in v.tiles.playable if k < 34 and k != wild for _ in range(v.tiles.copies[k])])
+    rows = np.zeros((n, 34), dtype=np.uint8)
+    for i in range(n):
+        np.add.at(rows[i], rng.choice(wall, v.win_size - nw, replace=False), 1)
+    return rows
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_batch_threads_and_per_hand_agree(variant):
+    """The nogil batch split over threads gives the per-hand verdicts, row for row."""
+    eng = engine_for(variant, "native")
+    rng = np.random.default_rng(5)
+    nw = 2 if eng.variant.wild else 0
+    wild = 18 + 8 if eng.variant.wild else None
+    rows = _random_counts(rng, eng, 3000, nw, wild)
+    wl = np.full(len(rows), nw)
+    one = eng.check_batch(rows, wl, wild=wild)
+    assert (eng.check_batch(rows, wl, wild=wild, threads=2) == one).all()
+    assert one.tolist() == [eng.is_win(r, nw, wild) for r in rows]
+    win, val, pat = eng.check_batch(rows, wl, wild=wild, values=True)
+    assert (win == one).all() and np.isnan(val[~win]).all() and (pat[~win] == -1).all() and (val[win] > 0).all()
+
+
+@st.composite
+def hands(draw, variant: str):
+    """Counts and wilds of a complete concealed hand: sets and a pair with noise, or random tiles."""
+    v = engine_for(variant, "native").variant
+    playable = [k for k in v.tiles.playable if k < 34]
+    nw = draw(st.integers(0, min(3, v.wild.live) if v.wild else 0))
+    wild = draw(st.sampled_from(playable)) if v.wild else None
+    pool = [k for k in playable if k != wild]
+    tiles: list[int] = []
+    if draw(st.booleans()):
+        while len(tiles) < v.win_size - nw - 2:
+            k = draw(st.sampled_from(pool))
+            tiles += [k, k + 1, k + 2] if k < 27 and k % 9 < 7 and k + 2 != wild and k + 1 != wild and \
+                draw(st.booleans()) else [k, k, k]
+        k = draw(st.sampled_from(pool))
+        tiles = tiles[:v.win_size - nw - 2] + [k, k]
+        for _ in range(draw(st.integers(0, 2))):
+            tiles[draw(st.integers(0, len(tiles) - 1))] = draw(st.sampled_from(pool))
+    else:
+        tiles = draw(st.lists(st.sampled_from(pool), min_size=v.win_size - nw, max_size=v.win_size - nw))
+    c = [0] * 34
+    for k in tiles:
+        c[k] += 1
+    if max(c) > 4:
+        c = [min(x, 4) for x in c]
+        nw += v.win_size - nw - sum(c)
+        if not v.wild or nw > min(4, v.wild.live):
+            return None
+    return c, nw, wild
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=examples(150, 2000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_backends_agree_on_generated_hands(variant, data):
+    h = data.draw(hands(variant))
+    if h is None:
+        return
+    c, nw, wild = h
+    nat, ref = engine_for(variant, "native"), engine_for(variant, "reference")
+    assert nat.is_win(c, nw, wild) == ref.is_win(c, nw, wild)
+    a = nat.check_batch(np.array([c]), np.array([nw]), wild=wild, values=True)
+    b = ref.check_batch(np.array([c]), np.array([nw]), wild=wild, values=True)
+    assert a[0][0] == b[0][0] and a[2][0] == b[2][0] and (a[1][0] == b[1][0] or np.isnan(a[1][0]) and np.isnan(b[1][0]))
+    if nw <= 1:   # the reference's waits judge ~34 hands; wilds make each slow
+        k = next(k for k in range(34) if c[k])
+        pre = list(c)
+        pre[k] -= 1
+        assert nat.wait_kinds(pre, nw, wild) == ref.wait_kinds(pre, nw, wild)
+
+
+def test_undecided_hands_go_to_the_reference(tmp_path, monkeypatch):
+    """A value beyond exact doubles makes the kernel give up; the answer still comes, from the reference."""
+    from mjrules.compiler import compile_file
+    from mjrules.native import NativeEngine
+    from mjrules.reference import ReferenceEngine
+
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    p = tmp_path / "huge.mj"
+    text = (SPECS / "fuzhou_jiangxi.mj").read_text(encoding="utf-8")
+    assert "value = S * Q" in text
+    p.write_text(text.replace("value = S * Q", "value = 10 ^ 30 * S * Q"), encoding="utf-8")
+    ir = compile_file(str(p))
+    nat, ref = NativeEngine(ir), ReferenceEngine(ir)
+    hands = [form(h)[0] for h in ("123m456m789p234s77z", "123m456m789p234s71z", "1122m3344p5566s77z")]
+    assert [nat.is_win(h) for h in hands] == [ref.is_win(h) for h in hands] == [True, False, True]
+    win, val, _ = nat.check_batch(np.array(hands), values=True)
+    assert win.tolist() == [True, False, True] and val[0] == 1e30
+    assert nat.wait_kinds(form("123m456m789p234s7z")[0]) == [33]
