@@ -30,8 +30,8 @@ class Fallback(Exception):
 
 
 # ---- the standard-shape table --------------------------------------------------------------------------
-cdef unsigned char* _tf = NULL    # fewest wilds to make one suit's counts into sets
-cdef unsigned char* _tg = NULL    # ... into sets and one pair
+cdef unsigned short* _tfg = NULL  # per suit count vector: fewest wilds to make it sets (low byte), sets and
+                                  # one pair (high byte); one table, so one cache line per suit looked up
 cdef int _hf[NH]
 cdef int _hg[NH]
 cdef int _p5[10]
@@ -43,15 +43,17 @@ cdef inline int _lo(int a, int b) noexcept nogil:
 
 cdef int _build_tables() noexcept nogil:
     """Fill the suit tables by dynamic programming over the lowest tile (each entry needs smaller ones)."""
-    global _tf, _tg
+    global _tfg
     cdef unsigned char* tf = <unsigned char*>malloc(N5)
     cdef unsigned char* tg = <unsigned char*>malloc(N5)
+    cdef unsigned short* tfg = <unsigned short*>malloc(N5 * sizeof(unsigned short))
     cdef int d[9]
     cdef int idx, i, r, n, off, start, a, pos, npos, t, cost, i2, f, g
     cdef bint ok
-    if tf == NULL or tg == NULL:
+    if tf == NULL or tg == NULL or tfg == NULL:
         free(tf)
         free(tg)
+        free(tfg)
         return -1
     _p5[0] = 1
     for i in range(1, 10):
@@ -115,67 +117,115 @@ cdef int _build_tables() noexcept nogil:
             g = _lo(g, 3 - n + _hg[i - n])
         _hf[i] = f
         _hg[i] = _lo(g, f + 2)
-    _tf, _tg = tf, tg
+    for idx in range(N5):
+        tfg[idx] = tf[idx] | (tg[idx] << 8)
+    free(tf)
+    free(tg)
+    _tfg = tfg
     return 0
 
 
+TABLES_FORMAT = b"mjrules-tables-1"
+
+
+def tables_blob() -> bytes:
+    """The shape tables as bytes (the suit table, then the honour tables), for a cache file."""
+    _ensure_tables()
+    return (<char*>_tfg)[:N5 * sizeof(unsigned short)] + (<char*>_hf)[:NH * sizeof(int)] \
+        + (<char*>_hg)[:NH * sizeof(int)] + (<char*>_p5)[:10 * sizeof(int)]
+
+
+def install_tables(const unsigned char[::1] blob) -> bool:
+    """Use tables_blob() bytes (checked by the caller) instead of building the tables; False if already built
+    or the size is wrong."""
+    global _tfg
+    cdef Py_ssize_t n = N5 * sizeof(unsigned short)
+    cdef unsigned short* tfg
+    if _tfg != NULL or blob.shape[0] != n + (2 * NH + 10) * sizeof(int):
+        return False
+    tfg = <unsigned short*>malloc(n)
+    if tfg == NULL:
+        raise MemoryError()
+    memcpy(tfg, &blob[0], n)
+    memcpy(_hf, &blob[n], NH * sizeof(int))
+    memcpy(_hg, &blob[n + NH * sizeof(int)], NH * sizeof(int))
+    memcpy(_p5, &blob[n + 2 * NH * sizeof(int)], 10 * sizeof(int))
+    _tfg = tfg
+    return True
+
+
 cdef int _ensure_tables() except -1:
-    if _tf == NULL and _build_tables() != 0:
+    if _tfg == NULL and _build_tables() != 0:
         raise MemoryError("mjrules._core: no memory for the shape tables")
     return 0
 
 
-cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept nogil:
-    """Can counts c and j wilds still form `sets` sets and `pairs` pairs? Exact where a unit's kinds are all
-    candidates of the wild; a lower bound on the wilds needed (so never a wrong 'no') elsewhere."""
-    cdef int s, r, k, v, idx, f, g, total = 0, delta = INF, tiles = 0, cover
-    cdef bint big
-    for s in range(3):
-        idx = 0
-        big = False
+cdef inline int _unit(Ctx* x, int* c, int u, int* g) noexcept nogil:
+    """Unit u (suits 0..2, then the honour kinds 27..33 as units 3..9) of counts c: the fewest wilds that
+    make it sets (returned) and sets plus one pair (*g), INF where its kinds are no candidates of the wild,
+    0 and 0 (a lower bound) where a count exceeds the tables."""
+    cdef int r, v, idx = 0, f
+    cdef unsigned short e
+    cdef int* cs
+    cdef bint big = False
+    if u < 3:
+        cs = c + 9 * u
         for r in range(8, -1, -1):
-            v = c[s * 9 + r]
-            tiles += v
-            if v > 4:
-                big = True
+            v = cs[r]
+            big |= v > 4
             idx = idx * 5 + v
         if big:
-            f = g = 0
-        else:
-            f = _tf[idx]
-            g = _tg[idx]
-            cover = (x.f.cand >> (9 * s)) & 0x1FF
-            if cover == 0:
-                if f:
-                    f = INF
-                if g:
-                    g = INF
-        total += f
-        delta = _lo(delta, g - f)
-    for k in range(27, NK):
-        v = c[k]
-        tiles += v
-        if v >= NH:
-            f = g = 0
-        else:
-            f = _hf[v]
-            g = _hg[v]
-            if not (x.f.cand >> k) & 1:
-                if f:
-                    f = INF
-                if g:
-                    g = INF
-        total += f
-        delta = _lo(delta, g - f)
+            g[0] = 0
+            return 0
+        e = _tfg[idx]
+        f = e & 0xFF
+        g[0] = e >> 8
+        if (f or g[0]) and ((x.f.cand >> (9 * u)) & 0x1FF) == 0:
+            if f:
+                f = INF
+            if g[0]:
+                g[0] = INF
+        return f
+    v = c[24 + u]
+    if v >= NH:
+        g[0] = 0
+        return 0
+    f = _hf[v]
+    g[0] = _hg[v]
+    if not (x.f.cand >> (24 + u)) & 1:
+        if f:
+            f = INF
+        if g[0]:
+            g[0] = INF
+    return f
+
+
+cdef inline bint _combine(Ctx* x, int total, int delta, int tiles, int j, int sets, int pairs) noexcept nogil:
+    """_feasible's verdict from the units' sum of f and least g - f."""
     if tiles + j != 3 * sets + 2 * pairs:
         return False
     if pairs:
         if x.f.ncand:
             delta = _lo(delta, 2)
         total += delta
-    if total > j or (total < j and x.f.ncand == 0):
-        return False
-    return True
+    return not (total > j or (total < j and x.f.ncand == 0))
+
+
+cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept nogil:
+    """Can counts c and j wilds still form `sets` sets and `pairs` pairs? Exact where a unit's kinds are all
+    candidates of the wild; a lower bound on the wilds needed (so never a wrong 'no') elsewhere."""
+    cdef int u, k, f, g, total = 0, delta = INF, tiles = 0
+    cdef int low = 0      # a lower bound on the wilds needed so far: the sum of f, or of min(f, g) with a pair
+    for k in range(NK):
+        tiles += c[k]
+    for u in range(10):
+        f = _unit(x, c, u, &g)
+        total += f
+        low += _lo(f, g) if pairs else f
+        if low > j:
+            return False
+        delta = _lo(delta, g - f)
+    return _combine(x, total, delta, tiles, j, sets, pairs)
 
 
 # ---- deduplication of standard readings (the reference keeps the first of equal group multisets) -----
@@ -832,7 +882,32 @@ cdef bint _table_exact(Ctx* x) noexcept nogil:
     return True
 
 
-cdef int _decide(Ctx* x, int mode, double* value, int* pattern) noexcept nogil:
+cdef bint _may_fit(Ctx* x, int sets, int std) noexcept nogil:
+    """False when no pattern can have a reading: the standard shape is infeasible by the tables, the pairs
+    shape has more odd counts than wilds, and every free pattern's three-valued test is already false.
+    (A concealed hand without melds, as the checks have.) std: the standard shape's feasibility, -1 unknown."""
+    cdef Spec* sp = x.spec
+    cdef int p, k, odd = -1
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_STANDARD:
+            if std < 0:
+                std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
+            if std:
+                return True
+        elif sp.shapes[p] == SH_PAIRS:
+            if odd < 0:
+                odd = 0
+                for k in range(NK):
+                    odd += x.f.real[k] & 1
+                if odd <= x.f.jokers and sp.win_size % 2 == 0:
+                    return True
+        else:
+            if sp.viable(x, x.f.base, p) != 0 or x.err:
+                return True
+    return False
+
+
+cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference)."""
     cdef Spec* sp = x.spec
@@ -841,8 +916,13 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern) noexcept nogil:
     cdef int sets = (sp.win_size - 2) // 3
     _reset_memo(x)
     if mode == 2 and sp.plain_standard >= 0 and sp.nforbid == 0 and sp.nminimum == 0 \
-            and (sp.win_size - 2) % 3 == 0 and _table_exact(x) and _feasible(x, x.f.real, x.f.jokers, sets, 1):
-        return 1
+            and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
+        if std < 0:
+            std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
+        if std:
+            return 1
+    if not _may_fit(x, sets, std):
+        return 0
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best = x, mode, &scratch
     _run_all(x, &R, NULL)
@@ -1117,7 +1197,9 @@ cdef class Kernel:
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
-        cdef int e, r, k, i, w, pat
+        cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std
+        cdef int F[10]
+        cdef int G[10]
         cdef double val
         cdef bint undecided = False
         if type(counts) is not bytes or len(<bytes>counts) != NK:
@@ -1128,6 +1210,14 @@ cdef class Kernel:
             self.invalid(counts, wilds, wild, True, None)
             raise ValueError("invalid hand")
         out = []
+        sets = (self.sp.win_size - 2) // 3
+        tiles = 0
+        for k in range(NK):
+            tiles += x.f.real[k]
+        total = 0
+        for u in range(10):
+            F[u] = _unit(x, x.f.real, u, &G[u])
+            total += F[u]
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
@@ -1143,7 +1233,17 @@ cdef class Kernel:
                 x.f.base[k] += 1
             x.err = 0
             x.f.waits_all = -1
-            r = _decide(x, 2, &val, &pat)
+            if k == w or (self.sp.win_size - 2) % 3:
+                std = -1
+            else:                                   # only k's unit changed: the others' table entries stand
+                ku = k // 9 if k < 27 else k - 24
+                f = _unit(x, x.f.real, ku, &g)
+                delta = g - f
+                for u in range(10):
+                    if u != ku:
+                        delta = _lo(delta, G[u] - F[u])
+                std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
+            r = _decide(x, 2, &val, &pat, std)
             if k == w:
                 x.f.jokers -= 1
             else:

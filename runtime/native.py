@@ -257,6 +257,43 @@ def load_module(v: Variant) -> Any:
 
 
 def _load_core() -> Any:
+    """mjrules._core (its shape tables read from the cache when they are there)."""
+    core = _import_core()
+    if not getattr(core, "_mjrules_tables", False):
+        core._mjrules_tables = True
+        _cached_tables(core)
+    return core
+
+
+def _cached_tables(core: Any) -> None:
+    """Install the kernel's shape tables from the cache file, or build them and write the file (atomically).
+    A missing, truncated or corrupt file (its crc32 is checked) is rebuilt, never used."""
+    import zlib
+
+    path = cache_dir() / f"tables-{_digest(HERE / '_core.pyx')[:16]}-{sys.byteorder}.bin"
+    head = core.TABLES_FORMAT
+    try:
+        data = path.read_bytes()
+        crc = int.from_bytes(data[len(head):len(head) + 4], "little")
+        body = memoryview(data)[len(head) + 4:]
+        if data.startswith(head) and zlib.crc32(body) == crc and core.install_tables(body):
+            return
+    except (OSError, ValueError):
+        pass
+    body = core.tables_blob()
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        with os.fdopen(fd, "wb") as f:
+            f.write(head + zlib.crc32(body).to_bytes(4, "little") + body)
+        os.replace(tmp, path)
+    except OSError:  # a read-only cache only costs the build next time
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _import_core() -> Any:
     """mjrules._core, compiled into the cache first when the package was installed without it."""
     try:
         from . import _core

@@ -227,3 +227,41 @@ def test_undecided_hands_go_to_the_reference(tmp_path, monkeypatch):
     win, val, _ = nat.check_batch(np.array(hands), values=True)
     assert win.tolist() == [True, False, True] and val[0] == 1e30
     assert nat.wait_kinds(form("123m456m789p234s7z")[0]) == [33]
+
+
+_TABLES_PROBE = """
+import mjrules, numpy as np
+e = mjrules.load("fuzhou_jiangxi")
+rows = np.array([[3, 1, 1, 1, 2, 1, 1, 1, 3] + [0] * 25, [1] * 14 + [0] * 20])
+print(e.check_batch(rows).tolist(), e.wait_kinds([3, 1, 1, 1, 1, 1, 1, 1, 3] + [0] * 25))
+"""
+
+
+def test_shape_tables_cache_file_is_checked(tmp_path):
+    """The kernel's tables come from a cache file when it is sound; a corrupt one is rebuilt, never used."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from mjrules.native import cache_dir
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for so in cache_dir().glob("mjv_*"):      # the built variant modules, so nothing compiles here
+        shutil.copy(so, cache / so.name)
+    env = dict(os.environ, MJRULES_CACHE=str(cache))
+    run = lambda: subprocess.run([sys.executable, "-c", _TABLES_PROBE], env=env, capture_output=True, text=True,
+                                 check=True).stdout
+    expect = "[True, False] [0, 1, 2, 3, 4, 5, 6, 7, 8]\n"
+    assert run() == expect
+    (table,) = cache.glob("tables-*.bin")
+    good = table.read_bytes()
+    assert run() == expect and table.read_bytes() == good             # read back, unchanged
+    bad = bytearray(good)
+    bad[len(bad) // 2] ^= 0xFF                                          # one flipped byte of the suit table
+    table.write_bytes(bytes(bad))
+    assert run() == expect and table.read_bytes() == good             # refused by its crc32 and rewritten
+    table.write_bytes(good[:1000])
+    assert run() == expect and table.read_bytes() == good             # truncated: likewise
+    assert not list(cache.glob("*.part"))
