@@ -424,9 +424,9 @@ def render(v: Variant, key: str = "") -> str:
                               "defines": [], "forbids": [], "minimums": [], "wins": []}
     for i, p in enumerate(v.patterns):
         blocks["patterns"].append({"i": i, "code": cx.cond(p.cond) if p.cond else "1", "line": _line(p.src)})
-        if p.shape == "free":
-            code = cx.tri(p.cond) if p.cond is not None else "1"
-            blocks["viable"].append({"i": i, "code": code, "line": _line(p.src)})
+        if p.shape == "free":  # a conjunction is tested term by term, stopping at the first false one
+            terms = [cx.tri(c) for c in _conjuncts(p.cond)] if p.cond is not None else []
+            blocks["viable"].append({"i": i, "terms": terms, "line": _line(p.src)})
     for i, m in enumerate(v.modifiers):
         pats = [cx.index["pattern"][n] for n in m.applies_to if n in cx.index["pattern"]]
         if m.applies_to and not pats:
@@ -486,6 +486,13 @@ def render(v: Variant, key: str = "") -> str:
                              lstrip_blocks=True)
     text = env.get_template(MODULE_TEMPLATE).render(**ctx)
     return _with_line_map(text)
+
+
+def _conjuncts(e: Expr) -> list[Expr]:
+    """The terms of a (nested) `and`, left to right; any other expression is one term."""
+    if e.op != "and":
+        return [e]
+    return [c for a in e.args for c in _conjuncts(a)]
 
 
 def _hex(s: Any) -> str:

@@ -838,30 +838,48 @@ cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) 
     return CHK_OK
 
 
+cdef void _limits(Ctx* x, unsigned long long playable, unsigned char* lim) noexcept nogil:
+    """lim[k]: the most tiles of kind k a checked hand may hold (0 for kinds it never holds); the wild
+    kind's tiles are wilds, so they pass here and are counted in _load_row."""
+    cdef int k
+    for k in range(NK):
+        lim[k] = <unsigned char>_lo(x.spec.copies[k], 255) if (playable >> k) & 1 else 0
+    if x.f.w >= 0:
+        lim[x.f.w] = 255
+
+
 cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int live,
-                   unsigned long long playable) noexcept nogil:
+                   const unsigned char* lim) noexcept nogil:
     """One hand's counts into facts _prep_check made: CHK_OK, or an error code * 64 + the kind at fault.
-    Tiles of the wild kind count as wilds; at most `live` of them."""
-    cdef Spec* sp = x.spec
+    Tiles of the wild kind count as wilds; at most `live` of them. lim from _limits."""
     cdef Facts* f = &x.f
     cdef int k, v, total = 0, w = f.w
+    cdef int* real = f.real
+    cdef int* base = f.base
+    cdef bint over = False
     if jokers < 0:
         return CHK_TOTAL * 64
+    for k in range(NK):                       # branch-free: the compiler vectorises it
+        v = cnt[k]
+        over |= v > lim[k]
+        real[k] = v
+        base[k] = v
+        total += v
+    if over:
+        for k in range(NK):
+            if cnt[k] > lim[k]:
+                return CHK_COPIES * 64 + k
     if w >= 0:
-        jokers += cnt[w]
+        v = real[w]
+        jokers += v
+        total -= v
+        real[w] = base[w] = 0
+        if jokers > x.spec.copies[w] or jokers > live:
+            return CHK_COPIES * 64 + w
     elif jokers:
         return CHK_NOWILD * 64
-    for k in range(NK):
-        v = cnt[k]
-        if k == w:
-            v = 0
-        elif v > sp.copies[k] or v and not (playable >> k) & 1:
-            return CHK_COPIES * 64 + k
-        f.real[k] = v
-        f.base[k] = v
-        total += v
-    if w >= 0 and (jokers > sp.copies[w] or jokers > live) or jokers > MAXJ:
-        return CHK_COPIES * 64 + (w if w >= 0 else 63)
+    if jokers > MAXJ:
+        return CHK_COPIES * 64 + 63
     if total + jokers != size:
         return CHK_TOTAL * 64
     f.jokers = jokers
@@ -962,6 +980,7 @@ cdef class Kernel:
     cdef object undecided  # (counts, wilds, wild) -> the reference's verdict, where the native code cannot decide
     cdef object invalid    # (counts, wilds, wild, pre_draw, row) -> raises the ValueError that names the fault
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
+    cdef unsigned char lim[NK]   # xc's _limits
 
     def __cinit__(self, capsule, used_tables=()):
         cdef int i
@@ -1162,8 +1181,9 @@ cdef class Kernel:
             if e:
                 self.xc_wild = -2
                 return e
+            _limits(self.xc, self.playable, self.lim)
             self.xc_wild = w
-        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.playable)
+        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.lim)
 
     cdef bytes _as_bytes(self, counts, int wilds, wild, bint pre_draw):
         """Counts as 34 bytes, or the validator's ValueError."""
@@ -1283,6 +1303,7 @@ cdef class Kernel:
         cdef unsigned long long playable = self.playable
         cdef double win_by = self.chk_win_by
         cdef int live = self.chk_live
+        cdef unsigned char lim[NK]
         cdef Ctx* x
         if counts.shape[1] != NK:
             raise ValueError(f"counts must have {NK} columns, one per kind")
@@ -1296,9 +1317,10 @@ cdef class Kernel:
         try:
             with nogil:
                 e = _prep_check(x, wild, playable, win_by)
+                _limits(x, playable, lim)
                 for i in range(n):
                     if not e:
-                        e = _load_row(x, &counts[i, 0], wilds[i], size, live, playable)
+                        e = _load_row(x, &counts[i, 0], wilds[i], size, live, lim)
                     if e:
                         bad = i
                         break
