@@ -980,6 +980,7 @@ cdef class Kernel:
     cdef object undecided  # (counts, wilds, wild) -> the reference's verdict, where the native code cannot decide
     cdef object invalid    # (counts, wilds, wild, pre_draw, row) -> raises the ValueError that names the fault
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
+    cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
 
     def __cinit__(self, capsule, used_tables=()):
@@ -1150,7 +1151,8 @@ cdef class Kernel:
                 x.f.waits_all)
 
     # ---- the bare win check ------------------------------------------------------------------------------
-    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, kind_of, undecided, invalid):
+    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, kind_of, undecided, invalid,
+                        tuple pattern_names=()):
         """The context of is_win, wait_kinds and check_batch: these option values, this win_by id (the
         self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, a tile-name -> kind
         function, and the callbacks for hands the native code cannot decide and for input it refuses."""
@@ -1165,6 +1167,7 @@ cdef class Kernel:
         self.kind_of = kind_of
         self.undecided = undecided
         self.invalid = invalid
+        self.pattern_names = pattern_names
         self.xc_wild = -2
 
     cdef int _load(self, counts, int wilds, wild, int size) except -1:
@@ -1212,6 +1215,24 @@ cdef class Kernel:
         if r < 0:
             return self.undecided(counts, wilds, wild)
         return r == 1
+
+    def hand_value(self, counts, int wilds=0, wild=None):
+        """(value, pattern name) of the best legal reading of is_win's hand, or None when it does not win.
+        `undecided` answers where the native code cannot decide exactly."""
+        cdef int e, r, pat
+        cdef double val
+        if type(counts) is not bytes or len(<bytes>counts) != NK:
+            counts = self._as_bytes(counts, wilds, wild, False)
+        e = self._load(counts, wilds, wild, self.sp.win_size)
+        if e:
+            self.invalid(counts, wilds, wild, False, None)
+            raise ValueError("invalid hand")
+        r = _decide(self.xc, 0, &val, &pat)
+        if r < 0:
+            return self.undecided(counts, wilds, wild, True)
+        if r == 0:
+            return None
+        return (int(val) if val == <long long>val else val), self.pattern_names[pat]
 
     def wait_kinds(self, counts, int wilds=0, wild=None):
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;

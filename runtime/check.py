@@ -6,6 +6,7 @@ dealer, with the spec's default options and no winning tile named (so nothing th
 tile completed the hand holds). Tiles of the wild kind in the counts are wilds, as in a situation.
 
     eng.is_win(counts, wilds=0, wild=None) -> bool          # one hand (bytes are fastest)
+    eng.hand_value(counts, wilds=0, wild=None) -> (value, pattern) | None   # its best reading
     eng.wait_kinds(counts, wilds=0, wild=None) -> list[int]  # kinds completing a hand one tile short
     eng.check_batch(counts, wilds=None, wild=None, threads=1, values=False) -> ndarray[bool]
                                                             # n x 34 array; with values, (win, value, pattern)
@@ -123,6 +124,12 @@ class Checks:
         """Does this complete concealed hand win? (see mjrules.check)"""
         c, n, w = validate(self.variant, counts, wilds, wild)
         return bool(self.judge(situation_of(self.variant, c, n, w))["win"])
+
+    def hand_value(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> tuple[Any, str] | None:
+        """(value, pattern) of this complete concealed hand's best reading, or None when it does not win."""
+        c, n, w = validate(self.variant, counts, wilds, wild)
+        r = self.judge(situation_of(self.variant, c, n, w))
+        return (r["value"], r["pattern"]) if r["win"] else None
 
     def wait_kinds(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> list[int]:
         """The kinds that complete this concealed hand one tile short (drawing the wild kind adds a wild)."""

@@ -409,15 +409,22 @@ class NativeEngine:
         fixed = _check.wild_kind(v, None)
         if self._defaults is None:  # options a double cannot hold: the reference decides every check
             self.is_win, self.wait_kinds = self._checks.is_win, self._checks.wait_kinds
+            self.hand_value = self._checks.hand_value
         else:
             self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed,
-                                         w.live if w is not None else 0, self._kind_of, self._undecided, self._invalid)
+                                         w.live if w is not None else 0, self._kind_of, self._undecided, self._invalid,
+                                         tuple(p.name for p in v.patterns))
             self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
+            self.hand_value = self._kernel.hand_value
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
         """Does this complete concealed hand win? (see mjrules.check)"""
         return self._checks.is_win(counts, wilds, wild)
+
+    def hand_value(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> tuple[Any, str] | None:
+        """(value, pattern) of this complete concealed hand's best reading, or None (see mjrules.check)."""
+        return self._checks.hand_value(counts, wilds, wild)  # replaced in __init__
 
     def wait_kinds(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> list[int]:  # likewise
         """The kinds that complete this concealed hand one tile short (see mjrules.check)."""
@@ -464,7 +471,9 @@ class NativeEngine:
         w = _check.wild_kind(self.variant, name)
         return -1 if w is None else w
 
-    def _undecided(self, counts: Any, wilds: int, wild: Any) -> bool:
+    def _undecided(self, counts: Any, wilds: int, wild: Any, value: bool = False) -> Any:
+        if value:
+            return self._checks.hand_value(counts, wilds, wild)
         return self._checks.is_win(counts, wilds, wild)
 
     def _invalid(self, counts: Any, wilds: int, wild: Any, pre_draw: bool, row: int | None) -> None:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import engine_for
+from mjrules.check import situation_of, validate
 from mjrules.tiles import parse_tiles, tile_name
 from strategies import examples
 
@@ -61,6 +62,11 @@ def test_table(load, variant, hand, wild, verdict, why):
     c, nw = form(hand)
     assert eng.is_win(c, nw, wild) is verdict, why
     assert eng.is_win(bytes(c), nw, wild) is verdict
+    hv = eng.hand_value(c, nw, wild)
+    assert (hv is not None) is verdict
+    if verdict:
+        r = engine_for(variant, "reference").judge(situation_of(eng.variant, *validate(eng.variant, c, nw, wild)))
+        assert hv == (r["value"], r["pattern"]) and hv[1] in r["patterns"]
     win = eng.check_batch(np.array([c, c]), np.array([nw, nw]), wild=wild)
     assert win.tolist() == [verdict, verdict]
 
@@ -199,6 +205,7 @@ def test_backends_agree_on_generated_hands(variant, data):
     c, nw, wild = h
     nat, ref = engine_for(variant, "native"), engine_for(variant, "reference")
     assert nat.is_win(c, nw, wild) == ref.is_win(c, nw, wild)
+    assert nat.hand_value(c, nw, wild) == ref.hand_value(c, nw, wild)
     a = nat.check_batch(np.array([c]), np.array([nw]), wild=wild, values=True)
     b = ref.check_batch(np.array([c]), np.array([nw]), wild=wild, values=True)
     assert a[0][0] == b[0][0] and a[2][0] == b[2][0] and (a[1][0] == b[1][0] or np.isnan(a[1][0]) and np.isnan(b[1][0]))
@@ -224,6 +231,7 @@ def test_undecided_hands_go_to_the_reference(tmp_path, monkeypatch):
     nat, ref = NativeEngine(ir), ReferenceEngine(ir)
     hands = [form(h)[0] for h in ("123m456m789p234s77z", "123m456m789p234s71z", "1122m3344p5566s77z")]
     assert [nat.is_win(h) for h in hands] == [ref.is_win(h) for h in hands] == [True, False, True]
+    assert nat.hand_value(hands[0]) == ref.hand_value(hands[0]) == (10 ** 30, "平胡")
     win, val, _ = nat.check_batch(np.array(hands), values=True)
     assert win.tolist() == [True, False, True] and val[0] == 1e30
     assert nat.wait_kinds(form("123m456m789p234s7z")[0]) == [33]
