@@ -9,7 +9,7 @@ on fewer hands and loops) it measures, on deterministic hands generated legal fo
    class, looped; the native batch also with 2 threads, to show the scaling);
 2. the wait kinds `engine.wait_kinds` on ready hands (a winning hand without its winning tile), and the
    full `engine.waits` (each wait with its value) on the same hands;
-3. the full `engine.evaluate` on winning hands;
+3. the full `engine.evaluate` on winning hands, and `engine.hand_value` (value and pattern only) on them;
 4. complete hands per second of `mjrules.play.play_hand` with four random and four greedy agents;
 
 and, in the same run, on the same hands without wilds, the `mahjong` package's `Agari().is_agari` and
@@ -335,6 +335,8 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
     t = spread([x * 1e6 for x in per_item(eng.evaluate, winning, reps, budget)])
     res["evaluate"] = {"hands": len(winning), "per_hand_us": t,
                        "pass": check_target("evaluate", t["median"]) if native else None}
+    t = spread([x * 1e6 for x in per_call(eng.hand_value, [check_form(d) for d in winning], reps, budget)])
+    res["hand_value"] = {"hands": len(winning), "per_hand_us": t}
     res["simulate"] = {}
     for agent in ("random", "greedy"):
         k = cfg["sim"][b][agent]
@@ -491,7 +493,8 @@ def render(r: dict[str, Any]) -> str:
                 lines.append(f"  {label:<{w}}{_fmt(row['batch_2_threads_hands_per_s'], digits=0):>36}")
         for key, label, tgt in (("waits", "wait kinds us/hand, ready hands", True),
                                 ("waits_values", "  waits with values us/hand", False),
-                                ("evaluate", "evaluate us/hand, winning hands", True)):
+                                ("evaluate", "evaluate us/hand, winning hands", True),
+                                ("hand_value", "  hand_value (value, pattern) us/hand", False)):
             lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>36}{_fmt(ref[key]['per_hand_us']):>36}  "
                          + (f"{_target(key)} {_mark(nat[key]['pass'])}" if tgt else ""))
         for agent in ("random", "greedy"):
