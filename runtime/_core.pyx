@@ -902,18 +902,21 @@ cdef bint _table_exact(Ctx* x) noexcept nogil:
 
 cdef bint _may_fit(Ctx* x, int sets, int std) noexcept nogil:
     """False when no pattern can have a reading: the standard shape is infeasible by the tables, the pairs
-    shape has more odd counts than wilds, and every free pattern's three-valued test is already false.
-    (A concealed hand without melds, as the checks have.) std: the standard shape's feasibility, -1 unknown."""
+    shape is ruled out (melds, or more odd counts than wilds), and every free pattern's three-valued test
+    is already false. sets: the sets the concealed tiles must make; std: the standard shape's feasibility
+    when known, else -1."""
     cdef Spec* sp = x.spec
     cdef int p, k, odd = -1
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD:
+            if sets < 0:
+                continue
             if std < 0:
                 std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
             if std:
                 return True
         elif sp.shapes[p] == SH_PAIRS:
-            if odd < 0:
+            if odd < 0 and x.f.nmelds == 0:
                 odd = 0
                 for k in range(NK):
                     odd += x.f.real[k] & 1
@@ -1355,6 +1358,45 @@ cdef class Kernel:
         if bad >= 0:
             self.invalid(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, bad)
             raise ValueError(f"row {bad}: invalid hand")
+
+    def fit_kinds(self, s, tuple opts, double win_by):
+        """The playable kinds that, added to the pre-draw situation s, leave some pattern a shape that can
+        still fit (_may_fit); every other kind surely gives NOFIT. None when s cannot be read natively."""
+        cdef Ctx* x = self.x
+        cdef Spec* sp = self.sp
+        cdef int i, k, w, sets
+        cdef bint fits
+        if len(opts) != sp.nopt:
+            raise ValueError("wrong number of option values")
+        for i in range(sp.nopt):
+            self.opts[i] = opts[i]
+        self._fill(s, win_by)
+        if x.err:
+            return None
+        _reset_memo(x)
+        w = x.f.w
+        sets = (sp.win_size - 2) // 3 - x.f.nmelds
+        out = []
+        for i in range(sp.nplayable):
+            k = sp.playable[i]
+            if k < 0 or k >= NK:
+                out.append(k)
+                continue
+            if k == w:
+                x.f.jokers += 1
+            else:
+                x.f.real[k] += 1
+                x.f.base[k] += 1
+            x.err = 0
+            fits = _may_fit(x, sets, -1)
+            if k == w:
+                x.f.jokers -= 1
+            else:
+                x.f.real[k] -= 1
+                x.f.base[k] -= 1
+            if fits or x.err:
+                out.append(k)
+        return out
 
     def win(self, int i, double value):
         """A win-settlement expression on the reading just chosen, with `value` set."""

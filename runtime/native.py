@@ -501,7 +501,12 @@ class NativeEngine:
         opts, win_by = self._options(s), self._strings.get(s.win_by)
         probe = _Probe(s) if opts is not None and win_by is not None else None
         core, out, waits_all = self._core, [], -1
-        for k in self.variant.tiles.playable:
+        kinds = self.variant.tiles.playable
+        if probe is not None:  # the kinds after which some pattern's shape can still fit: the rest surely lose
+            with self._lock:
+                fits = self._kernel.fit_kinds(probe, opts, float(win_by))
+            kinds = kinds if fits is None else fits
+        for k in kinds:
             concealed = tuple(sorted(s.concealed + (k,)))
             if probe is not None:
                 probe.concealed, probe.win_tile = concealed, k
