@@ -5,7 +5,7 @@ import random
 from typing import Any, Protocol
 
 from .distance import free_estimate, pairs_shanten, standard_shanten
-from .tiles import parse_tile
+from .tiles import TILE_NAMES, parse_tile
 
 Action = dict[str, Any]
 
@@ -64,7 +64,7 @@ class GreedyAgent:
             from .situation import Situation
 
             held = Situation(concealed=tuple(k for k in concealed if k != wild))
-            est += [free_estimate(self.v, p, c, held) for p in self.free]
+            est += [_free_estimate(self.v, p, c, held) for p in self.free]
         return (min(est) if est else 8) - jokers
 
     def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
@@ -75,6 +75,21 @@ class GreedyAgent:
         wild = parse_tile(view["wild"]).kind if view.get("wild") else None
         hand = [parse_tile(t).kind for t in view["concealed"]]
         melds = len(view["players"][view["seat"]]["melds"])
+        tile = parse_tile(view["last_discard"]).kind if view.get("last_discard") else None
+        return self._decide(hand, melds, wild, tile, legal)
+
+    def choose_in(self, game: Any, seat: int, legal: list[Action]) -> Action:
+        """choose(game.view(seat), legal), read from the game's state without building the view."""
+        for t in ("win", "rob_gold", "declare_ready"):
+            for a in legal:
+                if a["type"] == t:
+                    return a
+        me = game.seats[seat]
+        phase = game.phase
+        tile = game.last_discard[1] if phase == "claims" else game._robk[1] if phase == "rob_kong" else None
+        return self._decide(list(me.concealed), len(me.melds), game.wild, tile, legal)
+
+    def _decide(self, hand: list[int], melds: int, wild: int | None, tile: int | None, legal: list[Action]) -> Action:
         discards = [a for a in legal if a["type"] == "discard"]
         if discards:
             kongs = [a for a in legal if a["type"] == "kong"]
@@ -88,7 +103,6 @@ class GreedyAgent:
         claims = [a for a in legal if a["type"] in ("kong", "pon", "chi")]
         if claims:
             base = self.estimate(hand, melds, wild)
-            tile = parse_tile(view["last_discard"]).kind if view.get("last_discard") else None
             best, best_val = None, base
             for a in claims:
                 used = self._used(a, tile)
@@ -160,3 +174,89 @@ def make_agent(name: str, variant: Any, seed: int) -> Agent:
     if name == "seeker":
         return SeekerAgent(variant, seed)
     raise ValueError(f"unknown agent '{name}'; choose random, greedy or seeker")
+
+
+# ---- the free-shape estimate, remembered --------------------------------------------------------------------
+# distance.free_estimate first-fits the tiles in three orders, testing the pattern's condition on each partial
+# count vector (a few dozen tree-walked evaluations per hand). For the hand the greedy agent asks about (no
+# melds, no wild, default facts: Situation(concealed=...)), every fact the condition can read on partial
+# counts is either a function of the counts (distinct, one_suit, all_in, spacing, ...), a constant of such a
+# default situation (melds, flowers, win_by, options, ...), or UNKNOWN (fours, references other than events)
+# -- except waits_all and events, which read the whole hand. When the condition (checked below, by an allowlist)
+# reads none of those, the test is a function of the counts alone and each distinct count vector is evaluated
+# once per pattern. The answers are those of distance.free_estimate (tests/test_game_speed_equivalence.py).
+
+_COUNT_VARS = frozenset({"no_sequences", "distinct", "one_suit", "fours", "pair_wilds", "wilds_at_face"})
+_CONST_VARS = frozenset({"win_by", "is_dealer", "seat", "dealer", "discarder", "first_turn", "first_discard",
+                         "declared_ready", "wild_discards", "dealer_streak", "flowers", "melds", "no_melds", "kongs",
+                         "kongs_exposed", "kongs_concealed", "wilds"})
+_CALLS = frozenset({"all_in", "contains", "count_in", "spacing", "flower_fours", "flower_complete", "max", "min"})
+_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge",
+                  "neg", "not", "and", "or", "if", "in", "max", "min"})
+_FREE_MEMO: dict[tuple[int, int], tuple[Any, Any, dict[tuple[int, ...], bool]] | None] = {}
+_FREE_MEMO_LIMIT = 200_000  # count vectors remembered per pattern (emptied when full)
+
+
+def _counts_only(e: Any) -> bool:
+    """Does the free-shape condition `e`, on partial counts of a default situation, read only the counts?"""
+    op, a = e.op, e.args
+    if op == "var":
+        return a[0] in _COUNT_VARS or a[0] in _CONST_VARS
+    if op == "opt":
+        return True
+    if op == "ref":
+        return a[0] != "event"  # partial: UNKNOWN without reading anything
+    if op == "call":
+        return a[0] in _CALLS and all(_counts_only(x) for x in a[1:])
+    if op in ("const", "enum", "group"):
+        return True
+    return op in _OPS and all(_counts_only(x) for x in a)
+
+
+def _free_memo(v: Any, pattern: Any) -> tuple[Any, Any, dict[tuple[int, ...], bool]] | None:
+    key = (id(v), id(pattern))
+    hit = _FREE_MEMO.get(key, False)
+    if hit is False or hit is not None and (hit[0] is not v or hit[1] is not pattern):
+        hit = _FREE_MEMO[key] = (v, pattern, {}) if pattern.cond is not None and _counts_only(pattern.cond) else None
+    return hit
+
+
+def _free_estimate(v: Any, pattern: Any, c: list[int], held: Any) -> int:
+    """distance.free_estimate(v, pattern, c, held) for held = Situation(concealed=...) (no melds, default facts)."""
+    memo = _free_memo(v, pattern)
+    if memo is None or held.melds or held.wild is not None or held.flowers or held.options:
+        return free_estimate(v, pattern, c, held)
+    seen = memo[2]
+    if len(seen) > _FREE_MEMO_LIMIT:
+        seen.clear()
+    env: list[Any] = []
+
+    def ok(counts: list[int]) -> bool:
+        key = tuple(counts)
+        r = seen.get(key)
+        if r is None:
+            if not env:
+                from .distance import _engine_for
+                from .reference import _Facts, _ReadingEnv
+
+                eng = _engine_for(v)
+                env.append((eng, _Facts(eng, held.replace(win_tile=None)), _ReadingEnv))
+            eng, f, reading_env = env[0]
+            r = seen[key] = evaluate(pattern.cond, reading_env(eng, f, None, counts, partial=True)) is not False
+        return r
+
+    from .interp import evaluate
+
+    n = len(c)
+    tiles = [k for k in range(n) for _ in range(c[k])]
+    best = 0
+    for order in (tiles, tiles[::-1], sorted(tiles, key=lambda k: (c[k], k))):
+        counts, size = [0] * n, 0
+        for k in order:
+            counts[k] += 1
+            if ok(counts):
+                size += 1
+            else:
+                counts[k] -= 1
+        best = max(best, size)
+    return (v.win_size - 1) - best

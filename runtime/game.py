@@ -76,6 +76,8 @@ class Game:
         self._answers: dict[int, Action] = {}
         self.phase = "setup"
         self.env = GameEnv(self)
+        self._scored = frozenset(self.v.tiles.scored_flowers)
+        self._retain_const, self._retain_memo = _retain_plan(self.v)
         self._setup(wall, hands, indicator)
 
     # ---- facts ---------------------------------------------------------------------------------------
@@ -85,11 +87,31 @@ class Game:
         return self.tail - self.head - self.retained()
 
     def retained(self, extra_exposed: int = 0, extra_concealed: int = 0) -> int:
+        if self._retain_const is not None:
+            return self._retain_const
+        memo = self._retain_memo
+        if memo is not None:
+            # the retention reads only kong counts, flowers and the hand's constants (see _retain_plan)
+            exposed = concealed = 0
+            for s in self.seats:
+                for m in s.melds:
+                    if m.kind == "kong":
+                        if m.concealed:
+                            concealed += 1
+                        else:
+                            exposed += 1
+            key = (extra_exposed, extra_concealed, exposed, concealed, tuple([tuple(s.flowers) for s in self.seats]))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
         self.env.extra_kongs = (extra_exposed, extra_concealed)
         try:
-            return int(self.env.eval(self.v.wall.retain, "wall"))
+            r = int(self.env.eval(self.v.wall.retain, "wall"))
         finally:
             self.env.extra_kongs = (0, 0)
+        if memo is not None:
+            memo[key] = r
+        return r
 
     def log(self, event: str, /, **data: Any) -> None:
         self.events.append({"type": event, **data})
@@ -205,6 +227,12 @@ class Game:
         """Seats that must decide now, each with its legal actions (deciding seats not yet answered)."""
         return {s: list(a) for s, a in self._pending.items() if s not in self._answers}
 
+    def next_decision(self) -> tuple[int, list[Action]]:
+        """The lowest seat that must decide now and its legal actions: min(pending()) and its list."""
+        answers = self._answers
+        seat = min(s for s in self._pending if s not in answers)
+        return seat, list(self._pending[seat])
+
     def _ask(self, cand: dict[int, list[Action]]) -> None:
         self._pending, self._answers = cand, {}
 
@@ -217,7 +245,7 @@ class Game:
             who = ", ".join(str(s) for s in self.pending()) or "nobody"
             raise IllegalAction(f"seat {seat} is not to act now ({self.phase}); waiting for seat(s) {who}")
         norm = _normalise(action)
-        if norm not in [_normalise(a) for a in legal]:
+        if not any(a is action for a in legal) and norm not in [_normalise(a) for a in legal]:
             raise IllegalAction(f"seat {seat}: {_show(action)} is not legal now ({self.phase}); legal: "
                                 + ", ".join(_show(a) for a in legal))
         self._answers[seat] = norm
@@ -242,9 +270,9 @@ class Game:
         if source != "claim":
             acts += self._own_kongs(seat)
         if s.declared_ready and self.v.ready_declaration and self.v.ready_declaration.locks_hand and drawn is not None:
-            acts.append({"type": "discard", "tile": tile_name(drawn)})
+            acts.append({"type": "discard", "tile": _NAMES[drawn]})
         else:
-            acts += [{"type": "discard", "tile": tile_name(k)} for k in sorted(set(s.concealed))]
+            acts += [{"type": "discard", "tile": _NAMES[k]} for k in sorted(set(s.concealed))]
         self._ask({seat: acts})
 
     def _self_win_by(self, seat: int) -> str:
@@ -274,7 +302,7 @@ class Game:
             self.first_round.append(k)
         if k == self.wild:
             s.wild_discards += 1
-        self.log("discard", seat=seat, tile=tile_name(k))
+        self.log("discard", seat=seat, tile=_NAMES[k])
         self.last_discard = (seat, k, first)
         rw = self.v.rob_wild
         if rw is not None and first and self.indicator is not None:
@@ -499,7 +527,7 @@ class Game:
 
     def _draw_tile(self, seat: int, tail: bool, replace_flowers: bool = True) -> int | None:
         s = self.seats[seat]
-        scored = set(self.v.tiles.scored_flowers)
+        scored = self._scored
         while True:
             if self.drawable <= 0:
                 self._draw_game("the wall ran out during a replacement" if tail else "the wall is exhausted")
@@ -507,7 +535,7 @@ class Game:
             k = self._take_tail() if tail else self._take_head(1)[0]
             s.first_turn = False
             s.ron_blocked = False
-            self.log("draw", seat=seat, tile=tile_name(k), tail=tail)
+            self.log("draw", seat=seat, tile=_NAMES[k], tail=tail)
             if k in scored and replace_flowers:
                 s.flowers.append(k)
                 self.log("flowers", seat=seat, tiles=[tile_name(k)])
@@ -598,7 +626,7 @@ class Game:
             return []
         out: list[Action] = []
         if "exposed" in v.claims.kongs and c.count(k) >= 3 and self._kong_room(1, 0):
-            out.append({"type": "kong", "kind": "exposed", "tile": tile_name(k)})
+            out.append({"type": "kong", "kind": "exposed", "tile": _NAMES[k]})
         if v.claims.pon and c.count(k) >= 2:
             out.append({"type": "pon"})
         chi_ok = v.claims.chi_from == "any" or (v.claims.chi_from == "previous" and p == (d + 1) % self.n)
@@ -616,7 +644,7 @@ class Game:
                     key = tuple(need)
                     if key not in seen:
                         seen.add(key)
-                        out.append({"type": "chi", "tiles": [tile_name(t) for t in need]})
+                        out.append({"type": "chi", "tiles": [_NAMES[t] for t in need]})
         return out
 
     def _win(self, winners: list[Winner]) -> None:
@@ -722,10 +750,53 @@ def _meld_text(m: Meld) -> str:
     return str(m)
 
 
+_NAMES = TILE_NAMES
+_KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
+
+
 def _kind(name: str) -> int:
+    k = _KIND_OF.get(name) if type(name) is str else None
+    if k is not None:
+        return k
     from .tiles import parse_tile
 
     return parse_tile(name).kind
+
+
+_RETAIN_VARS = frozenset({"kongs_exposed", "kongs_concealed", "kongs", "dealer", "dealer_streak"})
+_PURE_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt",
+                       "ge", "neg", "not", "and", "or", "if", "in", "max", "min"})
+
+
+def _retain_plan(v: Variant) -> tuple[int | None, dict | None]:
+    """(the retention when it is a constant, else None; a memo when it reads only kong counts, flowers, options,
+    the dealer and his streak -- all fixed for a hand but the kong counts and the flowers, which key the memo)."""
+    e = v.wall.retain
+    if e.op == "const":
+        return int(e.args[0]), None
+    defines = {d.name: d.expr for d in v.defines}
+    seen: set[str] = set()
+
+    def pure(x: Expr) -> bool:
+        op, a = x.op, x.args
+        if op == "var":
+            return a[0] in _RETAIN_VARS
+        if op == "opt":
+            return True
+        if op == "call":  # the flower builtins (and max, min) over every seat's flowers
+            return all(pure(y) for y in a[1:])
+        if op == "ref":
+            if a[0] != "define" or a[1] not in defines:
+                return False
+            if a[1] in seen:
+                return True
+            seen.add(a[1])
+            return pure(defines[a[1]])
+        if op in ("const", "enum", "group"):
+            return True
+        return op in _PURE_OPS and all(pure(y) for y in a)
+
+    return None, ({} if pure(e) else None)
 
 
 def _normalise(a: Action) -> Action:

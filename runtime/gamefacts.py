@@ -22,6 +22,8 @@ class GameEnv(Env):
         self.extra_kongs = (0, 0)
         self.kong: dict[str, Any] | None = None
         self.defines = {d.name: d for d in game.v.defines}
+        self._flowers_key: tuple | None = None
+        self._flower_counts: list[list[int]] = []
 
     def eval(self, e: Expr, ctx: str) -> Any:
         return evaluate(e, self)
@@ -58,8 +60,16 @@ class GameEnv(Env):
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
-        counts = [[s.flowers.count(k) for k in range(42)] for s in self.g.seats]
-        return flower_call(name, args, counts, self.g.v.tiles.copies)
+        key = tuple([tuple(s.flowers) for s in self.g.seats])
+        if key != self._flowers_key:  # every seat's flower counts, counted again only when the flowers change
+            counts = []
+            for fl in key:
+                c = [0] * 42
+                for k in fl:
+                    c[k] += 1
+                counts.append(c)
+            self._flowers_key, self._flower_counts = key, counts
+        return flower_call(name, args, self._flower_counts, self.g.v.tiles.copies)
 
     def ref(self, kind: str, name: str) -> Any:
         if kind == "define":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .agents import Agent, ScriptedAgent, make_agent
+from .agents import Agent, GreedyAgent, RandomAgent, ScriptedAgent, make_agent
 from .game import Game, IllegalAction
 
 MAX_DECISIONS = 5000
@@ -18,9 +18,15 @@ def run(game: Game, agents: list[Agent]) -> Game:
     """Ask the agents until the hand is over."""
     steps = 0
     while not game.over:
-        pending = game.pending()
-        seat = min(pending)
-        action = agents[seat].choose(game.view(seat), pending[seat])
+        seat, legal = game.next_decision()  # min(game.pending()) and its actions
+        agent = agents[seat]
+        choose = type(agent).choose
+        if choose is RandomAgent.choose:  # it never reads the view
+            action = agent.choose(None, legal)
+        elif choose is GreedyAgent.choose:  # it reads the game's own state rather than the view's names
+            action = agent.choose_in(game, seat, legal)
+        else:
+            action = agent.choose(game.view(seat), legal)
         game.act(seat, action)
         steps += 1
         if steps > MAX_DECISIONS:
