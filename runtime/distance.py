@@ -103,7 +103,7 @@ def distance(engine: Any, situation: dict | Situation) -> int:
     n = len(held.concealed) + 3 * len(held.melds)
     if n == v.win_size:
         t = held.replace(win_tile=held.win_tile if held.win_tile is not None else held.concealed[-1])
-        if engine.evaluate(t)["win"]:
+        if engine.judge(t)["win"]:   # held is checked already, and t only names its winning tile
             return -1
         best = None
         for k in sorted(set(held.concealed)):
@@ -114,7 +114,7 @@ def distance(engine: Any, situation: dict | Situation) -> int:
             if best == 0:
                 break
         return best if best is not None else 0
-    if engine.waits(held):
+    if engine.ready(held):
         return 0
     w = held.wild if v.wild is not None else None
     c = [0] * N

@@ -22,6 +22,12 @@ class Engine(Protocol):
     def waits(self, situation: dict[str, Any]) -> list[dict[str, Any]]:
         """Each kind completing a pre-draw hand, with the value it would give."""
 
+    def ready(self, situation: dict[str, Any]) -> bool:
+        """Does some kind complete a pre-draw hand? (waits without the values, stopping at the first)"""
+
+    def distance(self, situation: dict[str, Any]) -> int:
+        """Distance to ready: -1 wins, 0 ready, n about n exchanges away (see mjrules.distance)."""
+
     def judge(self, situation: Any) -> dict[str, Any]:
         """evaluate() for a Situation the runtime built itself (trusted: not parsed or checked)."""
 

@@ -29,6 +29,7 @@ import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, Self
 
 from . import __version__
@@ -491,40 +492,52 @@ class NativeEngine:
         return self._evaluate(s)[0]
 
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
-        """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give.
+        """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
+        return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
+                for k, r in self._completions(_pre_draw(self.variant, situation), True)]
 
-        The kernel judges each kind first; only kinds it finds winning (or cannot judge) are checked with
-        check_situation and scored in full, which gives the reference's answer: it skips illegal kinds and
-        keeps the winning ones. Every candidate shares the pre-draw hand, hence one waits_all.
+    def ready(self, situation: dict | Situation) -> bool:
+        """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
+        return next(self._completions(_pre_draw(self.variant, situation), False), None) is not None
+
+    def _completions(self, s: Situation, values: bool) -> Iterator[tuple[int, dict[str, Any] | None]]:
+        """(kind, result) for each kind completing the pre-draw hand s; the result is None without values.
+
+        The kernel rules out every kind after which no pattern's shape can fit (fit_kinds), then judges each
+        remaining kind; only kinds it finds winning (or cannot judge) are checked with check_situation and,
+        with values, scored in full. That is the reference's answer: it skips illegal kinds and keeps the
+        winning ones. Every candidate shares the pre-draw hand, hence one waits_all.
         """
-        s = _pre_draw(self.variant, situation)
         opts, win_by = self._options(s), self._strings.get(s.win_by)
         probe = _Probe(s) if opts is not None and win_by is not None else None
-        core, out, waits_all = self._core, [], -1
+        core, waits_all = self._core, -1
         kinds = self.variant.tiles.playable
-        if probe is not None:  # the kinds after which some pattern's shape can still fit: the rest surely lose
+        if probe is not None:
             with self._lock:
                 fits = self._kernel.fit_kinds(probe, opts, float(win_by))
             kinds = kinds if fits is None else fits
         for k in kinds:
             concealed = tuple(sorted(s.concealed + (k,)))
+            code = None
             if probe is not None:
                 probe.concealed, probe.win_tile = concealed, k
                 with self._lock:
                     r = self._kernel.evaluate(probe, opts, float(win_by), waits_all)
-                if r[0] in (core.NOFIT, core.FAIL, core.REFUSE):
-                    waits_all = r[-1] if r[0] != core.REFUSE else waits_all
+                code = r[0]
+                if code in (core.NOFIT, core.FAIL, core.REFUSE):
+                    waits_all = r[-1] if code != core.REFUSE else waits_all
                     continue
             t = s.replace(concealed=concealed, win_tile=k)
             try:
                 check_situation(self.variant, t)
             except SituationError:
                 continue
+            if code == core.WIN and not values:
+                yield k, None
+                continue
             res, waits_all = self._evaluate(t, waits_all)
             if res["win"]:
-                out.append({"tile": tile_name(k), "value": res["value"], "pattern": res["pattern"],
-                            "patterns": res["patterns"]})
-        return out
+                yield k, res
 
     def distance(self, situation: dict | Situation) -> int:
         """Distance to ready (see mjrules.distance): -1 wins, 0 ready, n about n exchanges away."""

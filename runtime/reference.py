@@ -1,6 +1,7 @@
 """The reference backend: a plain-Python interpreter of the IR that enumerates every reading of a hand."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -402,8 +403,14 @@ class ReferenceEngine(Checks):
     # ---- waits and distance -------------------------------------------------------------------------
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
-        s = _pre_draw(self.variant, situation)
-        out = []
+        return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
+                for k, r in self._completions(_pre_draw(self.variant, situation))]
+
+    def ready(self, situation: dict | Situation) -> bool:
+        """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
+        return next(self._completions(_pre_draw(self.variant, situation)), None) is not None
+
+    def _completions(self, s: Situation) -> Iterator[tuple[int, dict[str, Any]]]:
         for k in self.variant.tiles.playable:
             t = s.replace(concealed=tuple(sorted(s.concealed + (k,))), win_tile=k)
             try:
@@ -412,9 +419,7 @@ class ReferenceEngine(Checks):
                 continue
             r = self._evaluate(t)
             if r["win"]:
-                out.append({"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"],
-                            "patterns": r["patterns"]})
-        return out
+                yield k, r
 
 
     def distance(self, situation: dict | Situation) -> int:

@@ -273,3 +273,23 @@ def test_shape_tables_cache_file_is_checked(tmp_path):
     table.write_bytes(good[:1000])
     assert run() == expect and table.read_bytes() == good             # truncated: likewise
     assert not list(cache.glob("*.part"))
+
+
+READY = [
+    ("fuzhou_jiangxi", {"concealed": "123m456m789p2345s"}, True),
+    ("fuzhou_jiangxi", {"concealed": "123m456m789p2458s"}, False),
+    ("fuzhou_jiangxi", {"concealed": "456m789p2345s", "melds": ["[111z]"]}, True),
+    ("fuzhou_jiangxi", {"concealed": "147m258p369s1234z"}, True),
+    ("shangrao", {"concealed": "123m456m789p234s9s*", "wild": "9s"}, True),
+    ("shangrao", {"concealed": "13m5m7m9m2p4p6p8p1s3s5s7s", "wild": "9s"}, False),
+    ("fuzhou_fujian", {"concealed": "123m456m789p234s5s777m", "wild": "9s"}, True),
+    ("fuzhou_fujian", {"concealed": "13m5m7m9m2p4p6p8p1s3s5s7s", "melds": ["[111p]"], "wild": "9s"}, False),
+]
+
+
+@pytest.mark.parametrize("variant,situation,ready", READY, ids=[f"{r[0]}-{r[1]['concealed']}" for r in READY])
+def test_ready_is_waits_non_empty(load, variant, situation, ready):
+    """ready() is waits() without the values: the engine skips kinds no shape can take, then stops early."""
+    eng = load(variant)
+    assert eng.ready(situation) is ready
+    assert bool(eng.waits(situation)) is ready
