@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from .distance import free_estimate, pairs_shanten, standard_shanten
+from .distance import _group_options, free_estimate, pairs_shanten, standard_shanten
 from .tiles import TILE_NAMES, parse_tile
 
 Action = dict[str, Any]
@@ -57,7 +57,7 @@ class GreedyAgent:
                 c[k] += 1
         est = []
         if self.standard:
-            est.append(standard_shanten(c, max(0, (self.v.win_size - 2) // 3 - melds)))
+            est.append(_standard_shanten(c, max(0, (self.v.win_size - 2) // 3 - melds)))
         if self.pairs and melds == 0:
             est.append(pairs_shanten(c, self.v.win_size // 2))
         if self.free and melds == 0:
@@ -193,7 +193,7 @@ _CONST_VARS = frozenset({"win_by", "is_dealer", "seat", "dealer", "discarder", "
 _CALLS = frozenset({"all_in", "contains", "count_in", "spacing", "flower_fours", "flower_complete", "max", "min"})
 _OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge",
                   "neg", "not", "and", "or", "if", "in", "max", "min"})
-_FREE_MEMO: dict[tuple[int, int], tuple[Any, Any, dict[tuple[int, ...], bool]] | None] = {}
+_FREE_MEMO: dict[tuple[int, int], tuple[Any, Any, dict[tuple[int, ...], bool], list] | None] = {}
 _FREE_MEMO_LIMIT = 200_000  # count vectors remembered per pattern (emptied when full)
 
 
@@ -213,11 +213,12 @@ def _counts_only(e: Any) -> bool:
     return op in _OPS and all(_counts_only(x) for x in a)
 
 
-def _free_memo(v: Any, pattern: Any) -> tuple[Any, Any, dict[tuple[int, ...], bool]] | None:
+def _free_memo(v: Any, pattern: Any) -> tuple[Any, Any, dict[tuple[int, ...], bool], list] | None:
     key = (id(v), id(pattern))
     hit = _FREE_MEMO.get(key, False)
     if hit is False or hit is not None and (hit[0] is not v or hit[1] is not pattern):
-        hit = _FREE_MEMO[key] = (v, pattern, {}) if pattern.cond is not None and _counts_only(pattern.cond) else None
+        hit = _FREE_MEMO[key] = (v, pattern, {}, []) if pattern.cond is not None and _counts_only(pattern.cond) \
+            else None
     return hit
 
 
@@ -229,13 +230,13 @@ def _free_estimate(v: Any, pattern: Any, c: list[int], held: Any) -> int:
     seen = memo[2]
     if len(seen) > _FREE_MEMO_LIMIT:
         seen.clear()
-    env: list[Any] = []
+    env = memo[3]
 
     def ok(counts: list[int]) -> bool:
         key = tuple(counts)
         r = seen.get(key)
         if r is None:
-            if not env:
+            if not env:  # any default situation's facts will do: the condition reads none that differ
                 from .distance import _engine_for
                 from .reference import _Facts, _ReadingEnv
 
@@ -260,3 +261,21 @@ def _free_estimate(v: Any, pattern: Any, c: list[int], held: Any) -> int:
                 counts[k] -= 1
         best = max(best, size)
     return (v.win_size - 1) - best
+
+
+# distance.standard_shanten reads the counts only through each suit's option set (_group_options, cached, so
+# equal counts give the very same frozenset): the distance is remembered per (four option sets, sets wanted),
+# which repeat far more often than hands do.
+_SHANTEN: dict[tuple, int] = {}
+
+
+def _standard_shanten(c: list[int], n_sets: int) -> int:
+    """distance.standard_shanten(c, n_sets), remembered."""
+    key = (_group_options(tuple(c[0:9]), False), _group_options(tuple(c[9:18]), False),
+           _group_options(tuple(c[18:27]), False), _group_options(tuple(c[27:34]), True), n_sets)
+    hit = _SHANTEN.get(key)
+    if hit is None:
+        if len(_SHANTEN) > 200_000:
+            _SHANTEN.clear()
+        hit = _SHANTEN[key] = standard_shanten(c, n_sets)
+    return hit
