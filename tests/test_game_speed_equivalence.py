@@ -40,6 +40,43 @@ def test_games_unchanged(variant):
     assert not diff, f"{variant}: these seeded hands changed: {diff}"
 
 
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_greedy_memos_agree_with_distance(variant):
+    """The greedy agent's remembered free-shape estimate and shanten equal mjrules.distance's own."""
+    import random
+
+    import mjrules
+    from mjrules import agents
+    from mjrules.distance import free_estimate, standard_shanten
+    from mjrules.situation import Situation
+
+    v = mjrules.load(variant).variant
+    rng = random.Random(7)
+    wall = [k for k in v.tiles.playable for _ in range(v.tiles.copies[k])]
+    for _ in range(150):
+        hand = sorted(rng.sample(wall, v.win_size - 1))
+        c = [0] * 34
+        for k in hand:
+            c[k] += 1
+        held = Situation(concealed=tuple(hand))
+        for p in v.patterns:
+            if p.shape == "free":
+                assert agents._free_estimate(v, p, c, held) == free_estimate(v, p, c, held), (p.name, hand)
+        for n in range(5):
+            assert agents._standard_shanten(c, n) == standard_shanten(c, n), hand
+
+
+def test_fast_situation_is_a_situation():
+    from mjrules import game
+    from mjrules.situation import Situation
+
+    args = (2, 1, (3, 4, 5), (), 5, "rob_kong", 0, None, None, (35, 36), 0, 4, False, True, False, {})
+    if game._new_situation is not game._fast_situation:
+        pytest.skip("Situation changed shape: the game builds it with the dataclass's own constructor")
+    fast = game._new_situation(*args)
+    assert fast == Situation(*args) and type(fast) is Situation and vars(fast) == vars(Situation(*args))
+
+
 if __name__ == "__main__":  # pragma: no cover
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
     GOLDEN.write_text(json.dumps({v: compute(v) for v in SHIPPED}, indent=1, sort_keys=True) + "\n")
