@@ -1127,6 +1127,10 @@ cdef class Kernel:
                 return (REFUSE, 2)
             if s.win_tile == s.wild and s.wild is not None:
                 return (REFUSE, 3)
+        if not _may_fit(x, (sp.win_size - 2) // 3 - x.f.nmelds, -1):
+            if x.err:
+                return (ERR,)
+            return (NOFIT, x.f.waits_all)
         memset(&R, 0, sizeof(Run))
         R.x, R.best = x, rd
         _run_all(x, &R, &self.dd)
