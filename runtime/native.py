@@ -643,40 +643,94 @@ class NativeEngine:
         _, p, value, mods, events, status, rows, defines, groups, assign, counts, _ = r
         v = self.variant
         value = _num(value)
+        known = self._groups
         gs = []
         for g in groups:
-            if g not in self._groups:
-                self._groups[g] = _group(*g)
-            gs.append(self._groups[g])
+            d = known.get(g)
+            if d is None:
+                d = known[g] = _group(*g)
+            gs.append(d)
         gs.sort()
         if gs:
-            described = " ".join(g[3] for g in gs)
+            described = " ".join([g[3] for g in gs])
         else:
             described = " ".join(_NAMES[k] for k in range(34) for _ in range(counts[k]))
             if assign:
                 described += f"; wilds as {' '.join(_NAMES[k] for k in assign)}"
         rule, rules, text = self._pat_lines[p]
-        explain = [{"rule": rule, "rules": list(rules), "text": text + described}]
-        for rule, rules, text in [self._mod_lines[m] for m in mods] + [self._ev_lines[e] for e in events] + (
-                [self._st_lines[status]] if status >= 0 else []) + [
-                self._table_line(ti, ri, status) for ti, ri in zip(self._used, rows)]:
-            explain.append({"rule": rule, "rules": list(rules), "text": text})
-        for i, x in enumerate(defines):
-            rule, rules, text = self._def_lines[i]
-            explain.append({"rule": rule, "rules": list(rules), "text": text + self._define(i, x)})
+        explain = [{"rule": rule, "rules": [*rules], "text": text + described}]
+        lines, tail, status_name = self._fixed_lines(mods, events, status, rows)
+        for rule, rules, text in lines:
+            explain.append({"rule": rule, "rules": [*rules], "text": text})
+        def_lines = self._def_lines
+        for i, shown in enumerate(self._define_texts(defines)):
+            rule, rules, text = def_lines[i]
+            explain.append({"rule": rule, "rules": [*rules], "text": text + shown})
         rule, rules, text = self._value_line
-        explain.append({"rule": rule, "rules": list(rules), "text": f"{text}{value}"})
-        payments = settle_win(v, s, lambda e: self._win_expr(e, value), explain)
+        explain.append({"rule": rule, "rules": [*rules], "text": f"{text}{value}"})
+        payments = settle_win(v, s, self._win_exprs(value), explain)
         pat = v.patterns[p]
         return {
             "win": True,
             "reason": f"{pat.name} ({pat.label})",
             "pattern": pat.name,
-            "patterns": [pat.name, *[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events]],
-            "status": v.statuses[status].name if status >= 0 else None,
+            "patterns": [pat.name, *tail],
+            "status": status_name,
             "value": value,
             "payments": payments,
-            "reading": {"groups": [{"kind": g[1], "tiles": list(g[4]), "wild": list(g[2])} for g in gs],
+            "reading": {"groups": [{"kind": g[1], "tiles": [*g[4]], "wild": [*g[2]]} for g in gs],
                         "wilds_as": [_NAMES[k] for k in assign]},
             "explain": explain,
         }
+
+    def _fixed_lines(self, mods: tuple, events: tuple, status: int,
+                     rows: tuple) -> tuple[tuple, tuple, str | None]:
+        """For a chosen set of modifiers, events, status and table rows: their explanation lines (rule, rules,
+        text), the modifier and event names that follow the pattern in "patterns", and the status name.
+        Few such sets occur, so each is worked out once."""
+        key = (mods, events, status, rows)
+        try:
+            return self._fixed[key]
+        except AttributeError:
+            self._fixed: dict[tuple, tuple[tuple, tuple, str | None]] = {}
+        except KeyError:
+            pass
+        v = self.variant
+        lines = tuple([self._mod_lines[m] for m in mods] + [self._ev_lines[e] for e in events] + (
+            [self._st_lines[status]] if status >= 0 else []) + [
+            self._table_line(ti, ri, status) for ti, ri in zip(self._used, rows)])
+        tail = (*[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events])
+        got = lines, tail, v.statuses[status].name if status >= 0 else None
+        if len(self._fixed) >= 4096:
+            self._fixed.clear()
+        self._fixed[key] = got
+        return got
+
+    def _define_texts(self, defines: tuple) -> tuple[str, ...]:
+        """_define(i, x) for each define's value; remembered per tuple of values unless a string value has
+        no name yet."""
+        try:
+            return self._defined[defines]
+        except AttributeError:
+            self._defined: dict[tuple, tuple[str, ...]] = {}
+        except KeyError:
+            pass
+        texts = tuple([self._define(i, x) for i, x in enumerate(defines)])
+        if all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines)):
+            if len(self._defined) >= 4096:
+                self._defined.clear()
+            self._defined[defines] = texts
+        return texts
+
+    def _win_exprs(self, value: Any) -> Any:
+        """_win_expr(e, value) as a function of e alone: how the win settlement evaluates its expressions."""
+        wins, win, x = self._wins, self._kernel.win, float(value)
+
+        def ev(e: Any) -> Any:
+            i, t = wins[id(e)]
+            y = win(i, x)
+            if t == "b":
+                return bool(y)
+            return int(y) if y.is_integer() else y  # _num(y)
+
+        return ev

@@ -10,6 +10,11 @@ from .compiler.ir import Expr, Payment, Src
 def players_in(name: str, *, players: int, winner: int | None, discarder: int, dealer: int,
                konger: int | None = None) -> list[int]:
     """The seats a payment's player set names."""
+    return _seats(name, players, winner, discarder, dealer, konger)
+
+
+def _seats(name: str, players: int, winner: int | None, discarder: int, dealer: int,
+           konger: int | None) -> list[int]:
     if name == "others":
         return list(range(players))
     if name == "winner":
@@ -29,22 +34,31 @@ def apply_payments(payments: Iterable[Payment], ev: Callable[[Expr], Any], *, pl
                    discarder: int, dealer: int, konger: int | None = None,
                    ledger: list[dict[str, Any]] | None = None) -> dict[int, float]:
     """Evaluate each payment rule whose condition holds; every payer pays every payee (never himself)."""
-    net = {p: 0 for p in range(players)}
+    net = dict.fromkeys(range(players), 0)
+    seats: dict[str, list[int]] = {}  # each player set named so far
     for pay in payments:
         if pay.cond is not None and not ev(pay.cond):
             continue
         amount = _num(ev(pay.amount))
         if not amount:
             continue
-        kw = {"players": players, "winner": winner, "discarder": discarder, "dealer": dealer, "konger": konger}
-        for a in players_in(pay.payer, **kw):
-            for b in players_in(pay.payee, **kw):
+        payers = seats.get(pay.payer)
+        if payers is None:
+            payers = seats[pay.payer] = _seats(pay.payer, players, winner, discarder, dealer, konger)
+        if not payers:
+            continue
+        payees = seats.get(pay.payee)
+        if payees is None:
+            payees = seats[pay.payee] = _seats(pay.payee, players, winner, discarder, dealer, konger)
+        rule = _rule(pay.src) if ledger is not None else ""
+        for a in payers:
+            for b in payees:
                 if a == b:
                     continue
                 net[a] -= amount
                 net[b] += amount
                 if ledger is not None:
-                    ledger.append({"from": a, "to": b, "amount": amount, "rule": _rule(pay.src),
+                    ledger.append({"from": a, "to": b, "amount": amount, "rule": rule,
                                    "rules": list(pay.src.rules)})
     return net
 
@@ -57,15 +71,17 @@ def cap_losses(net: dict[int, float], cap: float) -> dict[int, float]:
         if v < -cap:
             excess += -cap - v
             out[p] = -cap
-    gain = sum(v for v in net.values() if v > 0)
+    gain = sum([v for v in net.values() if v > 0])
     if excess and gain:
         for p, v in net.items():
             if v > 0:
                 out[p] = v - excess * v / gain
-    return {p: _num(v) for p, v in out.items()}
+    return {p: v if type(v) is int else _num(v) for p, v in out.items()}
 
 
 def _num(v: Any) -> Any:
+    if type(v) is int:
+        return v
     if isinstance(v, bool):
         return int(v)
     if isinstance(v, float) and v.is_integer():
@@ -78,7 +94,7 @@ def _rule(src: Src) -> str:
 
 
 def as_json_payments(net: dict[int, Any]) -> dict[str, Any]:
-    return {str(p): _num(v) for p, v in sorted(net.items())}
+    return {str(p): v if type(v) is int else _num(v) for p, v in sorted(net.items())}
 
 
 def explain_line(src: Src | None, text: str) -> dict[str, Any]:
@@ -94,17 +110,46 @@ def losing_result(reason: str, explain: list) -> dict[str, Any]:
 
 def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str, Any]]) -> dict[str, Any]:
     """The win settlement of one winner: the spec's win payments, then the cap; each payment explained."""
-    ledger: list[dict[str, Any]] = []
-    net = apply_payments(v.settlement.win, ev, players=v.players, winner=s.seat, discarder=s.discarder,
-                         dealer=s.dealer, ledger=ledger)
-    st = v.settlement
+    st, players, winner, discarder, dealer = v.settlement, v.players, s.seat, s.discarder, s.dealer
+    # apply_payments(st.win, ...) with its ledger, each transfer written straight as its explanation line
+    net = dict.fromkeys(range(players), 0)
+    seats: dict[str, list[int]] = {}
+    paid: list[dict[str, Any]] = []
+    for pay in st.win:
+        if pay.cond is not None and not ev(pay.cond):
+            continue
+        amount = _num(ev(pay.amount))
+        if not amount:
+            continue
+        payers = seats.get(pay.payer)
+        if payers is None:
+            payers = seats[pay.payer] = _seats(pay.payer, players, winner, discarder, dealer, None)
+        if not payers:
+            continue
+        payees = seats.get(pay.payee)
+        if payees is None:
+            payees = seats[pay.payee] = _seats(pay.payee, players, winner, discarder, dealer, None)
+        rule, rules = _rule(pay.src), pay.src.rules
+        for a in payers:
+            for b in payees:
+                if a == b:
+                    continue
+                net[a] -= amount
+                net[b] += amount
+                paid.append({"rule": rule, "rules": [*rules], "text": f"seat {a} pays seat {b} {amount}"})
     if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
         cap = ev(st.cap_loss)
-        capped = cap_losses(net, cap)
-        if capped != net:
-            explain.append(explain_line(st.cap_src, f"losses capped at {cap}"))
-        net = capped
-    for pay in ledger:
-        explain.append({"rule": pay["rule"], "rules": pay["rules"],
-                        "text": f"seat {pay['from']} pays seat {pay['to']} {pay['amount']}"})
-    return as_json_payments(net)
+        for x in net.values():
+            if x < -cap:  # cap_losses changes nothing (but _num) unless someone loses more than the cap
+                capped = cap_losses(net, cap)
+                if capped != net:
+                    explain.append(explain_line(st.cap_src, f"losses capped at {cap}"))
+                net = capped
+                break
+    explain += paid
+    # as_json_payments(net): its keys are range(players) in order already
+    return dict(zip(_SEAT_KEYS[:players] if players <= len(_SEAT_KEYS) else map(str, range(players)),
+                    [x if type(x) is int else _num(x) for x in net.values()]))
+
+
+_SEAT_KEYS = [str(p) for p in range(16)]

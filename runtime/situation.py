@@ -3,15 +3,28 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from operator import eq, gt
 from typing import Any
 
 from .compiler.ir import Variant
-from .tiles import Meld, Tile, TileError, counts, parse_melds, parse_tile, parse_tiles, tile_name
+from .tiles import (
+    Meld,
+    Tile,
+    TileError,
+    _fast_kinds,
+    _fast_tile_list,
+    counts,
+    parse_melds,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+)
 
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
         "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
         "dealer_won")
+_KEYS = frozenset(KEYS)
 
 
 class SituationError(ValueError):
@@ -91,9 +104,38 @@ class Situation:
         return d
 
 
+def _fast_new(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
+              win_tile: int | None, win_by: str, discarder: int, wild: int | None, indicator: int | None,
+              flowers: tuple[int, ...], wild_discards: int, dealer_streak: int, first_turn: bool,
+              first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
+              dealer_won: bool | None) -> Situation:
+    """Situation(...), filling the instance dict at once: the frozen dataclass's __init__ makes one
+    object.__setattr__ call per field, which cost a parsed evaluate as much as checking it."""
+    s = _new(Situation)
+    _setattr(s, "__dict__", {
+        "seat": seat, "dealer": dealer, "concealed": concealed, "melds": melds, "win_tile": win_tile,
+        "win_by": win_by, "discarder": discarder, "wild": wild, "indicator": indicator, "flowers": flowers,
+        "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
+        "first_discard": first_discard, "declared_ready": declared_ready, "options": options,
+        "winners": winners, "dealer_won": dealer_won})
+    return s
+
+
+_new, _setattr = object.__new__, object.__setattr__
+# The shortcut stands only while it builds exactly what the dataclass would: the same fields, in order, and
+# nothing run after __init__; otherwise the dataclass's own constructor is used.
+_new_situation = _fast_new if (
+    tuple(f.name for f in dataclasses.fields(Situation)) == _fast_new.__code__.co_varnames[:18]
+    and _fast_new.__code__.co_argcount == 18 and not hasattr(Situation, "__post_init__")
+    and "__slots__" not in Situation.__dict__) else Situation
+
+
 def _tiles(value: Any, key: str) -> list[Tile]:
     if isinstance(value, (list, tuple)):
-        value = " ".join(str(v) for v in value)
+        tiles = _fast_tile_list(value)
+        if tiles is not None:
+            return tiles
+        value = " ".join(map(str, value))
     if not isinstance(value, str):
         raise SituationError(f"'{key}' must be tiles in notation such as \"123m 9s*\", not {type(value).__name__}", key)
     try:
@@ -135,19 +177,30 @@ def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool =
         return d
     if not isinstance(d, dict):
         raise SituationError("a situation is a JSON object")
-    unknown = sorted(set(d) - set(KEYS))
-    if unknown:
+    if not _KEYS.issuperset(d):
+        unknown = sorted(set(d) - set(KEYS))
         raise SituationError(f"unknown key(s): {', '.join(unknown)}; known: {', '.join(KEYS)}", unknown[0])
     n = variant.players
-    seat = _int(d, "seat", 0, 0, n - 1)
-    dealer = _int(d, "dealer", 0, 0, n - 1)
+    check_all = n < 2  # from two players on, each default below is in its range: an absent key needs no check
+    seat = _int(d, "seat", 0, 0, n - 1) if check_all or "seat" in d else 0
+    dealer = _int(d, "dealer", 0, 0, n - 1) if check_all or "dealer" in d else 0
     win_by = d.get("win_by", "self_draw")
     if win_by not in WIN_BY:
         raise SituationError(f"'win_by' is {win_by!r}; one of: {', '.join(WIN_BY)}", "win_by")
-    discarder = _int(d, "discarder", -1, -1, n - 1)
-    concealed_t = _tiles(d.get("concealed", ""), "concealed")
+    discarder = _int(d, "discarder", -1, -1, n - 1) if check_all or "discarder" in d else -1
+    text = d.get("concealed", "")
+    fast = _fast_kinds(text) if type(text) is str else None
+    if fast is None:
+        concealed_t = _tiles(text, "concealed")
+        concealed, marked = tuple([t.kind for t in concealed_t]), [t.kind for t in concealed_t if t.wild]
+    else:
+        concealed, marked = fast  # the kinds of _tiles(text, ...), and those of its tiles marked wild
     try:
-        melds = tuple(parse_melds(" ".join(d.get("melds", [])) if isinstance(d.get("melds"), list) else d.get("melds", "")))
+        if "melds" in d:
+            m = d["melds"]
+            melds = tuple(parse_melds(" ".join(m) if isinstance(m, list) else m))
+        else:
+            melds = ()
     except TileError as e:
         raise SituationError(f"'melds': {e}", "melds") from None
     except TypeError:
@@ -160,7 +213,7 @@ def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool =
     if "indicator" in d:
         indicator = _one_tile(d["indicator"], "indicator").kind
     win_tile = _one_tile(d["win_tile"], "win_tile").kind if "win_tile" in d else None
-    flowers = tuple(t.kind for t in _tiles(d.get("flowers", ""), "flowers"))
+    flowers = tuple([t.kind for t in _tiles(d["flowers"], "flowers")]) if "flowers" in d else ()
     opts = d.get("options", {})
     if not isinstance(opts, dict):
         raise SituationError("'options' must be an object of option names to values", "options")
@@ -174,26 +227,152 @@ def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool =
     if variant.wild is not None and wild is None:
         if variant.wild.mode == "fixed":
             wild = variant.wild.fixed
-        elif any(t.wild for t in concealed_t):
+        elif marked:
             raise SituationError("wild tiles are marked, but neither 'wild' nor 'indicator' says which kind is wild",
                                  "wild")
-    marked = [t for t in concealed_t if t.wild]
     if marked and variant.wild is None:
-        raise SituationError(f"{tile_name(marked[0].kind)}* is marked wild, but this variant has no wilds", "concealed")
-    for t in marked:
-        if t.kind != wild:
-            raise SituationError(f"{tile_name(t.kind)}* is marked wild, but the wild kind is {tile_name(wild)}",
+        raise SituationError(f"{tile_name(marked[0])}* is marked wild, but this variant has no wilds",
+                             "concealed")
+    for k in marked:
+        if k != wild:
+            raise SituationError(f"{tile_name(k)}* is marked wild, but the wild kind is {tile_name(wild)}",
                                  "concealed")
-    s = Situation(seat, dealer, tuple(t.kind for t in concealed_t), melds, win_tile, win_by, discarder, wild,
-                  indicator, flowers, _int(d, "wild_discards", 0, 0, 200), _int(d, "dealer_streak", 0, 0, 10_000),
-                  _bool(d, "first_turn"), _bool(d, "first_discard"), _bool(d, "declared_ready"), dict(opts),
-                  _int(d, "winners", 1, 1, n - 1), _bool(d, "dealer_won") if "dealer_won" in d else None)
+    s = _new_situation(
+        seat, dealer, concealed, melds, win_tile, win_by, discarder, wild, indicator,
+        flowers, _int(d, "wild_discards", 0, 0, 200) if check_all or "wild_discards" in d else 0,
+        _int(d, "dealer_streak", 0, 0, 10_000) if check_all or "dealer_streak" in d else 0,
+        _bool(d, "first_turn") if "first_turn" in d else False,
+        _bool(d, "first_discard") if "first_discard" in d else False,
+        _bool(d, "declared_ready") if "declared_ready" in d else False, dict(opts),
+        _int(d, "winners", 1, 1, n - 1) if check_all or "winners" in d else 1,
+        _bool(d, "dealer_won") if "dealer_won" in d else None)
     check_situation(variant, s, pre_draw=pre_draw)
     return s
 
 
+class _Facts:
+    """What check_situation asks of a variant, worked out once per variant (the IR is frozen)."""
+
+    __slots__ = ("chi", "copies", "indicator_copy", "indicator_stays", "kongs", "no_calls", "options",
+                 "playable", "rob_gold", "same", "scored", "sizes", "wild")
+
+    def __init__(self, v: Variant):
+        w, copies = v.wild, tuple(v.tiles.copies)
+        self.playable = frozenset(v.tiles.playable)
+        self.scored = frozenset(v.tiles.scored_flowers)
+        self.copies = copies
+        # the copies of each playable kind when all have as many, no scored flower is playable and each has a
+        # copy; else None
+        same = {copies[k] for k in self.playable}
+        self.same = (same.pop() if len(same) == 1 and not self.playable & self.scored
+                     and all(copies[k] >= 1 for k in self.scored) else None)
+        self.sizes = (v.win_size, v.win_size - 1)
+        self.chi = v.claims.chi_from != "none"
+        self.kongs = bool(v.claims.kongs)
+        self.wild = w is not None
+        self.no_calls = w is not None and bool(w.no_calls)
+        self.indicator_stays = w is not None and bool(w.indicator_stays)
+        self.indicator_copy = w is not None and w.mode == "indicator"
+        self.rob_gold = w is not None and v.rob_wild is not None
+        self.options = {o.name: o.type for o in v.options}
+
+
+_FACTS: dict[int, tuple[Variant, _Facts]] = {}
+
+
+def _facts(variant: Variant) -> _Facts:
+    got = _FACTS.get(id(variant))
+    if got is None or got[0] is not variant:
+        if len(_FACTS) >= 64:
+            _FACTS.clear()
+        got = _FACTS[id(variant)] = (variant, _Facts(variant))
+    return got[1]
+
+
+def _plainly_legal(variant: Variant, s: Situation, pre_draw: bool) -> bool:
+    """True only if check_situation would accept s: the same tests on plain values, without the messages.
+    Anything it is unsure of (an odd type, a failed test) is left to check_situation's own path."""
+    f = _facts(variant)
+    concealed, melds, playable = s.concealed, s.melds, f.playable
+    if len(concealed) + 3 * len(melds) != f.sizes[pre_draw] or not playable.issuperset(concealed):
+        return False
+    wild = s.wild
+    held = [*concealed]
+    for m in melds:
+        ks = m.tiles
+        if (not playable.issuperset(ks) or (m.kind == "chi" and not f.chi)
+                or (m.kind == "kong" and not f.kongs) or (wild is not None and f.no_calls and wild in ks)):
+            return False
+        held += ks
+    flowers = s.flowers
+    if not f.scored.issuperset(flowers):
+        return False
+    if s.win_by != "rob_gold":  # the face-up indicator counts as a copy
+        extra = s.indicator if s.indicator is not None and f.indicator_stays else \
+            wild if wild is not None and f.indicator_copy else None
+        if extra is not None:
+            if extra not in playable:
+                return False
+            held.append(extra)
+    if type(sum(held) + sum(flowers)) is not int:
+        return False  # a kind that is not an int, which counts() refuses
+    # copies: in sorted order, a kind held more than q times has equal tiles q places apart
+    q = f.same
+    if q is not None:
+        held.sort()
+        if any(map(eq, held, held[q:])):
+            return False
+        if len(set(flowers)) != len(flowers):  # a flower more than once: no kind beyond its copies
+            copies = f.copies
+            for k in set(flowers):
+                if flowers.count(k) > copies[k]:
+                    return False
+    else:
+        c = [0] * len(f.copies)
+        for k in held:
+            c[k] += 1
+        for k in flowers:
+            c[k] += 1
+        if any(map(gt, c, f.copies)):
+            return False
+    if wild is not None and f.wild and wild not in playable:
+        return False
+    if s.win_tile is not None and not pre_draw and s.win_tile not in concealed:
+        return False
+    win_by, discarder = s.win_by, s.discarder
+    if win_by in ("discard", "rob_kong"):
+        if discarder < 0 or discarder == s.seat:
+            return False
+    elif discarder >= 0:
+        return False
+    if s.first_discard and (win_by != "discard" or discarder != s.dealer):
+        return False
+    if (win_by == "dealt" and melds) or (win_by == "rob_gold" and not f.rob_gold):
+        return False
+    types = f.options
+    for k, v in s.options.items():
+        t = types.get(k)
+        if t == "bool":
+            ok = isinstance(v, bool)
+        elif t == "num":
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+        elif t == "str":
+            ok = isinstance(v, str)
+        else:
+            return False
+        if not ok:
+            return False
+    return True
+
+
 def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -> None:
     """Refuse impossible situations with a message naming what is wrong."""
+    try:
+        legal = _plainly_legal(variant, s, pre_draw)
+    except Exception:  # noqa: BLE001 - an odd value: the checks below say what is wrong with it
+        legal = False
+    if legal:
+        return
     tiles = variant.tiles
     size = variant.win_size - (1 if pre_draw else 0)
     held = len(s.concealed) + 3 * len(s.melds)

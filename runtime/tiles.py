@@ -140,6 +140,10 @@ def rank_of(k: int) -> int:
 
 def kind(suit: str, rank: int) -> int:
     """The kind for a suit letter ('m', 'p', 's', 'z', 'f') and a rank."""
+    if type(rank) is int and type(suit) is str:
+        k = _KINDS.get((suit, rank))
+        if k is not None:
+            return k
     top = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}.get(suit)
     name = f"f{rank}" if suit == "f" else f"{rank}{suit}"
     if top is None:
@@ -149,6 +153,11 @@ def kind(suit: str, rank: int) -> int:
     if suit in SUITS:
         return SUITS.index(suit) * 9 + rank - 1
     return (_HONOUR_BASE if suit == "z" else _FLOWER_BASE) + rank - 1
+
+
+# (suit letter, rank) -> kind for every valid pair: kind()'s fast path (anything else takes the checked path)
+_KINDS: dict[tuple[str, int], int] = {(n[-1], int(n[0])) if n[0] != "f" else ("f", int(n[1])): k
+                                      for k, n in enumerate(TILE_NAMES)}
 
 
 def tile_name(k: int) -> str:
@@ -278,18 +287,109 @@ def _scan(text: str, start: int = 0, end: int | None = None) -> list[_Item]:
     return items
 
 
+# Fast path. _scan handles every ASCII suit letter m, p, s, z itself and leaves nothing pending after it, so
+# cutting the text right after each suit letter (and after a '*' that directly follows one, which marks that
+# tile) gives pieces that parse alone exactly as they do in place: only a '*' reads what came before it, and a
+# piece starting with '*' is an error alone and in place. Each distinct short piece is scanned once and
+# remembered. A piece _scan refuses sends the whole text to the full scanner, whose error names the position.
+# piece -> (its tiles, their kinds, the kinds of its wild tiles), or None where _scan refuses the piece
+_PIECES: dict[str, tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]] | None] = {}
+_PIECES_LIMIT = 4096  # distinct pieces remembered (the memo is emptied when full)
+_PIECE_LEN = 24  # longer pieces are scanned each time, not remembered
+
+
+def _piece(piece: str) -> tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """A piece's tiles, their kinds and the kinds of its wild tiles; None if _scan refuses it."""
+    try:
+        tiles = tuple([item.tile for item in _scan(piece)])
+        got = tiles, tuple([t.kind for t in tiles]), tuple([t.kind for t in tiles if t.wild])
+    except TileError:
+        got = None
+    if len(piece) <= _PIECE_LEN:
+        if len(_PIECES) >= _PIECES_LIMIT:
+            _PIECES.clear()
+        _PIECES[piece] = got
+    return got
+
+
+def _fast_tiles(text: str) -> list[Tile] | None:
+    """parse_tiles(text), or None when the full scanner must decide (and report the error)."""
+    if "\0" in text:
+        return None
+    out: list[Tile] = []
+    memo = _PIECES
+    for piece in (text.replace("m", "m\0").replace("p", "p\0").replace("s", "s\0").replace("z", "z\0")
+                  .replace("\0*", "*\0").split("\0")):
+        try:
+            got = memo[piece]
+        except KeyError:
+            got = _piece(piece)
+        if got is None:
+            return None
+        out += got[0]
+    return out
+
+
+def _fast_kinds(text: str) -> tuple[tuple[int, ...], list[int]] | None:
+    """The kinds of parse_tiles(text) and the kinds of its wild tiles, or None as for _fast_tiles."""
+    if "\0" in text:
+        return None
+    kinds: list[int] = []
+    wilds: list[int] = []
+    memo = _PIECES
+    for piece in (text.replace("m", "m\0").replace("p", "p\0").replace("s", "s\0").replace("z", "z\0")
+                  .replace("\0*", "*\0").split("\0")):
+        try:
+            got = memo[piece]
+        except KeyError:
+            got = _piece(piece)
+        if got is None:
+            return None
+        kinds += got[1]
+        if got[2]:
+            wilds += got[2]
+    return tuple(kinds), wilds
+
+
+def _fast_tile_list(items: list | tuple) -> list[Tile] | None:
+    """parse_tiles(" ".join(items)) when every item is a str spelling one tile ('3s', 'f1'), else None. The
+    spaces keep the items apart: each parses alone, and a '*' after a space is an error."""
+    out = []
+    for x in items:
+        t = _ONE_TILE.get(x) if type(x) is str else None
+        if t is None:
+            return None
+        out.append(t)
+    return out
+
+
 def parse_tiles(text: str) -> list[Tile]:
     """Parse Tenhou-like ('123m 9s* f1') and/or Chinese ('一萬 東 春*') notation into tiles."""
+    if type(text) is str:
+        tiles = _fast_tiles(text)
+        if tiles is not None:
+            return tiles
     return [item.tile for item in _scan(text)]
 
 
 def parse_tile(text: str) -> Tile:
     """Parse exactly one tile."""
+    tile = _ONE_TILE.get(text) if type(text) is str else None
+    if tile is not None:
+        return tile
     items = _scan(text)
     if len(items) != 1:
         pos = items[1].pos if len(items) > 1 else None
         raise TileError(f'expected exactly one tile in "{text}", found {len(items)}', text=text, pos=pos)
     return items[0].tile
+
+
+# Every ASCII spelling of one tile ('3s', '9s*', '9*s', 'f1'), as parse_tile reads it.
+_ONE_TILE: dict[str, Tile] = {}
+for _name in TILE_NAMES:
+    for _text in (_name, _name + "*", _name[0] + "*" + _name[1]) if _name[0] != "f" else (_name, _name + "*"):
+        _ONE_TILE[_text] = _scan(_text)[0].tile
+del _name, _text
 
 
 def _make_meld(text: str, start: int, end: int, concealed: bool) -> Meld:
@@ -363,9 +463,21 @@ def parse_meld(text: str) -> Meld:
     return melds[0]
 
 
+_MELDS: dict[str, tuple[Meld, ...]] = {}  # texts parsed without error (melds are immutable), as _PIECES
+_MELDS_LEN = 64  # longer texts are not remembered
+
+
 def parse_melds(text: str) -> list[Meld]:
     """Parse melds separated by spaces and/or commas, e.g. "[555p] {1111m}, [345s]"."""
-    return _scan_melds(text)
+    melds = _MELDS.get(text) if type(text) is str else None
+    if melds is None:
+        found = _scan_melds(text)
+        if type(text) is str and len(text) <= _MELDS_LEN:
+            if len(_MELDS) >= _PIECES_LIMIT:
+                _MELDS.clear()
+            _MELDS[text] = tuple(found)
+        return found
+    return list(melds)
 
 
 # ---------------------------------------------------------------- formatting and counting
