@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from dataclasses import dataclass, field
 from operator import eq, gt
 from typing import Any
@@ -277,15 +278,15 @@ class _Facts:
         self.options = {o.name: o.type for o in v.options}
 
 
-_FACTS: dict[int, tuple[Variant, _Facts]] = {}
+_FACTS: dict[int, tuple[weakref.ref, _Facts]] = {}  # id(variant) -> (the variant, its facts)
 
 
 def _facts(variant: Variant) -> _Facts:
     got = _FACTS.get(id(variant))
-    if got is None or got[0] is not variant:
+    if got is None or got[0]() is not variant:
         if len(_FACTS) >= 64:
             _FACTS.clear()
-        got = _FACTS[id(variant)] = (variant, _Facts(variant))
+        got = _FACTS[id(variant)] = (weakref.ref(variant), _Facts(variant))
     return got[1]
 
 
