@@ -261,15 +261,17 @@ def per_call(fn: Callable[..., Any], args: Sequence[tuple], repeats: int, budget
     return out
 
 
-def per_batch(eng: Any, forms: Sequence[tuple], repeats: int, budget: float, threads: int = 1) -> list[float]:
-    """Seconds per hand of check_batch over all the forms at once (one wild kind), looped to `budget`."""
+def per_batch(eng: Any, forms: Sequence[tuple], repeats: int, budget: float, threads: int = 1,
+              rows: int = 20_000) -> list[float]:
+    """Seconds per hand of check_batch over all the forms at once (one wild kind), looped to `budget`; the
+    forms are tiled up to `rows` rows (a batch is meant to be large)."""
     import numpy as np
 
     arr = np.frombuffer(b"".join(f[0] for f in forms), dtype=np.uint8).reshape(len(forms), 34).copy()
     wl = np.array([f[1] for f in forms], dtype=np.uint8)
     wild = forms[0][2]
-    if budget > 0 and len(arr) < 20_000:          # a batch is meant to be large: tile the hands up
-        reps = -(-20_000 // len(arr))
+    if budget > 0 and len(arr) < rows:
+        reps = -(-rows // len(arr))
         arr, wl = np.tile(arr, (reps, 1)), np.tile(wl, reps)
     call = lambda: eng.check_batch(arr, wl, wild=wild, threads=threads)
     loops = 1
@@ -319,8 +321,11 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
                    "hands_per_s": hps, "batch_hands_per_s": bps, "wins": sum(1 for f in forms if eng.is_win(*f)),
                    "pass": check_target("win_check", hps["median"]) if native else None,
                    "batch_pass": check_target("batch_check", bps["median"]) if native else None}
-            if native and cls == "random":
-                row["batch_2_threads_hands_per_s"] = spread([1 / x for x in per_batch(eng, forms, reps, budget, 2)])
+            if native and cls == "random":   # thread scaling, on batches large enough to split
+                row["batch_1_thread_200k_hands_per_s"] = spread(
+                    [1 / x for x in per_batch(eng, forms, reps, budget, 1, 200_000)])
+                row["batch_2_threads_200k_hands_per_s"] = spread(
+                    [1 / x for x in per_batch(eng, forms, reps, budget, 2, 200_000)])
             res["win_check"].append(row)
     # waits: ready hands of every wild count, taken in turn (waits is ~34 evaluations, hence fewer hands)
     ready = [d for group in zip(*(by["ready"] for by in hands.values())) for d in group][:cfg["waits_hands"][b]]
@@ -488,9 +493,10 @@ def render(r: dict[str, Any]) -> str:
             lines.append(f"  {label:<{w}}{_fmt(row['batch_hands_per_s'], digits=0):>36}"
                          f"{_fmt(rr['batch_hands_per_s'] if rr else None, digits=0):>36}  "
                          f"{_target('batch_check')} {_mark(row['batch_pass'])}")
-            if "batch_2_threads_hands_per_s" in row:
-                label = "  batch hands/s, 2 threads"
-                lines.append(f"  {label:<{w}}{_fmt(row['batch_2_threads_hands_per_s'], digits=0):>36}")
+            for key, label in (("batch_1_thread_200k_hands_per_s", "  batch of 200k rows, 1 thread"),
+                               ("batch_2_threads_200k_hands_per_s", "  batch of 200k rows, 2 threads")):
+                if key in row:
+                    lines.append(f"  {label:<{w}}{_fmt(row[key], digits=0):>36}")
         for key, label, tgt in (("waits", "wait kinds us/hand, ready hands", True),
                                 ("waits_values", "  waits with values us/hand", False),
                                 ("evaluate", "evaluate us/hand, winning hands", True),

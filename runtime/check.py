@@ -175,11 +175,11 @@ def batch_arrays(counts: Any, wilds: Any) -> tuple[Any, Any]:
     a = np.asarray(counts)
     if a.ndim != 2 or a.shape[1] != NK:
         raise ValueError(f"counts must be an n x {NK} array, got shape {a.shape}")
-    if a.size and (a.min() < 0 or a.max() > 255):
+    if a.dtype != np.uint8 and a.size and (a.min() < 0 or a.max() > 255):   # uint8 needs no range check
         raise ValueError("counts must be small non-negative integers")
     wl = np.zeros(len(a), dtype=np.uint8) if wilds is None else np.asarray(wilds)
     if wl.shape != (len(a),):
         raise ValueError(f"wilds must have one entry per row ({len(a)}), got shape {wl.shape}")
-    if wl.size and (wl.min() < 0 or wl.max() > 255):
+    if wl.dtype != np.uint8 and wl.size and (wl.min() < 0 or wl.max() > 255):
         raise ValueError("wilds must be small non-negative integers")
     return np.ascontiguousarray(a, dtype=np.uint8), np.ascontiguousarray(wl, dtype=np.uint8)

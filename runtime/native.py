@@ -321,6 +321,19 @@ def _import_core() -> Any:
     return mod
 
 
+_POOLS: dict[int, Any] = {}
+
+
+def _pool(threads: int) -> Any:
+    """A thread pool of this size, made once per process: check_batch's threads run the kernel without the GIL."""
+    ex = _POOLS.get(threads)
+    if ex is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        ex = _POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="mjrules-batch")
+    return ex
+
+
 # ---- the engine -------------------------------------------------------------------------------------------
 _line = explain_line
 _lose = losing_result
@@ -450,14 +463,12 @@ class NativeEngine:
         if threads <= 1 or n < 2 * threads:
             kernel.check_batch(cnt, wl, out, w, val, pat)
         else:
-            from concurrent.futures import ThreadPoolExecutor
-
             cuts = [n * i // threads for i in range(threads + 1)]
             parts = [slice(a, b) for a, b in zip(cuts, cuts[1:])]
-            with ThreadPoolExecutor(threads) as ex:
-                for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w,
-                                    None if val is None else val[s], None if pat is None else pat[s]) for s in parts]:
-                    f.result()
+            ex = _pool(threads)
+            for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w,
+                                None if val is None else val[s], None if pat is None else pat[s]) for s in parts]:
+                f.result()
         undecided = np.flatnonzero(out < 0)
         if len(undecided):
             wins = self._checks.check_batch(cnt[undecided], wl[undecided], wild, 1, values)
