@@ -441,7 +441,7 @@ def render(v: Variant, key: str = "") -> str:
     for i, d in enumerate(v.defines):
         blocks["defines"].append({"i": i, "code": cx.num(d.expr), "line": _line(d.src)})
     for i, f in enumerate(v.score.forbids):
-        blocks["forbids"].append({"i": i, "code": cx.cond(f.cond), "line": _line(f.src)})
+        blocks["forbids"].append({"i": i, "code": cx.cond(f.cond), "ctx": cx.tri(f.cond), "line": _line(f.src)})
     for i, mn in enumerate(v.score.minimum):
         amount = number(mn.amount) or "n_bad(x)"
         test = f"{cx.cond(mn.cond)} and " if mn.cond is not None else ""

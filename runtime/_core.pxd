@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 5     # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 6     # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -79,6 +79,7 @@ ctypedef double (*TableFn)(Ctx* x, Reading* rd, int t, int* row) noexcept nogil
 ctypedef double (*DefineFn)(Ctx* x, Reading* rd, int d) noexcept nogil
 ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
+ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts) noexcept nogil
 ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
@@ -104,6 +105,7 @@ cdef struct Spec:
     DefineFn define
     ValueFn value
     ForbidFn forbid
+    ForbidCtxFn forbid_ctx        # 0 when every forbid is false on the facts alone, whatever the reading
     MinimumFn minimum
     ClaimFn claim
     WinFn win

@@ -928,6 +928,18 @@ cdef bint _may_fit(Ctx* x, int sets, int std) noexcept nogil:
     return False
 
 
+cdef bint _forbids_off(Ctx* x) noexcept nogil:
+    """No forbid can hold for any reading of these facts (the check's context decides them all)."""
+    cdef signed char r
+    if x.spec.nforbid == 0:
+        return True
+    r = x.spec.forbid_ctx(x, x.f.base)
+    if x.err:
+        x.err = 0
+        return False
+    return r == 0
+
+
 cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference)."""
@@ -936,8 +948,8 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1) noex
     cdef Reading scratch
     cdef int sets = (sp.win_size - 2) // 3
     _reset_memo(x)
-    if mode == 2 and sp.plain_standard >= 0 and sp.nforbid == 0 and sp.nminimum == 0 \
-            and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
+    if mode == 2 and sp.plain_standard >= 0 and sp.nminimum == 0 and (sp.win_size - 2) % 3 == 0 \
+            and _table_exact(x) and _forbids_off(x):
         if std < 0:
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
         if std:

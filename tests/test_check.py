@@ -293,3 +293,25 @@ def test_ready_is_waits_non_empty(load, variant, situation, ready):
     eng = load(variant)
     assert eng.ready(situation) is ready
     assert bool(eng.waits(situation)) is ready
+
+
+def test_a_forbid_that_can_hold_is_honoured(tmp_path, monkeypatch):
+    """The shape-only answer is taken only when every forbid is false on the check's facts; this forbid can
+    hold on a self-draw, so a 平胡 hand loses while a 七对 hand still wins."""
+    from mjrules.compiler import compile_file
+    from mjrules.native import NativeEngine
+    from mjrules.reference import ReferenceEngine
+
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    p = tmp_path / "no_tsumo_pinghu.mj"
+    text = (SPECS / "fuzhou_jiangxi.mj").read_text(encoding="utf-8")
+    anchor = "    value = S * Q"
+    assert anchor in text
+    p.write_text(text.replace(anchor, '    forbid "no self-drawn 平胡" when 平胡 and win_by == self_draw\n' + anchor),
+                 encoding="utf-8")
+    ir = compile_file(str(p))
+    nat, ref = NativeEngine(ir), ReferenceEngine(ir)
+    hands = [form(h)[0] for h in ("123m456m789p234s77z", "1122m3344p5566s77z", "111m222p333s44455z")]
+    expect = [False, True, True]     # 平胡 only; 七对; 碰碰胡 (also read as 平胡, but 碰碰胡 is not forbidden)
+    assert [nat.is_win(h) for h in hands] == [ref.is_win(h) for h in hands] == expect
+    assert nat.check_batch(np.array(hands)).tolist() == expect
