@@ -16,7 +16,8 @@ end judges the same situation with its interpreter. Both refuse the same bad inp
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .compiler.ir import Variant
 from .situation import Situation
@@ -36,7 +37,7 @@ def wild_kind(variant: Variant, wild: int | str | None) -> int | None:
             raise ValueError(f"wild: expected one tile such as '9s', got {wild!r}")
         return tiles[0].kind
     if isinstance(wild, bool) or not isinstance(wild, int):
-        raise ValueError(f"wild: expected a kind index or a tile name, got {wild!r}")
+        raise ValueError(f"wild: expected a kind index or a tile name, got {wild!r}")  # noqa: TRY004 - bad input is a ValueError here
     return wild
 
 

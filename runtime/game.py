@@ -7,7 +7,6 @@ actions) and `act(seat, action)`; an illegal action raises IllegalAction and lea
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from typing import Any
 
 from .compiler.ir import Expr, Variant
 from .gamefacts import GameEnv, rotation, settle_hand
-from .situation import Situation
+from .situation import Situation, _new_situation
 from .tiles import TILE_NAMES, Meld, tile_name
 
 Action = dict[str, Any]
@@ -573,7 +572,7 @@ class Game:
             seat, self.dealer, tuple(sorted(concealed)), tuple(melds), tile, win_by, discarder, self.wild,
             self.indicator if self.v.wild is not None and self.v.wild.mode != "fixed" else None,
             tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready,
-            self._overrides)
+            self._overrides, 1, None)
 
     def _wins(self, seat: int, win_by: str, tile: int | None = None, discarder: int = -1,
               first: bool = False) -> bool:
@@ -750,47 +749,6 @@ def _meld_text(m: Meld) -> str:
 
 
 _NAMES = TILE_NAMES
-_SITUATION_FIELDS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator",
-                     "flowers", "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready",
-                     "options", "winners", "dealer_won")
-
-
-def _slow_situation(*args: Any) -> Situation:
-    return Situation(**dict(zip(_SITUATION_FIELDS, args)))
-
-
-def _fast_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int | None,
-                    win_by: str, discarder: int, wild: int | None, indicator: int | None, flowers: tuple[int, ...],
-                    wild_discards: int, dealer_streak: int, first_turn: bool, first_discard: bool,
-                    declared_ready: bool, options: dict[str, Any]) -> Situation:
-    """Situation(...) with winners and dealer_won at their defaults, its instance dict filled at once rather
-    than by the frozen dataclass's one object.__setattr__ per field (a third of a claim check)."""
-    s = _object_new(Situation)
-    _object_setattr(s, "__dict__", {
-        "seat": seat, "dealer": dealer, "concealed": concealed, "melds": melds, "win_tile": win_tile,
-        "win_by": win_by, "discarder": discarder, "wild": wild, "indicator": indicator, "flowers": flowers,
-        "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
-        "first_discard": first_discard, "declared_ready": declared_ready, "options": options, "winners": 1,
-        "dealer_won": None})
-    return s
-
-
-def _fast_situation_ok() -> bool:
-    """The shortcut stands only while it builds exactly what Situation(...) builds: the dataclass's generated
-    __init__, these fields in this order with these two defaults, nothing run after __init__, no slots."""
-    fields = dataclasses.fields(Situation)
-    if (tuple(f.name for f in fields) != _SITUATION_FIELDS or fields[-2].default != 1 or fields[-1].default is not None
-            or hasattr(Situation, "__post_init__") or "__slots__" in Situation.__dict__
-            or getattr(Situation.__init__, "__code__", None) is None
-            or Situation.__init__.__code__.co_filename != "<string>"):
-        return False
-    sample = (1, 0, (0, 1, 2), (), 2, "discard", 3, 5, 4, (34,), 1, 2, True, False, True, {"x": 1})
-    a, b = _fast_situation(*sample), _slow_situation(*sample)
-    return type(a) is type(b) and a == b and a.__dict__ == b.__dict__ and list(a.__dict__) == list(b.__dict__)
-
-
-_object_new, _object_setattr = object.__new__, object.__setattr__
-_new_situation = _fast_situation if _fast_situation_ok() else _slow_situation
 _KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
 
 

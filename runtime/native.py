@@ -27,9 +27,10 @@ import sys
 import sysconfig
 import tempfile
 import threading
-from functools import lru_cache
-from pathlib import Path
 from collections.abc import Iterator
+from functools import lru_cache
+from itertools import pairwise
+from pathlib import Path
 from typing import Any, Self
 
 from . import __version__
@@ -464,7 +465,7 @@ class NativeEngine:
             kernel.check_batch(cnt, wl, out, w, val, pat)
         else:
             cuts = [n * i // threads for i in range(threads + 1)]
-            parts = [slice(a, b) for a, b in zip(cuts, cuts[1:])]
+            parts = [slice(a, b) for a, b in pairwise(cuts)]
             ex = _pool(threads)
             for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w,
                                 None if val is None else val[s], None if pat is None else pat[s]) for s in parts]:

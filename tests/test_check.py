@@ -9,10 +9,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import engine_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import engine_for
 from mjrules.check import situation_of, validate
 from mjrules.tiles import parse_tiles, tile_name
 from strategies import examples
@@ -76,7 +75,6 @@ def test_table(load, variant, hand, wild, verdict, why):
 def test_agrees_with_evaluate_without_wilds(variant, hand, wild, verdict, why):
     """Without wilds nothing in these variants depends on the winning tile: evaluate agrees whichever it is."""
     eng = engine_for(variant, "native")
-    c, nw = form(hand)
     for k in sorted({t.kind for t in parse_tiles(hand)}):
         d = {"concealed": hand, "win_tile": tile_name(k), "win_by": "self_draw"}
         if wild:

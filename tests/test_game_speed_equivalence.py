@@ -67,14 +67,17 @@ def test_greedy_memos_agree_with_distance(variant):
 
 
 def test_fast_situation_is_a_situation():
-    from mjrules import game
+    """The game and the parser build Situations with situation._new_situation: exactly the dataclass's."""
+    from mjrules import game, situation
     from mjrules.situation import Situation
 
-    args = (2, 1, (3, 4, 5), (), 5, "rob_kong", 0, None, None, (35, 36), 0, 4, False, True, False, {})
-    if game._new_situation is not game._fast_situation:
-        pytest.skip("Situation changed shape: the game builds it with the dataclass's own constructor")
-    fast = game._new_situation(*args)
+    assert game._new_situation is situation._new_situation
+    args = (2, 1, (3, 4, 5), (), 5, "rob_kong", 0, None, None, (35, 36), 0, 4, False, True, False, {}, 2, True)
+    if situation._new_situation is Situation:
+        pytest.skip("Situation changed shape: it is built with the dataclass's own constructor")
+    fast = situation._new_situation(*args)
     assert fast == Situation(*args) and type(fast) is Situation and vars(fast) == vars(Situation(*args))
+    assert list(vars(fast)) == list(vars(Situation(*args)))
 
 
 if __name__ == "__main__":  # pragma: no cover
