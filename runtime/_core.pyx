@@ -900,13 +900,13 @@ cdef bint _table_exact(Ctx* x) noexcept nogil:
     return True
 
 
-cdef bint _may_fit(Ctx* x, int sets, int std) noexcept nogil:
+cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
     """False when no pattern can have a reading: the standard shape is infeasible by the tables, the pairs
     shape is ruled out (melds, or more odd counts than wilds), and every free pattern's three-valued test
     is already false. sets: the sets the concealed tiles must make; std: the standard shape's feasibility
-    when known, else -1."""
+    and odd: the number of kinds held an odd number of times, when known, else -1."""
     cdef Spec* sp = x.spec
-    cdef int p, k, odd = -1
+    cdef int p, k
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD:
             if sets < 0:
@@ -915,13 +915,13 @@ cdef bint _may_fit(Ctx* x, int sets, int std) noexcept nogil:
                 std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
             if std:
                 return True
-        elif sp.shapes[p] == SH_PAIRS:
-            if odd < 0 and x.f.nmelds == 0:
+        elif sp.shapes[p] == SH_PAIRS and x.f.nmelds == 0:
+            if odd < 0:
                 odd = 0
                 for k in range(NK):
                     odd += x.f.real[k] & 1
-                if odd <= x.f.jokers and sp.win_size % 2 == 0:
-                    return True
+            if odd <= x.f.jokers and sp.win_size % 2 == 0:
+                return True
         else:
             if sp.viable(x, x.f.base, p) != 0 or x.err:
                 return True
@@ -940,7 +940,7 @@ cdef bint _forbids_off(Ctx* x) noexcept nogil:
     return r == 0
 
 
-cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1) noexcept nogil:
+cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference)."""
     cdef Spec* sp = x.spec
@@ -954,7 +954,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1) noex
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
         if std:
             return 1
-    if not _may_fit(x, sets, std):
+    if not _may_fit(x, sets, std, odd):
         return 0
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best = x, mode, &scratch
@@ -1257,7 +1257,7 @@ cdef class Kernel:
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
-        cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std
+        cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std, odd, odd0
         cdef int F[10]
         cdef int G[10]
         cdef double val
@@ -1278,6 +1278,9 @@ cdef class Kernel:
         for u in range(10):
             F[u] = _unit(x, x.f.real, u, &G[u])
             total += F[u]
+        odd0 = 0
+        for k in range(NK):
+            odd0 += x.f.real[k] & 1
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
@@ -1286,9 +1289,11 @@ cdef class Kernel:
                 if x.f.jokers >= self.sp.copies[w] or x.f.jokers >= self.chk_live or x.f.jokers >= MAXJ:
                     continue
                 x.f.jokers += 1
+                odd = odd0
             else:
                 if x.f.real[k] >= self.sp.copies[k]:
                     continue
+                odd = odd0 - 1 if x.f.real[k] & 1 else odd0 + 1
                 x.f.real[k] += 1
                 x.f.base[k] += 1
             x.err = 0
@@ -1303,7 +1308,7 @@ cdef class Kernel:
                     if u != ku:
                         delta = _lo(delta, G[u] - F[u])
                 std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
-            r = _decide(x, 2, &val, &pat, std)
+            r = _decide(x, 2, &val, &pat, std, odd)
             if k == w:
                 x.f.jokers -= 1
             else:
