@@ -31,6 +31,20 @@ class Engine(Protocol):
     def judge(self, situation: Any) -> dict[str, Any]:
         """evaluate() for a Situation the runtime built itself (trusted: not parsed or checked)."""
 
+    # ---- the bare win check on kind counts (mjrules.check) ------------------------------------------------
+    def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:
+        """Does this complete concealed hand (34 kind counts plus wilds) win, self-drawn, no tile named?"""
+
+    def hand_value(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> tuple[Any, str] | None:
+        """(value, pattern) of that hand's best reading, or None when it does not win."""
+
+    def wait_kinds(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> list[int]:
+        """The kinds completing such a hand one tile short (drawing the wild kind adds a wild)."""
+
+    def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
+                    values: bool = False) -> Any:
+        """is_win for each row of an n x 34 array; with values, also each row's value and pattern index."""
+
 
 def choose_backend(backend: str | None) -> str:
     """The backend argument, else MJRULES_BACKEND, else native."""
