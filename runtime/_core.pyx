@@ -1337,9 +1337,10 @@ cdef class Kernel:
         return self.undecided(bytes(c), wilds, None if w < 0 else w)
 
     def check_batch(self, const unsigned char[:, ::1] counts, const unsigned char[::1] wilds, signed char[::1] out,
-                    int wild=-1, double[::1] values=None, int[::1] patterns=None):
+                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None):
         """is_win for every row of counts (n x 34) with wilds[i], into out[i] (1, 0, or -1: undecided).
-        With values and patterns, also the best reading's value and pattern index (mode 0: slower).
+        With values and patterns, also the best reading's value and pattern index (mode 0: slower). kinds:
+        each row's wild kind (-1: none) instead of `wild` for all.
         Runs without the GIL in its own context: threads may check disjoint slices at once."""
         cdef Py_ssize_t n = counts.shape[0], i
         cdef Py_ssize_t bad = -1
@@ -1352,8 +1353,8 @@ cdef class Kernel:
         cdef Ctx* x
         if counts.shape[1] != NK:
             raise ValueError(f"counts must have {NK} columns, one per kind")
-        if wilds.shape[0] != n or out.shape[0] != n:
-            raise ValueError("counts, wilds and out must have the same number of rows")
+        if wilds.shape[0] != n or out.shape[0] != n or kinds is not None and kinds.shape[0] != n:
+            raise ValueError("counts, wilds, kinds and out must have the same number of rows")
         if values is not None or patterns is not None:
             if values is None or patterns is None or values.shape[0] != n or patterns.shape[0] != n:
                 raise ValueError("values and patterns come together, one per row")
@@ -1361,9 +1362,15 @@ cdef class Kernel:
         x = _check_ctx(self.sp, self.chk_opts)
         try:
             with nogil:
+                if kinds is not None and n:
+                    wild = kinds[0]
                 e = _prep_check(x, wild, playable, win_by)
                 _limits(x, playable, lim)
                 for i in range(n):
+                    if kinds is not None and kinds[i] != wild and not e:
+                        wild = kinds[i]
+                        e = _prep_check(x, wild, playable, win_by)
+                        _limits(x, playable, lim)
                     if not e:
                         e = _load_row(x, &counts[i, 0], wilds[i], size, live, lim)
                     if e:

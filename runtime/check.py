@@ -9,7 +9,8 @@ tile completed the hand holds). Tiles of the wild kind in the counts are wilds, 
     eng.hand_value(counts, wilds=0, wild=None) -> (value, pattern) | None   # its best reading
     eng.wait_kinds(counts, wilds=0, wild=None) -> list[int]  # kinds completing a hand one tile short
     eng.check_batch(counts, wilds=None, wild=None, threads=1, values=False) -> ndarray[bool]
-                                                            # n x 34 array; with values, (win, value, pattern)
+                                                            # n x 34 array; with values, (win, value, pattern);
+                                                            # wild: one kind, or an array of one per row
 
 The native back end decides in C (check_batch without the GIL, so threads scale); the reference back
 end judges the same situation with its interpreter. Both refuse the same bad input with a ValueError.
@@ -140,17 +141,19 @@ class Checks:
 
     def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
                     values: bool = False) -> Any:
-        """is_win for each row of an n x 34 array (wilds: one count per row, default none); with values,
-        also each row's value (NaN where it does not win) and pattern index (-1)."""
+        """is_win for each row of an n x 34 array (wilds: one count per row, default none; wild: one kind,
+        or one per row); with values, also each row's value (NaN where it does not win) and pattern index (-1)."""
         import numpy as np
 
         cnt, wl = batch_arrays(counts, wilds)
+        one, kinds = batch_kinds(self.variant, wild, len(cnt))
         win = np.zeros(len(cnt), dtype=bool)
         val = np.full(len(cnt), np.nan)
         pat = np.full(len(cnt), -1, dtype=np.int32)
         names = {p.name: i for i, p in enumerate(self.variant.patterns)}
         for i in range(len(cnt)):
-            c, n, w = validate(self.variant, cnt[i], int(wl[i]), wild, row=i)
+            k = one if kinds is None else int(kinds[i])
+            c, n, w = validate(self.variant, cnt[i], int(wl[i]), None if k < 0 else k, row=i)
             r = self.judge(situation_of(self.variant, c, n, w))
             win[i] = r["win"]
             if r["win"] and values:
@@ -167,6 +170,20 @@ def _plus(c: list[int], k: int, w: int | None) -> list[int]:
     if k != w:
         out[k] += 1
     return out
+
+
+def batch_kinds(variant: Variant, wild: Any, n: int) -> tuple[int, Any]:
+    """check_batch's `wild`: one kind for every row (an index, a name, None) -> (kind or -1, None); or one per
+    row (a sequence or array of indices, -1 for none) -> (-1, an int32 array)."""
+    import numpy as np
+
+    if wild is None or isinstance(wild, (str, int, np.integer)):
+        w = wild_kind(variant, int(wild) if isinstance(wild, np.integer) else wild)
+        return (-1 if w is None else w), None
+    kinds = np.asarray(wild)
+    if kinds.shape != (n,) or kinds.dtype.kind not in "iu":
+        raise ValueError(f"wild: one kind for all rows, or an integer array with one kind per row ({n})")
+    return -1, np.ascontiguousarray(kinds, dtype=np.int32)
 
 
 def batch_arrays(counts: Any, wilds: Any) -> tuple[Any, Any]:

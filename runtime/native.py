@@ -448,31 +448,33 @@ class NativeEngine:
     def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
                     values: bool = False) -> Any:
         """is_win for each row of an n x 34 count array, in C without the GIL; `threads` splits the rows
-        across threads. With values: (win, value, pattern index), NaN and -1 where a row does not win."""
+        across threads; `wild` is one kind for every row or an integer array of one per row (-1: none).
+        With values: (win, value, pattern index), NaN and -1 where a row does not win."""
         import numpy as np
 
         if self._defaults is None:
             return self._checks.check_batch(counts, wilds, wild, threads, values)
         cnt, wl = _check.batch_arrays(counts, wilds)
-        w = _check.wild_kind(self.variant, wild)
         n = len(cnt)
+        w, kinds = _check.batch_kinds(self.variant, wild, n)
         out = np.empty(n, dtype=np.int8)
         val = np.empty(n) if values else None
         pat = np.empty(n, dtype=np.int32) if values else None
-        w = -1 if w is None else w
         kernel = self._kernel
         if threads <= 1 or n < 2 * threads:
-            kernel.check_batch(cnt, wl, out, w, val, pat)
+            kernel.check_batch(cnt, wl, out, w, val, pat, kinds)
         else:
             cuts = [n * i // threads for i in range(threads + 1)]
             parts = [slice(a, b) for a, b in pairwise(cuts)]
             ex = _pool(threads)
-            for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w,
-                                None if val is None else val[s], None if pat is None else pat[s]) for s in parts]:
+            for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w, None if val is None else val[s],
+                                None if pat is None else pat[s], None if kinds is None else kinds[s])
+                      for s in parts]:
                 f.result()
         undecided = np.flatnonzero(out < 0)
         if len(undecided):
-            wins = self._checks.check_batch(cnt[undecided], wl[undecided], wild, 1, values)
+            wins = self._checks.check_batch(cnt[undecided], wl[undecided],
+                                            wild if kinds is None else kinds[undecided], 1, values)
             if values:
                 out[undecided], val[undecided], pat[undecided] = wins[0], wins[1], wins[2]
             else:

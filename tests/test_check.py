@@ -313,3 +313,39 @@ def test_a_forbid_that_can_hold_is_honoured(tmp_path, monkeypatch):
     expect = [False, True, True]     # 平胡 only; 七对; 碰碰胡 (also read as 平胡, but 碰碰胡 is not forbidden)
     assert [nat.is_win(h) for h in hands] == [ref.is_win(h) for h in hands] == expect
     assert nat.check_batch(np.array(hands)).tolist() == expect
+
+
+def test_batch_with_a_wild_kind_per_row(load):
+    """wild may give each row its own kind: the same verdicts as checking each kind's rows on their own."""
+    eng = load("shangrao")
+    rng = np.random.default_rng(11)
+    n = 60 if eng.backend == "reference" else 2000
+    kinds = rng.choice([-1, 8, 26, 33], n).astype(np.int32)
+    wl = np.where(kinds >= 0, rng.integers(0, 3, n), 0)
+    rows = np.zeros((n, 34), dtype=np.uint8)
+    for i in range(n):
+        w = kinds[i]
+        wall = [k for k in range(34) if k != w for _ in range(4)]
+        if i % 2:   # sets and a pair, so that some rows win
+            tiles = [k for k in rng.choice([0, 3, 9, 12, 18, 21], 4, replace=False) for k in (k, k + 1, k + 2)]
+            tiles = [k for k in tiles if k != w][: 12 - wl[i]] + [27, 27]
+            tiles += [t for t in rng.choice(wall, 14, replace=False) if t != 27][: 14 - wl[i] - len(tiles)]
+        else:
+            tiles = list(rng.choice(wall, 14 - wl[i], replace=False))
+        np.add.at(rows[i], tiles, 1)
+    ok = (rows.max(axis=1) <= 4) & (rows.sum(axis=1) + wl == 14)
+    rows, wl, kinds = rows[ok], wl[ok], kinds[ok]
+    win, val, pat = eng.check_batch(rows, wl, wild=kinds, values=True)
+    for k in (-1, 8, 26, 33):
+        sel = kinds == k
+        w2, v2, p2 = eng.check_batch(rows[sel], wl[sel], wild=None if k < 0 else k, values=True)
+        assert (win[sel] == w2).all() and (pat[sel] == p2).all() and np.array_equal(val[sel], v2, equal_nan=True)
+    assert 0 < win.sum() < len(win)
+    if eng.backend == "native":
+        assert (eng.check_batch(rows, wl, wild=kinds, threads=2) == win).all()
+    bad = kinds.copy()
+    bad[3] = 40
+    with pytest.raises(ValueError, match="row 3: "):
+        eng.check_batch(rows, wl, wild=bad)
+    with pytest.raises(ValueError, match="one kind per row"):
+        eng.check_batch(rows, wl, wild=kinds[:-1])
