@@ -1218,19 +1218,23 @@ cdef class Kernel:
             raise ValueError(f"counts must be {NK} integers from 0 to 4, one per kind")
         return b
 
+    cdef int _decide_hand(self, counts, int wilds, wild, int mode, double* val, int* pat) except -2:
+        """_decide (mode 2: verdict, 0: best value) on a complete hand given as counts, or the validator's
+        ValueError."""
+        if type(counts) is not bytes or len(<bytes>counts) != NK:
+            counts = self._as_bytes(counts, wilds, wild, False)
+        if self._load(counts, wilds, wild, self.sp.win_size):
+            self.invalid(counts, wilds, wild, False, None)
+            raise ValueError("invalid hand")
+        return _decide(self.xc, mode, val, pat)
+
     def is_win(self, counts, int wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind
         counts (bytes for speed, or any sequence of ints), wilds: wild tiles besides, wild: the wild kind
         (an index or a tile name; default the variant's fixed wild)."""
-        cdef int e, r, pat
+        cdef int r, pat
         cdef double val
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
-        e = self._load(counts, wilds, wild, self.sp.win_size)
-        if e:
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
-        r = _decide(self.xc, 2, &val, &pat)
+        r = self._decide_hand(counts, wilds, wild, 2, &val, &pat)
         if r < 0:
             return self.undecided(counts, wilds, wild)
         return r == 1
@@ -1238,15 +1242,9 @@ cdef class Kernel:
     def hand_value(self, counts, int wilds=0, wild=None):
         """(value, pattern name) of the best legal reading of is_win's hand, or None when it does not win.
         `undecided` answers where the native code cannot decide exactly."""
-        cdef int e, r, pat
+        cdef int r, pat
         cdef double val
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
-        e = self._load(counts, wilds, wild, self.sp.win_size)
-        if e:
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
-        r = _decide(self.xc, 0, &val, &pat)
+        r = self._decide_hand(counts, wilds, wild, 0, &val, &pat)
         if r < 0:
             return self.undecided(counts, wilds, wild, True)
         if r == 0:

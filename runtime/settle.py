@@ -1,7 +1,7 @@
 """Settlement: turns a spec's payment rules into per-seat amounts that sum to zero."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .compiler.ir import Expr, Payment, Src
@@ -30,11 +30,10 @@ def _seats(name: str, players: int, winner: int | None, discarder: int, dealer: 
     raise ValueError(name)
 
 
-def apply_payments(payments: Iterable[Payment], ev: Callable[[Expr], Any], *, players: int, winner: int | None,
-                   discarder: int, dealer: int, konger: int | None = None,
-                   ledger: list[dict[str, Any]] | None = None) -> dict[int, float]:
-    """Evaluate each payment rule whose condition holds; every payer pays every payee (never himself)."""
-    net = dict.fromkeys(range(players), 0)
+def _transfers(payments: Iterable[Payment], ev: Callable[[Expr], Any], players: int, winner: int | None,
+               discarder: int, dealer: int, konger: int | None) -> Iterator[tuple[Payment, int, int, Any]]:
+    """(payment, payer, payee, amount) for each payment rule whose condition holds; every payer pays every
+    payee (never himself)."""
     seats: dict[str, list[int]] = {}  # each player set named so far
     for pay in payments:
         if pay.cond is not None and not ev(pay.cond):
@@ -50,16 +49,23 @@ def apply_payments(payments: Iterable[Payment], ev: Callable[[Expr], Any], *, pl
         payees = seats.get(pay.payee)
         if payees is None:
             payees = seats[pay.payee] = _seats(pay.payee, players, winner, discarder, dealer, konger)
-        rule = _rule(pay.src) if ledger is not None else ""
         for a in payers:
             for b in payees:
-                if a == b:
-                    continue
-                net[a] -= amount
-                net[b] += amount
-                if ledger is not None:
-                    ledger.append({"from": a, "to": b, "amount": amount, "rule": rule,
-                                   "rules": list(pay.src.rules)})
+                if a != b:
+                    yield pay, a, b, amount
+
+
+def apply_payments(payments: Iterable[Payment], ev: Callable[[Expr], Any], *, players: int, winner: int | None,
+                   discarder: int, dealer: int, konger: int | None = None,
+                   ledger: list[dict[str, Any]] | None = None) -> dict[int, float]:
+    """Evaluate each payment rule whose condition holds; every payer pays every payee (never himself)."""
+    net = dict.fromkeys(range(players), 0)
+    for pay, a, b, amount in _transfers(payments, ev, players, winner, discarder, dealer, konger):
+        net[a] -= amount
+        net[b] += amount
+        if ledger is not None:
+            ledger.append({"from": a, "to": b, "amount": amount, "rule": _rule(pay.src),
+                           "rules": list(pay.src.rules)})
     return net
 
 
@@ -111,32 +117,14 @@ def losing_result(reason: str, explain: list) -> dict[str, Any]:
 def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str, Any]]) -> dict[str, Any]:
     """The win settlement of one winner: the spec's win payments, then the cap; each payment explained."""
     st, players, winner, discarder, dealer = v.settlement, v.players, s.seat, s.discarder, s.dealer
-    # apply_payments(st.win, ...) with its ledger, each transfer written straight as its explanation line
+    # apply_payments(st.win, ...), each transfer written straight as its explanation line
     net = dict.fromkeys(range(players), 0)
-    seats: dict[str, list[int]] = {}
     paid: list[dict[str, Any]] = []
-    for pay in st.win:
-        if pay.cond is not None and not ev(pay.cond):
-            continue
-        amount = _num(ev(pay.amount))
-        if not amount:
-            continue
-        payers = seats.get(pay.payer)
-        if payers is None:
-            payers = seats[pay.payer] = _seats(pay.payer, players, winner, discarder, dealer, None)
-        if not payers:
-            continue
-        payees = seats.get(pay.payee)
-        if payees is None:
-            payees = seats[pay.payee] = _seats(pay.payee, players, winner, discarder, dealer, None)
-        rule, rules = _rule(pay.src), pay.src.rules
-        for a in payers:
-            for b in payees:
-                if a == b:
-                    continue
-                net[a] -= amount
-                net[b] += amount
-                paid.append({"rule": rule, "rules": [*rules], "text": f"seat {a} pays seat {b} {amount}"})
+    for pay, a, b, amount in _transfers(st.win, ev, players, winner, discarder, dealer, None):
+        net[a] -= amount
+        net[b] += amount
+        src = pay.src
+        paid.append({"rule": _rule(src), "rules": [*src.rules], "text": f"seat {a} pays seat {b} {amount}"})
     if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
         cap = ev(st.cap_loss)
         for x in net.values():

@@ -312,11 +312,12 @@ def _piece(piece: str) -> tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ..
     return got
 
 
-def _fast_tiles(text: str) -> list[Tile] | None:
-    """parse_tiles(text), or None when the full scanner must decide (and report the error)."""
+def _pieces(text: str) -> list[tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]]] | None:
+    """_piece of each piece of text (cut after each suit letter and its '*'), or None when the full scanner
+    must decide (and report the error)."""
     if "\0" in text:
         return None
-    out: list[Tile] = []
+    out = []
     memo = _PIECES
     for piece in (text.replace("m", "m\0").replace("p", "p\0").replace("s", "s\0").replace("z", "z\0")
                   .replace("\0*", "*\0").split("\0")):
@@ -326,25 +327,29 @@ def _fast_tiles(text: str) -> list[Tile] | None:
             got = _piece(piece)
         if got is None:
             return None
+        out.append(got)
+    return out
+
+
+def _fast_tiles(text: str) -> list[Tile] | None:
+    """parse_tiles(text), or None when the full scanner must decide (and report the error)."""
+    pieces = _pieces(text)
+    if pieces is None:
+        return None
+    out: list[Tile] = []
+    for got in pieces:
         out += got[0]
     return out
 
 
 def _fast_kinds(text: str) -> tuple[tuple[int, ...], list[int]] | None:
     """The kinds of parse_tiles(text) and the kinds of its wild tiles, or None as for _fast_tiles."""
-    if "\0" in text:
+    pieces = _pieces(text)
+    if pieces is None:
         return None
     kinds: list[int] = []
     wilds: list[int] = []
-    memo = _PIECES
-    for piece in (text.replace("m", "m\0").replace("p", "p\0").replace("s", "s\0").replace("z", "z\0")
-                  .replace("\0*", "*\0").split("\0")):
-        try:
-            got = memo[piece]
-        except KeyError:
-            got = _piece(piece)
-        if got is None:
-            return None
+    for got in pieces:
         kinds += got[1]
         if got[2]:
             wilds += got[2]
