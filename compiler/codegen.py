@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "2"
+CODEGEN_VERSION = "3"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53

@@ -105,7 +105,7 @@ cdef struct Spec:
     DefineFn define
     ValueFn value
     ForbidFn forbid
-    ForbidCtxFn forbid_ctx        # 0 when every forbid is false on the facts alone, whatever the reading
+    ForbidCtxFn forbid_ctx        # on the facts alone: 2 some forbid holds whatever the reading, 0 none can, 1 unknown
     MinimumFn minimum
     ClaimFn claim
     WinFn win

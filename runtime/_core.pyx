@@ -10,8 +10,9 @@ One module on purpose (longer than our usual ~600 lines): the tables, the enumer
 callback share C statics and call each other inline; split, they would become cross-module calls.
 """
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from cpython.bytes cimport PyBytes_FromStringAndSize
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
@@ -940,6 +941,18 @@ cdef bint _forbids_off(Ctx* x) noexcept nogil:
     return r == 0
 
 
+cdef bint _forbidden(Ctx* x) noexcept nogil:
+    """Some forbid holds on these facts whatever the reading: no reading is legal."""
+    cdef signed char r
+    if x.spec.nforbid == 0:
+        return False
+    r = x.spec.forbid_ctx(x, x.f.base)
+    if x.err:
+        x.err = 0
+        return False
+    return r == 2
+
+
 cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference)."""
@@ -954,7 +967,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
         if std:
             return 1
-    if not _may_fit(x, sets, std, odd):
+    if not _may_fit(x, sets, std, odd) or _forbidden(x):
         return 0
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best = x, mode, &scratch
@@ -1492,3 +1505,6 @@ def standard_readings(real, int jokers, int sets, cand) -> list:
     finally:
         _dedup_free(&dd)
     return out
+
+
+include "_fastgame.pxi"

@@ -51,17 +51,23 @@ class Game:
     def __init__(self, engine: Any, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
                  options: dict[str, Any] | None = None, wall: list[int] | None = None,
                  hands: list[list[int]] | None = None, indicator: int | None = None):
+        self._base(engine, seed, dealer, dealer_streak, game_constants(engine.variant, options))
+        self.rng: random.Random | None = random.Random(seed)  # the setup's: shuffle, dice
+        self._setup(wall, hands, indicator)
+
+    def _base(self, engine: Any, seed: int, dealer: int, dealer_streak: int, constants: tuple) -> None:
+        """Every attribute before the setup (the C loop's hand-off in fastplay.py starts from here too)."""
         self.engine = engine
         self.v: Variant = engine.variant
         self.n = self.v.players
         self.seed = seed
-        self.rng = random.Random(seed)
         self.dealer = dealer
         self.dealer_streak = dealer_streak
-        self.options = self.v.option_defaults() | dict(options or {})
-        self._overrides = {k: v for k, v in self.options.items() if self.v.option_defaults().get(k, v) != v}
+        self.options, self._overrides, self._scored, self._retain_const, memo = constants
+        self._retain_memo = {} if memo else None
         self.seats = [Seat() for _ in range(self.n)]
-        self.events: list[dict[str, Any]] = []
+        self._ev: list[dict[str, Any]] = []
+        self._compact: Any = None  # the C loop's events, turned into dicts when `events` is first read
         self.wild: int | None = None
         self.indicator: int | None = None
         self.discard_count = 0
@@ -76,9 +82,25 @@ class Game:
         self._answers: dict[int, Action] = {}
         self.phase = "setup"
         self.env = GameEnv(self)
-        self._scored = frozenset(self.v.tiles.scored_flowers)
-        self._retain_const, self._retain_memo = _retain_plan(self.v)
-        self._setup(wall, hands, indicator)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Every event of the hand so far, as logged (JSON-ready dicts)."""
+        if self._compact is not None:
+            from .fastplay import materialise
+
+            self._ev[:0] = materialise(self, self._compact)
+            self._compact = None
+        return self._ev
+
+    def decision_count(self) -> int:
+        """How many actions the seats took (the "action" events), without building the event dicts."""
+        n = sum(1 for e in self._ev if e["type"] == "action")
+        if self._compact is not None:
+            from .fastplay import compact_actions
+
+            n += compact_actions(self._compact)
+        return n
 
     # ---- facts ---------------------------------------------------------------------------------------
     @property
@@ -114,7 +136,7 @@ class Game:
         return r
 
     def log(self, event: str, /, **data: Any) -> None:
-        self.events.append({"type": event, **data})
+        self._ev.append({"type": event, **data})
 
     def opt(self, e: Expr | None, default: bool = True) -> bool:
         return default if e is None else bool(self.env.eval(e, "config"))
@@ -304,6 +326,11 @@ class Game:
             s.wild_discards += 1
         self.log("discard", seat=seat, tile=_NAMES[k])
         self.last_discard = (seat, k, first)
+        self._after_discard()
+
+    def _after_discard(self) -> None:
+        """抢金 on the first discard (when the spec has it), then the claims."""
+        first = self.last_discard[2]
         rw = self.v.rob_wild
         if rw is not None and first and self.indicator is not None:
             order = self._rob_order(rw.order)
@@ -550,7 +577,10 @@ class Game:
 
     def _final_round(self, seat: int, count: int) -> None:
         self.log("final_round", draws=count)
-        for i in range(count):
+        self._final_draws(seat, count, 0)
+
+    def _final_draws(self, seat: int, count: int, start: int) -> None:
+        for i in range(start, count):
             p = (seat + i) % self.n
             k = self._draw_tile(p, tail=False, replace_flowers=False)
             if self.over:
@@ -558,11 +588,22 @@ class Game:
             if k is None:
                 continue
             self.source, self.drawn, self.current = "draw", k, p
-            if self._wins(p, "self_draw"):
-                self.log("auto_win", seat=p)
-                self._win([Winner(p, "self_draw", -1, self._last_eval)])
+            if self._final_win(p):
                 return
         self._draw_game("nobody won the final round")
+
+    def _final_win(self, p: int) -> bool:
+        """The final round's self-drawn win of seat p, on the tile it just drew (game over when it wins)."""
+        if self._wins(p, "self_draw"):
+            self.log("auto_win", seat=p)
+            self._win([Winner(p, "self_draw", -1, self._last_eval)])
+            return True
+        return False
+
+    def _final_resume(self, seat: int, count: int, i: int) -> None:
+        """The final round from its i-th draw's win check on (where the C loop hands the hand over)."""
+        if not self._final_win((seat + i) % self.n):
+            self._final_draws(seat, count, i + 1)
 
     # ---- wins and the end ---------------------------------------------------------------------------------
     def _situation(self, seat: int, concealed: list[int], melds: list[Meld], tile: int | None, win_by: str,
@@ -764,6 +805,30 @@ def _kind(name: str) -> int:
 _RETAIN_VARS = frozenset({"kongs_exposed", "kongs_concealed", "kongs", "dealer", "dealer_streak"})
 _PURE_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt",
                        "ge", "neg", "not", "and", "or", "if", "in", "max", "min"})
+
+
+def game_constants(v: Variant, options: dict[str, Any] | None) -> tuple:
+    """What every hand of this variant with these options shares: (options, the overrides of the spec's
+    defaults, the scored flowers, the constant retention or None, whether the retention may be memoised)."""
+    key = tuple(sorted((options or {}).items(), key=lambda kv: kv[0]))
+    memo = _CONSTANTS.setdefault(id(v), (v, {}))[1]
+    try:
+        return memo[key]
+    except (KeyError, TypeError):
+        pass
+    defaults = v.option_defaults()
+    opts = defaults | dict(options or {})
+    overrides = {k: x for k, x in opts.items() if defaults.get(k, x) != x}
+    const, retain_memo = _retain_plan(v)
+    got = (opts, overrides, frozenset(v.tiles.scored_flowers), const, retain_memo is not None)
+    try:
+        memo[key] = got
+    except TypeError:  # an unhashable option value: nothing to remember it by
+        pass
+    return got
+
+
+_CONSTANTS: dict[int, tuple[Variant, dict]] = {}
 
 
 def _retain_plan(v: Variant) -> tuple[int | None, dict | None]:

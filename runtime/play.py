@@ -39,6 +39,14 @@ def play_hand(engine: Any, agents: list[str] | list[Agent] | None = None, *, see
     """Deal and play one hand; agents are names ('random', 'greedy') or Agent objects."""
     n = engine.variant.players
     names = agents or ["random"] * n
+    if all(a == "random" for a in names) and len(names) == n and isinstance(seed, int):
+        from .fastplay import fast_hand, plan_for
+
+        plan = plan_for(engine, options)
+        if plan is not None:  # the C loop: the same hand as below, faster
+            g = fast_hand(plan, seed, dealer, dealer_streak, [seed * 31 + i for i in range(n)])
+            g.agent_names = list(names)
+            return g
     ag = [make_agent(a, engine.variant, seed * 31 + i) if isinstance(a, str) else a for i, a in enumerate(names)]
     g = Game(engine, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options)
     g.agent_names = [a if isinstance(a, str) else type(a).__name__ for a in names]

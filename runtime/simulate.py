@@ -35,7 +35,7 @@ def _play(args: tuple[int, int, list[str], dict, bool]) -> dict[str, Any]:
     g = play_hand(eng, agents, seed=hand_seed(seed, i), dealer=i % n, options=options)
     o = g.outcome
     rec = {"i": i, "dealer": g.dealer, "winners": o["winners"], "payments": o["payments"],
-           "next_dealer": o["next_dealer"], "decisions": sum(1 for e in g.events if e["type"] == "action")}
+           "next_dealer": o["next_dealer"], "decisions": g.decision_count()}
     if keep_log:
         rec["log"] = log_lines(g)
     return rec

@@ -1,0 +1,1083 @@
+# Included by _core.pyx: one hand of the generic game (runtime/game.py) played in C for random agents.
+#
+# The loop plays exactly what game.py plays -- the same shuffle (CPython's Mersenne Twister, seeded as
+# random.Random seeds it), the same legal actions in the same order, the same random.Random.choice for
+# each decision, the same events -- for the steps that make almost all of a hand: the deal, flowers, the
+# wild's reveal, draws, discards, passing, pon and chi. At any step it does not play itself (a win that
+# might be legal, a kong that might be declared, a hand that might be ready for a declaration, a gold that
+# might be robbed, a win in the final round, and the hand's end) it stops *before* the step and hands its
+# state to game.py, which plays on from there. Whether a win might be legal is the kernel's own verdict on
+# the same facts game.py's judge would build, so a "no" is exact and a hand-off is never wrong, only slower.
+# Every number the loop needs from the spec comes from FastTable's constructor (runtime/fastplay.py): it
+# knows no variant.
+
+cdef enum:
+    MT_N = 624
+    FG_WALL = 192        # tiles in a wall
+    FG_HAND = 32         # tiles held concealed
+    FG_MELDS = 12
+    FG_FLOWERS = 48
+    FG_SEATS = 8
+    FG_LEVELS = 8
+    EVW = 6              # ints per logged event
+
+# event codes (runtime/fastplay.py's _materialise reads them)
+cdef enum:
+    E_WILD = 1           # a = indicator (-1: fixed), b = wild
+    E_FLOWERS = 2        # seat, a = offset in extra, b = count, c = flipped
+    E_ACT_DISCARD = 3    # seat, a = kind
+    E_ACT_PASS = 4       # seat
+    E_ACT_PON = 5        # seat
+    E_ACT_CHI = 6        # seat, a, b = the two tiles from the hand
+    E_DISCARD = 7        # seat, a = kind
+    E_DRAW = 8           # seat, a = kind, b = from the tail
+    E_PON = 9            # seat, a = kind, b = discarder
+    E_CHI = 10           # seat, a = kind, b = discarder, c, d = the two tiles from the hand
+    E_FINAL = 11         # a = draws
+    E_ACT_KONG = 12      # seat, a = kind, b = K_EXPOSED, K_ADDED or K_CONCEALED
+    E_KONG = 13          # seat, a = kind, b = K_..., c = discarder (-1: none)
+    E_KONG_DECLARED = 14 # seat, a = kind (an added kong, before anyone may rob it)
+
+# hand-off entries (fastplay.py calls the matching Game method)
+cdef enum:
+    H_START = 1          # Game._start_play()
+    H_TURN = 2           # Game._turn(seat, drawn, source)
+    H_AFTER_DISCARD = 3  # Game._after_discard()
+    H_OPEN_CLAIMS = 4    # Game._open_claims()
+    H_DRAW_GAME = 5      # Game._draw_game(reason a)
+    H_FINAL = 6          # Game._final_resume(seat, count, i)
+    H_DECLARE_KONG = 7   # Game._declare_kong(seat, the added kong's action on kind a)
+
+cdef enum:
+    SRC_DEAL = 0
+    SRC_DRAW = 1
+    SRC_CLAIM = 2
+    SRC_REPLACEMENT = 3
+
+cdef enum:
+    K_EXPOSED = 0
+    K_ADDED = 1
+    K_CONCEALED = 2
+
+cdef enum:
+    W_NONE = 0           # _may_win's checks before the shapes, as Kernel.evaluate makes them
+    W_DISCARD = 1
+    W_ROB_KONG = 2
+
+cdef enum:
+    C_WIN = 1
+    C_KONG = 2
+    C_PON = 4
+    C_CHI = 8
+
+FAST_SOURCES = ("deal", "draw", "claim", "replacement")
+FAST_KONGS = ("exposed", "added", "concealed")
+FAST_EXHAUSTED = ("the wall is exhausted", "the wall ran out during a replacement", "nobody won the final round")
+
+
+cdef struct MT:
+    unsigned int s[MT_N]
+    int i
+
+
+cdef void _mt_seed(MT* m, const unsigned int* key, int n) noexcept nogil:
+    """CPython's init_by_array (random.Random(seed) with the seed's 32-bit words, least significant first)."""
+    cdef unsigned int* mt = m.s
+    cdef int i, j, k
+    mt[0] = <unsigned int>19650218
+    for i in range(1, MT_N):
+        mt[i] = <unsigned int>1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + <unsigned int>i
+    i = 1
+    j = 0
+    k = MT_N if MT_N > n else n
+    while k:
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * <unsigned int>1664525)) + key[j] + <unsigned int>j
+        i += 1
+        j += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        if j >= n:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * <unsigned int>1566083941)) - <unsigned int>i
+        i += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        k -= 1
+    mt[0] = <unsigned int>0x80000000
+    m.i = MT_N
+
+
+cdef unsigned int _mt_next(MT* m) noexcept nogil:
+    cdef unsigned int* mt = m.s
+    cdef unsigned int y
+    cdef int kk
+    if m.i >= MT_N:
+        for kk in range(MT_N - 397):
+            y = (mt[kk] & <unsigned int>0x80000000) | (mt[kk + 1] & <unsigned int>0x7fffffff)
+            mt[kk] = mt[kk + 397] ^ (y >> 1) ^ (<unsigned int>0x9908b0df if y & 1 else 0)
+        for kk in range(MT_N - 397, MT_N - 1):
+            y = (mt[kk] & <unsigned int>0x80000000) | (mt[kk + 1] & <unsigned int>0x7fffffff)
+            mt[kk] = mt[kk + 397 - MT_N] ^ (y >> 1) ^ (<unsigned int>0x9908b0df if y & 1 else 0)
+        y = (mt[MT_N - 1] & <unsigned int>0x80000000) | (mt[0] & <unsigned int>0x7fffffff)
+        mt[MT_N - 1] = mt[396] ^ (y >> 1) ^ (<unsigned int>0x9908b0df if y & 1 else 0)
+        m.i = 0
+    y = mt[m.i]
+    m.i += 1
+    y ^= y >> 11
+    y ^= (y << 7) & <unsigned int>0x9d2c5680
+    y ^= (y << 15) & <unsigned int>0xefc60000
+    y ^= y >> 18
+    return y
+
+
+cdef int _mt_below(MT* m, int n) noexcept nogil:
+    """random.Random._randbelow(n) for 0 < n < 2**31: getrandbits(n.bit_length()) until below n."""
+    cdef int k = 0, t = n
+    cdef unsigned int r
+    while t:
+        k += 1
+        t >>= 1
+    r = _mt_next(m) >> (32 - k)
+    while r >= <unsigned int>n:
+        r = _mt_next(m) >> (32 - k)
+    return <int>r
+
+
+def mt_sample(key, int count, int below=0) -> list:
+    """The first `count` outputs of the C Mersenne Twister seeded with `key` (32-bit words): getrandbits(32),
+    or _randbelow(below) when below > 0. For tests against random.Random."""
+    cdef MT m
+    cdef unsigned int words[64]
+    cdef int i, n = len(key)
+    if not 0 < n <= 64:
+        raise ValueError("1 to 64 key words")
+    for i in range(n):
+        words[i] = key[i]
+    _mt_seed(&m, words, n)
+    return [(_mt_below(&m, below) if below > 0 else _mt_next(&m)) for i in range(count)]
+
+
+cdef struct FSeat:
+    int cnt[NALL]        # concealed tiles by kind
+    int ncon
+    int order[FG_HAND]   # during the setup: the concealed tiles in their list order
+    int nmeld
+    int mkind[FG_MELDS]  # C_PON, C_CHI or C_KONG
+    int mk0[FG_MELDS]    # the meld's smallest kind
+    bint mconc[FG_MELDS] # a concealed kong
+    int nkong
+    int kkind[FG_MELDS]  # Seat.kongs in order: K_..., the kind, from whom
+    int ktile[FG_MELDS]
+    int kfrom[FG_MELDS]
+    int flowers[FG_FLOWERS]
+    int nfl
+    int fcnt[NALL]       # flowers by kind
+    int discards[FG_WALL]
+    int ndis
+    bint first_turn
+    int wild_discards
+    bint dirty           # the fields below are stale
+    Facts facts          # the facts of this hand alone (_seat_facts)
+    int ferr
+
+
+cdef class FastTable:
+    """The C game loop for one compiled variant and one set of option values (runtime/fastplay.py builds it
+    from the IR). Not thread-safe: one hand at a time."""
+
+    cdef Kernel kernel
+    cdef Spec* sp
+    cdef Ctx* x
+    cdef Ctx* xi
+    cdef double* opts
+    # the spec, as numbers
+    cdef int n, win_size, ntiles
+    cdef int tiles[FG_WALL]
+    cdef int copies[NALL]
+    cdef unsigned long long scored
+    cdef int rounds[16]
+    cdef int nrounds, dealer_extra
+    cdef int wild_mode            # 0 none, 1 fixed, 2 from an indicator
+    cdef int wild_fixed, after_flowers, ind_tail, flowers_to_dealer, dice_stack
+    cdef int wild_of[NALL]
+    cdef bint has_wild, discard_unclaimable, no_calls, has_flowers
+    cdef bint has_rd, rd_all
+    cdef bint has_rw
+    cdef int rw_order[4]          # 1 the non-dealers in play order, 2 the dealer
+    cdef int nrw
+    cdef bint k_conc, k_added, k_exposed, pon
+    cdef int chi_from             # 0 never, 1 from the previous seat, 2 from anyone
+    cdef bint chi_honours
+    cdef int levels[FG_LEVELS]
+    cdef int nlevels
+    cdef bint retain_fixed        # the retention is retain_const; else ask `retain`
+    cdef int retain_const
+    cdef object retain
+    cdef bint kong_needs_replacement, rob_added
+    cdef int nfc                  # the retention's flower builtins (-1: it reads the flowers otherwise)
+    cdef int fc_code[16]          # 0 flower_fours, 1 flower_complete
+    cdef unsigned long long fc_mask[16]
+    cdef int rkey[2][20]          # the last retention computed per slot (no extra kongs, extra kongs), its key
+    cdef int rval[2]
+    cdef bint rhave[2]
+    cdef int final_round
+    cdef bint last_discard_win_only
+    cdef double wb_self, wb_discard, wb_dealt, wb_rob, wb_repl, wb_robk
+    cdef unsigned long long playable
+    cdef int nplay
+    cdef int play_kinds[NK]
+    # one hand's state
+    cdef MT rng
+    cdef MT arng[FG_SEATS]
+    cdef int dice[2]
+    cdef int wall[FG_WALL]
+    cdef int wall_len, head, tail
+    cdef FSeat seats[FG_SEATS]
+    cdef int dealt[FG_SEATS][NALL]
+    cdef int deal_wall
+    cdef int dealer, streak, wild, indicator
+    cdef int discard_count, claims_made
+    cdef int first_round[FG_SEATS]
+    cdef int nfirst
+    cdef int current, drawn, source
+    cdef int ld_seat, ld_kind
+    cdef bint ld_first, has_ld
+    cdef int retained, retain_dirty
+    cdef int* ev
+    cdef int nev, cap
+    cdef int extra[FG_WALL]
+    cdef int nextra
+    cdef int entry
+    cdef int eargs[4]
+    cdef public bint verify       # tests: rebuild each seat's kept facts before use and count the differences
+    cdef public int stale
+
+    def __cinit__(self, Kernel kernel, tuple opts, dict p):
+        cdef int i, k
+        self.kernel = kernel
+        self.sp = kernel.sp
+        self.x = _ctx_new(self.sp)
+        self.xi = _ctx_new(self.sp)
+        self.x.inner = self.xi
+        self.opts = <double*>calloc(self.sp.nopt + 1, sizeof(double))
+        self.cap = 1024
+        self.ev = <int*>malloc(self.cap * EVW * sizeof(int))
+        if self.opts == NULL or self.ev == NULL:
+            raise MemoryError()
+        if len(opts) != self.sp.nopt:
+            raise ValueError("wrong number of option values")
+        for i in range(self.sp.nopt):
+            self.opts[i] = opts[i]
+        self.x.opts = self.xi.opts = self.opts
+        self.n = p["players"]
+        if not 2 <= self.n <= FG_SEATS:
+            raise ValueError("players")
+        self.win_size = p["win_size"]
+        tiles = p["tiles"]
+        if len(tiles) > FG_WALL or self.win_size + 8 > FG_HAND:
+            raise ValueError("too many tiles for the C loop")
+        self.ntiles = len(tiles)
+        for i, k in enumerate(tiles):
+            self.tiles[i] = k
+        for k in range(NALL):
+            self.copies[k] = p["copies"][k]
+            self.wild_of[k] = p["wild_of"][k]
+        self.scored = 0
+        for k in p["scored"]:
+            self.scored |= 1ULL << k
+        if len(p["rounds"]) > 16:
+            raise ValueError("deal rounds")
+        self.nrounds = len(p["rounds"])
+        for i, k in enumerate(p["rounds"]):
+            self.rounds[i] = k
+        self.dealer_extra = p["dealer_extra"]
+        self.wild_mode, self.wild_fixed = p["wild_mode"], p["wild_fixed"]
+        self.after_flowers, self.ind_tail = p["after_flowers"], p["ind_tail"]
+        self.flowers_to_dealer, self.dice_stack = p["flowers_to_dealer"], p["dice_stack"]
+        self.has_wild, self.discard_unclaimable, self.no_calls = p["has_wild"], p["discard_unclaimable"], p["no_calls"]
+        self.has_flowers = p["has_flowers"]
+        self.has_rd, self.rd_all = p["has_rd"], p["rd_all"]
+        self.has_rw = p["has_rw"]
+        self.nrw = len(p["rw_order"])
+        for i, k in enumerate(p["rw_order"][:4]):
+            self.rw_order[i] = k
+        self.k_conc, self.k_added, self.k_exposed, self.pon = p["k_conc"], p["k_added"], p["k_exposed"], p["pon"]
+        self.chi_from, self.chi_honours = p["chi_from"], p["chi_honours"]
+        self.nlevels = min(len(p["levels"]), FG_LEVELS)
+        for i in range(self.nlevels):
+            self.levels[i] = p["levels"][i]
+        self.retain_fixed = p["retain_const"] is not None
+        self.retain_const = p["retain_const"] if self.retain_fixed else 0
+        self.retain = p["retain"]
+        self.final_round, self.last_discard_win_only = p["final_round"], p["last_discard_win_only"]
+        self.wb_self, self.wb_discard, self.wb_dealt, self.wb_rob = p["wb_self"], p["wb_discard"], p["wb_dealt"], p["wb_rob"]
+        self.wb_repl, self.wb_robk = p["wb_repl"], p["wb_robk"]
+        self.kong_needs_replacement, self.rob_added = p["kong_needs_replacement"], p["rob_added"]
+        calls = p["flower_calls"]
+        self.nfc = -1 if calls is None or len(calls) > 16 else len(calls)
+        for i, (code, kinds_) in enumerate(calls or ()):
+            if i < 16:
+                self.fc_code[i] = code
+                self.fc_mask[i] = 0
+                for k in kinds_:
+                    if 0 <= k < NALL:
+                        self.fc_mask[i] |= 1ULL << k
+        self.playable = kernel.playable
+        self.nplay = 0
+        for i in range(self.sp.nplayable):
+            k = self.sp.playable[i]
+            if 0 <= k < NK:
+                self.play_kinds[self.nplay] = k
+                self.nplay += 1
+
+    def __dealloc__(self):
+        _ctx_free(self.x)
+        _ctx_free(self.xi)
+        free(self.opts)
+        free(self.ev)
+
+    # ---- logging -------------------------------------------------------------------------------------
+    cdef int _log(self, int code, int seat, int a=0, int b=0, int c=0, int d=0) except -1:
+        cdef int* e
+        if self.nev >= self.cap:
+            e = <int*>realloc(self.ev, 2 * self.cap * EVW * sizeof(int))
+            if e == NULL:
+                raise MemoryError()
+            self.ev, self.cap = e, 2 * self.cap
+        e = &self.ev[self.nev * EVW]
+        e[0], e[1], e[2], e[3], e[4], e[5] = code, seat, a, b, c, d
+        self.nev += 1
+        return 0
+
+    # ---- the wall --------------------------------------------------------------------------------------
+    cdef int _retained(self, int extra_exposed=0, int extra_concealed=0) except? -9999:
+        """Game.retained(): the spec's constant, or Python's value for these kongs and flowers. When the
+        retention reads the flowers only through flower builtins on fixed groups, their values (summed over
+        the seats, as GameEnv.call does) stand for the flowers: the last value per slot is kept by that key."""
+        cdef int s, i, k, r, v, exposed = 0, concealed = 0, slot, nkey
+        cdef int key[20]
+        cdef FSeat* st
+        if self.retain_fixed:
+            return self.retain_const
+        slot = 0 if extra_exposed == 0 and extra_concealed == 0 else 1
+        if slot == 0 and not self.retain_dirty:
+            return self.retained
+        for s in range(self.n):
+            for i in range(self.seats[s].nmeld):
+                if self.seats[s].mkind[i] == C_KONG:
+                    if self.seats[s].mconc[i]:
+                        concealed += 1
+                    else:
+                        exposed += 1
+        key[0], key[1], key[2], key[3] = extra_exposed, extra_concealed, exposed, concealed
+        nkey = 4
+        if self.nfc >= 0:
+            for i in range(self.nfc):
+                v = 0
+                for s in range(self.n):
+                    st = &self.seats[s]
+                    if self.fc_code[i] == 0:
+                        for k in range(NALL):
+                            if (self.fc_mask[i] >> k) & 1 and self.copies[k] and st.fcnt[k] >= self.copies[k]:
+                                v += 1
+                    else:
+                        v += 1
+                        for k in range(NALL):
+                            if (self.fc_mask[i] >> k) & 1 and st.fcnt[k] <= 0:
+                                v -= 1
+                                break
+                key[nkey] = v
+                nkey += 1
+            if self.rhave[slot] and memcmp(key, self.rkey[slot], nkey * sizeof(int)) == 0:
+                r = self.rval[slot]
+            else:
+                flowers = tuple([tuple([self.seats[s].flowers[i] for i in range(self.seats[s].nfl)])
+                                 for s in range(self.n)])
+                r = self.retain(extra_exposed, extra_concealed, exposed, concealed, flowers,
+                                tuple([key[i] for i in range(4, nkey)]))
+                memcpy(self.rkey[slot], key, nkey * sizeof(int))
+                self.rval[slot], self.rhave[slot] = r, True
+        else:
+            flowers = tuple([tuple([self.seats[s].flowers[i] for i in range(self.seats[s].nfl)]) for s in range(self.n)])
+            r = self.retain(extra_exposed, extra_concealed, exposed, concealed, flowers, None)
+        if slot == 0:
+            self.retained, self.retain_dirty = r, False
+        return r
+
+    cdef int _drawable(self) except? -9999:
+        """D = W - R (Game.drawable)."""
+        return self.tail - self.head - self._retained()
+
+    cdef bint _kong_room(self, int exposed, int concealed) except -1:
+        """Game._kong_room: the replacement must stay drawable after the retention grows."""
+        if not self.kong_needs_replacement:
+            return self.tail - self.head - self._retained() >= 1
+        return self.tail - self.head - self._retained(exposed, concealed) >= 1
+
+    cdef inline int _take_tail(self) noexcept:
+        self.tail -= 1
+        return self.wall[self.tail]
+
+    cdef inline void _fk(self, FSeat* s, int k, int d) noexcept:
+        """The seat's kept facts follow one tile of kind k in (d = 1) or out (d = -1) of the hand."""
+        if s.dirty:
+            return
+        if k == s.facts.w:
+            s.facts.jokers += d
+        elif k < NK:
+            s.facts.real[k] += d
+            s.facts.base[k] += d
+        else:
+            s.dirty = True
+
+    cdef inline void _add(self, FSeat* s, int k) noexcept:
+        s.cnt[k] += 1
+        s.ncon += 1
+        self._fk(s, k, 1)
+
+    cdef inline void _flower(self, FSeat* s, int k) noexcept:
+        s.flowers[s.nfl] = k
+        s.nfl += 1
+        s.fcnt[k] += 1
+        s.facts.flower_counts[k] += 1
+        s.facts.nflowers += 1
+        self.retain_dirty = True
+
+    # ---- setup (Game._setup) ---------------------------------------------------------------------------
+    cdef void _deal(self) noexcept:
+        cdef int i, j, r, s, k, take
+        cdef FSeat* st
+        self.wall_len = self.ntiles
+        for i in range(self.ntiles):
+            self.wall[i] = self.tiles[i]
+        for i in range(self.ntiles - 1, 0, -1):          # random.shuffle
+            j = _mt_below(&self.rng, i + 1)
+            self.wall[i], self.wall[j] = self.wall[j], self.wall[i]
+        self.head, self.tail = 0, self.ntiles
+        for r in range(self.nrounds):
+            for i in range(self.n):
+                st = &self.seats[(self.dealer + i) % self.n]
+                take = min(self.rounds[r], self.tail - self.head)
+                for j in range(take):
+                    st.order[st.ncon] = self.wall[self.head + j]
+                    st.ncon += 1
+                self.head += take
+        st = &self.seats[self.dealer]
+        take = min(self.dealer_extra, self.tail - self.head)
+        for j in range(take):
+            st.order[st.ncon] = self.wall[self.head + j]
+            st.ncon += 1
+        self.head += take
+        for s in range(self.n):
+            for j in range(self.seats[s].ncon):
+                self.dealt[s][self.seats[s].order[j]] += 1
+        self.deal_wall = self.tail - self.head
+
+    cdef int _reveal_wild(self) except -1:
+        cdef int k, stack, pos, i
+        if self.wild_mode == 1:
+            self.wild = self.wild_fixed
+            self._log(E_WILD, -1, -1, self.wild)
+            return 0
+        if self.ind_tail:
+            while True:
+                k = self._take_tail()
+                if (self.scored >> k) & 1 and self.flowers_to_dealer:
+                    self._flower(&self.seats[self.dealer], k)
+                    self.extra[self.nextra] = k
+                    self._log(E_FLOWERS, self.dealer, self.nextra, 1, 1)
+                    self.nextra += 1
+                    continue
+                break
+        else:
+            stack = 1
+            if self.dice_stack:
+                stack = 1 + _mt_below(&self.rng, 6)
+                stack += 1 + _mt_below(&self.rng, 6)
+            pos = min(self.head + 2 * (stack - 1), self.tail - 1)
+            k = self.wall[pos]
+            for i in range(pos, self.wall_len - 1):        # list.pop(pos)
+                self.wall[i] = self.wall[i + 1]
+            self.wall_len -= 1
+            self.tail -= 1
+        self.indicator = k
+        self.wild = self.wild_of[k]
+        self._log(E_WILD, -1, k, self.wild)
+        return 0
+
+    cdef int _initial_flowers(self) except -1:
+        cdef int i, j, m, k, nfl, start
+        cdef FSeat* s
+        cdef bint moved
+        cdef int fl[FG_HAND]
+        while True:
+            moved = False
+            for i in range(self.n):
+                s = &self.seats[(self.dealer + i) % self.n]
+                nfl = 0
+                for j in range(s.ncon):
+                    if (self.scored >> s.order[j]) & 1:
+                        fl[nfl] = s.order[j]
+                        nfl += 1
+                if not nfl:
+                    continue
+                moved = True
+                start = self.nextra
+                for m in range(nfl):
+                    k = fl[m]
+                    for j in range(s.ncon):                 # list.remove: the first one
+                        if s.order[j] == k:
+                            break
+                    for j in range(j, s.ncon - 1):
+                        s.order[j] = s.order[j + 1]
+                    s.ncon -= 1
+                    self._flower(s, k)
+                    if self.tail > self.head:
+                        s.order[s.ncon] = self._take_tail()
+                        s.ncon += 1
+                    self.extra[self.nextra] = k
+                    self.nextra += 1
+                self._log(E_FLOWERS, (self.dealer + i) % self.n, start, nfl, 0)
+            if not moved:
+                return 0
+
+    # ---- the kernel's verdict on the facts game.py's judge would build --------------------------------------
+    cdef void _seat_facts(self, int seat) noexcept:
+        """The seat's own facts (Kernel._fill on Game._situation for its hand as it is), kept until it changes."""
+        cdef FSeat* s = &self.seats[seat]
+        cdef Facts* f = &s.facts
+        cdef int k, i, v, w = -1, err = 0
+        memset(f, 0, sizeof(Facts))
+        if self.sp.has_wild and self.wild >= 0:
+            w = self.wild
+        f.w = w
+        for k in range(NALL):
+            v = s.cnt[k]
+            if not v:
+                continue
+            if k == w:
+                f.jokers += v
+            elif k < NK:
+                f.real[k] += v
+            else:
+                err |= ERR_OTHER
+        f.nmelds = s.nmeld
+        for i in range(s.nmeld):
+            k = s.mk0[i]
+            if s.mkind[i] == C_KONG:
+                f.kongs += 1
+                if s.mconc[i]:
+                    f.kongs_concealed += 1
+                else:
+                    f.kongs_exposed += 1
+                f.meld_counts[k] += 4
+            elif s.mkind[i] == C_CHI:
+                f.meld_seq = True
+                f.meld_counts[k] += 1
+                f.meld_counts[k + 1] += 1
+                f.meld_counts[k + 2] += 1
+                f.nonkong[k] += 1
+                f.nonkong[k + 1] += 1
+                f.nonkong[k + 2] += 1
+            else:
+                f.meld_counts[k] += 3
+                f.nonkong[k] += 3
+        for k in range(NK):
+            f.base[k] = f.real[k] + f.meld_counts[k]
+        f.cand = self.sp.stands
+        if self.sp.face_value and 0 <= w < 64 and (self.playable >> w) & 1:
+            f.cand |= 1ULL << w
+        for k in range(NK):
+            if (f.cand >> k) & 1:
+                f.cand_list[f.ncand] = k
+                f.ncand += 1
+        f.nflowers = s.nfl
+        for i in range(s.nfl):
+            f.flower_counts[s.flowers[i]] += 1
+        f.seat, f.dealer = seat, self.dealer
+        f.is_dealer = seat == self.dealer
+        f.wild_discards, f.dealer_streak = s.wild_discards, self.streak
+        f.first_turn = s.first_turn
+        f.no_melds = f.nmelds == 0
+        f.winners, f.dealer_won = 1, False
+        s.ferr = err
+        s.dirty = False
+
+    cdef int _facts(self, int seat, double win_by, int tile, int added, int discarder, bint first,
+                    bint dealt) noexcept:
+        """x.f for seat's hand plus `added` (-1: none), like Kernel._fill on Game._situation; x.err."""
+        cdef Ctx* x = self.x
+        cdef Facts* f = &x.f
+        cdef FSeat* s = &self.seats[seat]
+        if s.dirty:
+            self._seat_facts(seat)
+        elif self.verify:
+            memcpy(f, &s.facts, sizeof(Facts))
+            self._seat_facts(seat)
+            if memcmp(f, &s.facts, sizeof(Facts)) != 0:
+                self.stale += 1
+        memcpy(f, &s.facts, sizeof(Facts))
+        x.err = s.ferr
+        if added >= 0:
+            if added == f.w:
+                f.jokers += 1
+            elif added < NK:
+                f.real[added] += 1
+                f.base[added] += 1
+            else:
+                x.err |= ERR_OTHER
+        if f.cand >> NK and f.jokers:
+            x.err |= ERR_OTHER
+        if f.jokers > MAXJ:
+            x.err |= ERR_OTHER
+        f.discarder = discarder
+        f.first_discard, f.declared_ready = first, False
+        f.win_by = win_by
+        f.dealt = dealt
+        f.win_tile = tile
+        f.waits_all = -1
+        return x.err
+
+    cdef bint _may_win(self, int seat, double win_by, int tile, int added, int discarder, bint first,
+                       bint dealt, int way) noexcept:
+        """False only when game.py's judge would say no win (Kernel.evaluate's verdict, same facts)."""
+        cdef Ctx* x = self.x
+        cdef Spec* sp = self.sp
+        cdef Run R
+        cdef Reading scratch
+        if isnan(win_by):
+            return True                       # a win_by the module has no id for: the reference decides
+        if self._facts(seat, win_by, tile, added, discarder, first, dealt):
+            return True
+        _reset_memo(x)
+        if way == W_ROB_KONG:
+            if not sp.rob_kong or (tile == self.wild and self.wild >= 0):
+                return False
+        if way == W_DISCARD:
+            if sp.has_wild and sp.discard_unclaimable and tile == self.wild:
+                return False
+            if not sp.has_win_on_discard:
+                return False
+            if not sp.claim(x):
+                return x.err != 0
+            if x.err:
+                return True
+        if not _may_fit(x, (sp.win_size - 2) // 3 - x.f.nmelds, -1):
+            return x.err != 0
+        if _forbidden(x):
+            return False
+        memset(&R, 0, sizeof(Run))
+        R.x, R.mode, R.best = x, 2, &scratch
+        _run_all(x, &R, NULL)
+        return x.err != 0 or R.has_best
+
+    cdef bint _may_be_ready(self, int seat) noexcept:
+        """False only when no tile can complete the seat's hand (Game._ready's waits are surely empty)."""
+        cdef Ctx* x = self.x
+        cdef FSeat* s = &self.seats[seat]
+        cdef int i, k, sets
+        if s.ncon + 3 * s.nmeld != self.win_size - 1:
+            return True
+        if isnan(self.wb_self) or self._facts(seat, self.wb_self, -1, -1, -1, False, False):
+            return True
+        _reset_memo(x)
+        sets = (self.sp.win_size - 2) // 3 - x.f.nmelds
+        for i in range(self.nplay):
+            k = self.play_kinds[i]
+            if k == x.f.w:
+                x.f.jokers += 1
+            else:
+                x.f.real[k] += 1
+                x.f.base[k] += 1
+            x.err = 0
+            if _may_fit(x, sets, -1) or x.err:
+                return True
+            if k == x.f.w:
+                x.f.jokers -= 1
+            else:
+                x.f.real[k] -= 1
+                x.f.base[k] -= 1
+        return False
+
+    cdef int _own_kongs(self, int seat, int* kind, int* tile) except -1:
+        """Game._own_kongs for a seat that has not declared ready: concealed kongs by kind, then added kongs in
+        meld order; the count."""
+        cdef FSeat* s = &self.seats[seat]
+        cdef int k, i, n = 0
+        if self.k_conc and self._kong_room(0, 1):
+            for k in range(NALL):
+                if s.cnt[k] == 4 and not (self.no_calls and self.has_wild and k == self.wild):
+                    kind[n], tile[n] = K_CONCEALED, k
+                    n += 1
+        if self.k_added and self._kong_room(1, 0):
+            for i in range(s.nmeld):
+                if s.mkind[i] == C_PON and s.cnt[s.mk0[i]] > 0:
+                    kind[n], tile[n] = K_ADDED, s.mk0[i]
+                    n += 1
+        return n
+
+    cdef void _kong(self, int seat, int kind, int k, int discarder) noexcept:
+        """A kong made: the tiles into a meld (an added kong upgrades its pon), Seat.kongs, retention."""
+        cdef FSeat* s = &self.seats[seat]
+        cdef int i
+        if kind == K_ADDED:
+            s.cnt[k] -= 1
+            s.ncon -= 1
+            for i in range(s.nmeld):
+                if s.mkind[i] == C_PON and s.mk0[i] == k:
+                    s.mkind[i] = C_KONG
+                    break
+        else:
+            s.cnt[k] -= 4 if kind == K_CONCEALED else 3
+            s.ncon -= 4 if kind == K_CONCEALED else 3
+            s.mkind[s.nmeld], s.mk0[s.nmeld], s.mconc[s.nmeld] = C_KONG, k, kind == K_CONCEALED
+            s.nmeld += 1
+        s.kkind[s.nkong], s.ktile[s.nkong], s.kfrom[s.nkong] = kind, k, discarder if kind == K_EXPOSED else seat
+        s.dirty = True
+        s.nkong += 1
+        self.retain_dirty = True
+
+    # ---- drawing ------------------------------------------------------------------------------------------
+    cdef int _draw_tile(self, int seat, bint tail, bint replace) except -3:
+        """Game._draw_tile: the kind drawn, -1 for a flower kept without replacement, -2 when the hand ended
+        (eargs[0] says why)."""
+        cdef FSeat* s = &self.seats[seat]
+        cdef int k
+        while True:
+            if self._drawable() <= 0:
+                self.entry, self.eargs[0] = H_DRAW_GAME, 1 if tail else 0
+                return -2
+            if tail:
+                k = self._take_tail()
+            else:
+                k = self.wall[self.head]
+                self.head += 1
+            s.first_turn = s.facts.first_turn = False
+            self._log(E_DRAW, seat, k, tail)
+            if (self.scored >> k) & 1:
+                self._flower(s, k)
+                if replace:
+                    self.extra[self.nextra] = k
+                    self._log(E_FLOWERS, seat, self.nextra, 1, 0)
+                    self.nextra += 1
+                    tail = True
+                    continue
+                return -1
+            self._add(s, k)
+            return k
+
+    # ---- the hand ------------------------------------------------------------------------------------------
+    cdef int _play(self) except -1:
+        """Play until a step game.py must take; self.entry and self.eargs say which."""
+        cdef int i, j, k, p, d, seat, nk, idx, lo, t, a, b, level, taken, dr, count, who, nkong, kk
+        cdef FSeat* s
+        cdef bint first, unclaimable, last, ok
+        cdef int kinds[NALL]
+        cdef int kong_kind[NALL]
+        cdef int kong_tile[NALL]
+        cdef int nacts[FG_SEATS]
+        cdef int acts[FG_SEATS][8]       # C_KONG, C_PON, or C_CHI with its two tiles in chi_a, chi_b
+        cdef int chi_a[FG_SEATS][8]
+        cdef int chi_b[FG_SEATS][8]
+        cdef int answer[FG_SEATS]
+        cdef double wb
+        # setup
+        self.dice[0] = 1 + _mt_below(&self.rng, 6)
+        self.dice[1] = 1 + _mt_below(&self.rng, 6)
+        self._deal()
+        if self.wild_mode and not self.after_flowers:
+            self._reveal_wild()
+        if self.has_flowers:
+            self._initial_flowers()
+        if self.wild_mode and self.after_flowers:
+            self._reveal_wild()
+        for p in range(self.n):
+            s = &self.seats[p]
+            for j in range(s.ncon):
+                s.cnt[s.order[j]] += 1
+            s.dirty = True
+        self.current, self.drawn, self.source = self.dealer, -1, SRC_DEAL
+        if self.has_rd:
+            for p in range(self.n):
+                if (self.rd_all or p != self.dealer) and self._may_be_ready(p):
+                    self.entry = H_START
+                    return 0
+        seat, source = self.dealer, SRC_DEAL
+        while True:
+            # Game._turn(seat, drawn, source)
+            self.current, self.source = seat, source
+            s = &self.seats[seat]
+            nkong = 0
+            if source != SRC_CLAIM:
+                if source == SRC_DEAL and seat == self.dealer and s.first_turn:
+                    ok = self._may_win(seat, self.wb_dealt, -1, -1, -1, False, True, W_NONE)
+                else:
+                    t = self.drawn
+                    if t < 0:
+                        for k in range(NALL - 1, -1, -1):
+                            if s.cnt[k]:
+                                t = k
+                                break
+                    wb = self.wb_repl if source == SRC_REPLACEMENT else self.wb_self
+                    ok = self._may_win(seat, wb, t, -1, -1, False, False, W_NONE)
+                if ok:
+                    self.entry, self.eargs[0], self.eargs[1], self.eargs[2] = H_TURN, seat, self.drawn, source
+                    return 0
+                nkong = self._own_kongs(seat, kong_kind, kong_tile)
+            nk = 0
+            for k in range(NALL):
+                if s.cnt[k]:
+                    kinds[nk] = k
+                    nk += 1
+            idx = _mt_below(&self.arng[seat], nkong + nk)
+            if idx < nkong:
+                # Game._declare_kong
+                k = kong_tile[idx]
+                self._log(E_ACT_KONG, seat, k, kong_kind[idx])
+                if kong_kind[idx] == K_ADDED:
+                    if self.rob_added:
+                        for i in range(1, self.n):
+                            p = (seat + i) % self.n
+                            if self._may_win(p, self.wb_robk, k, k, seat, False, False, W_ROB_KONG):
+                                self.entry, self.eargs[0], self.eargs[1] = H_DECLARE_KONG, seat, k
+                                return 0
+                    self._log(E_KONG_DECLARED, seat, k)
+                self._kong(seat, kong_kind[idx], k, -1)
+                self._log(E_KONG, seat, k, kong_kind[idx], -1)
+                # Game._replacement
+                k = self._draw_tile(seat, True, True)
+                if k == -2:
+                    return 0
+                self.drawn, source = k, SRC_REPLACEMENT
+                continue
+            k = kinds[idx - nkong]
+            self._log(E_ACT_DISCARD, seat, k)
+            # Game._resolve_turn: the discard
+            s.cnt[k] -= 1
+            s.ncon -= 1
+            self._fk(s, k, -1)
+            s.discards[s.ndis] = k
+            s.ndis += 1
+            first = self.discard_count == 0
+            self.discard_count += 1
+            if seat == self.dealer:
+                s.first_turn = s.facts.first_turn = False
+            if self.claims_made == 0 and self.nfirst < self.n:
+                self.first_round[self.nfirst] = k
+                self.nfirst += 1
+            if k == self.wild:
+                s.wild_discards += 1
+                s.facts.wild_discards = s.wild_discards
+            self._log(E_DISCARD, seat, k)
+            self.ld_seat, self.ld_kind, self.ld_first, self.has_ld = seat, k, first, True
+            if self.has_rw and first and self.indicator >= 0:
+                for i in range(self.nrw):              # Game._rob_order
+                    lo, t = 0, 1
+                    if self.rw_order[i] == 1:
+                        lo, t = 1, self.n
+                    for j in range(lo, t):
+                        p = (self.dealer + j) % self.n
+                        if self._may_win(p, self.wb_rob, self.indicator, self.indicator, -1, False, False, W_NONE):
+                            self.entry = H_AFTER_DISCARD
+                            return 0
+            # Game._open_claims
+            d = seat
+            unclaimable = k == self.wild and self.has_wild and self.discard_unclaimable
+            last = self._drawable() <= 0
+            who = 0
+            for i in range(1, self.n):
+                p = (d + i) % self.n
+                nacts[p] = 0
+                if unclaimable:
+                    continue
+                if self._may_win(p, self.wb_discard, k, k, d, first, False, W_DISCARD):
+                    self.entry = H_OPEN_CLAIMS
+                    return 0
+                if last and self.last_discard_win_only:
+                    continue
+                if self.no_calls and self.has_wild and k == self.wild:
+                    continue
+                s = &self.seats[p]
+                if self.k_exposed and s.cnt[k] >= 3 and self._kong_room(1, 0):
+                    acts[p][nacts[p]] = C_KONG
+                    nacts[p] += 1
+                if self.pon and s.cnt[k] >= 2:
+                    acts[p][nacts[p]] = C_PON
+                    nacts[p] += 1
+                if (self.chi_from == 2 or (self.chi_from == 1 and p == (d + 1) % self.n)) and (
+                        k < 27 or (k >= 27 and self.chi_honours)):
+                    for lo in range(k - 2, k + 1):
+                        if lo < 0 or not (lo // 9 == (lo + 1) // 9 == (lo + 2) // 9) or (k < 27 and lo + 2 >= 27):
+                            continue
+                        if k >= 27 and not (lo >= 27 and lo + 2 <= 33 and (lo - 27) // 4 == (lo + 2 - 27) // 4):
+                            continue
+                        a = lo if lo != k else lo + 1
+                        b = lo + 2 if lo + 2 != k else lo + 1
+                        if s.cnt[a] < 1 or s.cnt[b] < 1:
+                            continue
+                        if self.no_calls and self.has_wild and (a == self.wild or b == self.wild):
+                            continue
+                        acts[p][nacts[p]] = C_CHI
+                        chi_a[p][nacts[p]] = a
+                        chi_b[p][nacts[p]] = b
+                        nacts[p] += 1
+                if nacts[p]:
+                    who += 1
+            taken = -1
+            if who:
+                for p in range(self.n):                 # run(): the lowest seat still to decide, in turn
+                    answer[p] = -1
+                    if p == d or not nacts[p]:
+                        continue
+                    idx = _mt_below(&self.arng[p], nacts[p] + 1)
+                    if idx == nacts[p]:
+                        self._log(E_ACT_PASS, p)
+                        continue
+                    answer[p] = idx
+                    if acts[p][idx] == C_PON:
+                        self._log(E_ACT_PON, p)
+                    elif acts[p][idx] == C_KONG:
+                        self._log(E_ACT_KONG, p, k, K_EXPOSED)
+                    else:
+                        self._log(E_ACT_CHI, p, chi_a[p][idx], chi_b[p][idx])
+                for level in range(self.nlevels):      # Game._resolve_claims: priority, then play order
+                    for i in range(1, self.n):
+                        p = (d + i) % self.n
+                        if answer[p] >= 0 and acts[p][answer[p]] & self.levels[level]:
+                            taken = p
+                            break
+                    if taken >= 0:
+                        break
+            if taken >= 0:
+                # Game._take_claim
+                p = taken
+                s = &self.seats[p]
+                self.seats[d].ndis -= 1
+                self.claims_made += 1
+                s.first_turn = False
+                s.dirty = True
+                idx = answer[p]
+                if acts[p][idx] == C_KONG:
+                    self._kong(p, K_EXPOSED, k, d)
+                    self._log(E_KONG, p, k, K_EXPOSED, d)
+                    k = self._draw_tile(p, True, True)
+                    if k == -2:
+                        return 0
+                    seat, source, self.drawn = p, SRC_REPLACEMENT, k
+                    continue
+                if acts[p][idx] == C_PON:
+                    s.cnt[k] -= 2
+                    s.ncon -= 2
+                    s.mkind[s.nmeld], s.mk0[s.nmeld], s.mconc[s.nmeld] = C_PON, k, False
+                    s.nmeld += 1
+                    self._log(E_PON, p, k, d)
+                else:
+                    a, b = chi_a[p][idx], chi_b[p][idx]
+                    s.cnt[a] -= 1
+                    s.cnt[b] -= 1
+                    s.ncon -= 2
+                    s.mkind[s.nmeld], s.mk0[s.nmeld], s.mconc[s.nmeld] = C_CHI, min(a, min(b, k)), False
+                    s.nmeld += 1
+                    self._log(E_CHI, p, k, d, a, b)
+                seat, source, self.drawn = p, SRC_CLAIM, -1
+                continue
+            # Game._next_draw
+            seat = (d + 1) % self.n
+            dr = self._drawable()
+            if self.final_round and 0 < dr <= self.final_round:
+                count = min(dr, self.final_round)
+                self._log(E_FINAL, -1, count)
+                for i in range(count):                  # Game._final_round
+                    p = (seat + i) % self.n
+                    k = self._draw_tile(p, False, False)
+                    if k == -2:
+                        return 0
+                    if k == -1:
+                        continue
+                    self.source, self.drawn, self.current = SRC_DRAW, k, p
+                    if self._may_win(p, self.wb_self, k, -1, -1, False, False, W_NONE):
+                        self.entry, self.eargs[0], self.eargs[1], self.eargs[2] = H_FINAL, seat, count, i
+                        return 0
+                self.entry, self.eargs[0] = H_DRAW_GAME, 2
+                return 0
+            if dr <= 0:
+                self.entry, self.eargs[0] = H_DRAW_GAME, 0
+                return 0
+            k = self._draw_tile(seat, False, True)
+            if k == -2:
+                return 0
+            self.drawn = k
+            source = SRC_DRAW
+
+    def play(self, seed_key, int dealer, int streak, agent_keys):
+        """Play one hand from random.Random(seed)'s words and each agent's; returns the hand-off:
+        (entry, args, state) -- state holds what fastplay.adopt needs to build the Game."""
+        cdef unsigned int words[64]
+        cdef int i, s
+        if not 0 < len(seed_key) <= 64 or len(agent_keys) != self.n:
+            raise ValueError("seed words")
+        for i in range(len(seed_key)):
+            words[i] = seed_key[i]
+        _mt_seed(&self.rng, words, len(seed_key))
+        for s in range(self.n):
+            key = agent_keys[s]
+            if not 0 < len(key) <= 64:
+                raise ValueError("seed words")
+            for i in range(len(key)):
+                words[i] = key[i]
+            _mt_seed(&self.arng[s], words, len(key))
+        memset(self.seats, 0, sizeof(self.seats))
+        memset(self.dealt, 0, sizeof(self.dealt))
+        for s in range(self.n):
+            self.seats[s].first_turn = True
+        self.dealer, self.streak = dealer, streak
+        self.wild = self.indicator = -1
+        self.discard_count = self.claims_made = self.nfirst = 0
+        self.has_ld = False
+        self.nev = self.nextra = 0
+        self.retain_dirty = True
+        self.rhave[0] = self.rhave[1] = False
+        self.entry = 0
+        self.eargs[0] = self.eargs[1] = self.eargs[2] = self.eargs[3] = 0
+        self._play()
+        return self.entry, (self.eargs[0], self.eargs[1], self.eargs[2], self.eargs[3]), self._state()
+
+    cdef dict _state(self):
+        cdef int s, k, i
+        cdef FSeat* st
+        seats = []
+        for s in range(self.n):
+            st = &self.seats[s]
+            seats.append((
+                [k for k in range(NALL) for i in range(st.cnt[k])],
+                [(st.mkind[i], st.mk0[i], st.mconc[i]) for i in range(st.nmeld)],
+                [(FAST_KONGS[st.kkind[i]], st.ktile[i], st.kfrom[i]) for i in range(st.nkong)],
+                [st.flowers[i] for i in range(st.nfl)],
+                [st.discards[i] for i in range(st.ndis)],
+                st.first_turn, st.wild_discards))
+        return {
+            "dice": [self.dice[0], self.dice[1]],
+            "wall": [self.wall[i] for i in range(self.wall_len)], "head": self.head, "tail": self.tail,
+            "seats": seats,
+            "dealt": [[self.dealt[s][k] for k in range(NALL)] for s in range(self.n)], "deal_wall": self.deal_wall,
+            "wild": self.wild, "indicator": self.indicator,
+            "discard_count": self.discard_count, "claims_made": self.claims_made,
+            "first_round": [self.first_round[i] for i in range(self.nfirst)],
+            "current": self.current, "drawn": self.drawn, "source": FAST_SOURCES[self.source],
+            "last_discard": (self.ld_seat, self.ld_kind, bool(self.ld_first)) if self.has_ld else None,
+            "events": PyBytes_FromStringAndSize(<char*>self.ev, self.nev * EVW * sizeof(int)),
+            "extra": [self.extra[i] for i in range(self.nextra)],
+        }
+
+    def rng_states(self):
+        """(the game's rng, each agent's rng) as random.Random.getstate() tuples."""
+        cdef int s, i
+        game = (3, tuple([self.rng.s[i] for i in range(MT_N)] + [self.rng.i]), None)
+        agents = [(3, tuple([self.arng[s].s[i] for i in range(MT_N)] + [self.arng[s].i]), None)
+                  for s in range(self.n)]
+        return game, agents

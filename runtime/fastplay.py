@@ -1,0 +1,324 @@
+"""Hands of random agents played by the C loop (`FastTable` in runtime/_fastgame.pxi), handed to game.py.
+
+The C loop plays the generic game exactly as `Game` and `run` would with `RandomAgent`s: the same
+shuffle, decisions and events. It plays the common steps (the deal, flowers, the wild's reveal, draws,
+discards, passes, pon and chi) and stops before any step it leaves to game.py (a win that might be legal,
+a kong, a ready declaration, a robbed gold, a win in the final round, the end of the hand). `fast_hand`
+then builds the `Game` that game.py would hold at that point and plays on from there with Python
+`RandomAgent`s whose generators continue where the C ones stopped. Everything the loop needs from the spec
+is read here from the IR, as numbers; the loop knows no variant.
+
+Used by `play_hand` when every agent is the built-in "random" one and the engine is native; anything else
+plays through game.py alone. The event dicts are built only when `Game.events` is read.
+"""
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from .agents import RandomAgent
+from .game import Game, Seat, game_constants
+from .gamefacts import GameEnv
+from .tiles import TILE_NAMES, Meld
+
+_NAMES = TILE_NAMES
+_CLAIM_BITS = {"win": 1, "kong": 2, "pon": 4, "chi": 8}
+EVW = 6  # ints per compact event (_fastgame.pxi)
+_KONGS = ("exposed", "added", "concealed")
+
+
+def seed_words(seed: int) -> tuple[int, ...]:
+    """random.Random(seed)'s key: |seed| in 32-bit words, least significant first ((0,) for 0)."""
+    a, out = abs(seed), []
+    while a:
+        out.append(a & 0xFFFFFFFF)
+        a >>= 32
+    return tuple(out) or (0,)
+
+
+class FastPlan:
+    """The C loop for one engine and one set of option values, with the numbers it reads from the IR."""
+
+    def __init__(self, engine: Any, options: dict[str, Any] | None, core: Any, opts: tuple[float, ...]):
+        v = self.variant = engine.variant
+        self.engine = engine
+        self.constants = game_constants(v, options)
+        full, _, scored, retain_const, retain_memo = self.constants
+        self.options = options
+        w = v.wild
+        wild_of = []
+        for k in range(42):
+            try:
+                wild_of.append(-1 if w is None or w.mode == "fixed" else int(w.wild_kind(k)))
+            except Exception:  # noqa: BLE001 - a kind that is never an indicator
+                wild_of.append(-1)
+        c = v.claims
+        rd, rw = v.ready_declaration, v.rob_wild
+        strings = engine._strings
+
+        def wb(name: str) -> float:
+            i = strings.get(name)
+            return math.nan if i is None else float(i)
+
+        self._dealer = 0
+        self._streak = 0
+        self._retain: dict[tuple, int] = {}
+        params = {
+            "players": v.players, "win_size": v.win_size,
+            "tiles": [k for k in v.tiles.kinds for _ in range(v.tiles.copies[k])],
+            "copies": list(v.tiles.copies) + [0] * (42 - len(v.tiles.copies)), "wild_of": wild_of,
+            "scored": sorted(scored),
+            "rounds": list(v.deal.rounds), "dealer_extra": v.deal.dealer_extra,
+            "wild_mode": 0 if w is None else 1 if w.mode == "fixed" else 2,
+            "wild_fixed": -1 if w is None or w.fixed is None else w.fixed,
+            "after_flowers": bool(w and w.after_flowers), "ind_tail": bool(w and w.indicator_end == "tail"),
+            "flowers_to_dealer": bool(w and w.flowers_to_dealer), "dice_stack": bool(w and w.indicator_dice_stack),
+            "has_wild": w is not None, "discard_unclaimable": bool(w and w.discard_unclaimable),
+            "no_calls": bool(w and w.no_calls), "has_flowers": v.flowers is not None,
+            "has_rd": rd is not None, "rd_all": bool(rd and rd.by == "all"),
+            "has_rw": rw is not None,
+            "rw_order": [1 if who == "non_dealers" else 2 for who in (rw.order if rw else ())
+                         if who in ("non_dealers", "dealer")],
+            "k_conc": "concealed" in c.kongs, "k_added": "added" in c.kongs, "k_exposed": "exposed" in c.kongs,
+            "pon": bool(c.pon), "chi_from": {"previous": 1, "any": 2}.get(c.chi_from, 0),
+            "chi_honours": bool(c.chi_honours is not None and GameEnv(_Table(v, full)).eval(c.chi_honours, "config")),
+            "levels": [sum(_CLAIM_BITS.get(x, 0) for x in level) for level in c.priority],
+            "retain_const": retain_const, "retain": self._retention,
+            "final_round": v.wall.final_round or 0, "last_discard_win_only": bool(v.wall.last_discard_win_only),
+            "wb_self": wb("self_draw"), "wb_discard": wb("discard"), "wb_dealt": wb("dealt"), "wb_rob": wb("rob_gold"),
+            "wb_repl": wb("kong_replacement"), "wb_robk": wb("rob_kong"),
+            "kong_needs_replacement": bool(v.wall.kong_needs_replacement), "rob_added": "added" in c.rob_kong,
+            "flower_calls": flower_calls(v),
+        }
+        self.table = core.FastTable(engine._kernel, opts, params)
+        self.sources = core.FAST_SOURCES
+        self.exhausted = core.FAST_EXHAUSTED
+        self.kongs = core.FAST_KONGS
+
+    def _retention(self, extra_exposed: int, extra_concealed: int, exposed: int, concealed: int,
+                   flowers: tuple[tuple[int, ...], ...], calls: tuple[int, ...] | None) -> int:
+        """Game.retained(extra_exposed, extra_concealed) for a table with these kongs and flowers and this hand's
+        dealer and streak (the C loop asks). `calls`: the values of flower_calls(v), which then stand for the
+        flowers in the memo's key."""
+        key = (self._dealer, self._streak, extra_exposed, extra_concealed, exposed, concealed,
+               flowers if calls is None else calls)
+        r = self._retain.get(key)
+        if r is None:
+            t = _Table(self.variant, self.constants[0], self._dealer, self._streak, flowers, exposed, concealed)
+            env = GameEnv(t)
+            env.extra_kongs = (extra_exposed, extra_concealed)
+            r = int(env.eval(self.variant.wall.retain, "wall"))
+            if len(self._retain) > 100_000:
+                self._retain.clear()
+            self._retain[key] = r
+        return r
+
+
+def flower_calls(v: Any) -> list[tuple[int, tuple[int, ...]]] | None:
+    """The flower builtins the retention calls, as (0 flower_fours or 1 flower_complete, the group's kinds), when
+    it reads the flowers through nothing else and each group is fixed (a group literal of distinct kinds);
+    else None. Their values, summed over the seats, then decide the retention as far as flowers go."""
+    defines = {d.name: d.expr for d in v.defines}
+    out: list[tuple[int, tuple[int, ...]]] = []
+    seen: set[str] = set()
+
+    def walk(e: Any) -> bool:
+        op, a = e.op, e.args
+        if op == "call":
+            if a[0] in ("max", "min"):
+                return all(walk(y) for y in a[1:])
+            if a[0] not in ("flower_fours", "flower_complete") or len(a) != 2 or a[1].op != "group":
+                return False
+            kinds = tuple(a[1].args[1])
+            if len(set(kinds)) != len(kinds):
+                return False
+            out.append((0 if a[0] == "flower_fours" else 1, kinds))
+            return True
+        if op == "ref":
+            if a[0] != "define" or a[1] not in defines:
+                return False
+            if a[1] in seen:
+                return True
+            seen.add(a[1])
+            return walk(defines[a[1]])
+        return all(walk(y) for y in a if hasattr(y, "op"))
+
+    return out if walk(v.wall.retain) else None
+
+
+class _Table:
+    """What GameEnv reads of a game, for the expressions the plan evaluates outside any game."""
+
+    def __init__(self, v: Any, options: dict, dealer: int = 0, streak: int = 0,
+                 flowers: tuple[tuple[int, ...], ...] = (), exposed: int = 0, concealed: int = 0):
+        self.v, self.n, self.options, self.dealer, self.dealer_streak = v, v.players, options, dealer, streak
+        self.seats = [Seat(flowers=list(f)) for f in flowers] or [Seat() for _ in range(v.players)]
+        self.seats[0].melds = [Meld("kong", (0,) * 4, i < concealed) for i in range(exposed + concealed)]
+        self.winners: list = []
+        self.first_round: list = []
+
+
+def plan_for(engine: Any, options: dict[str, Any] | None) -> FastPlan | None:
+    """The engine's C loop for these options, made once; None when it cannot play them (a reference engine,
+    option values a double cannot hold, a retention that reads more than the flowers and kongs)."""
+    cache = engine.__dict__.setdefault("_fast_plans", {})
+    key = tuple(sorted((options or {}).items()))
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    except TypeError:
+        return None
+    plan = None
+    core = getattr(engine, "_core", None)
+    kernel = getattr(engine, "_kernel", None)
+    if core is not None and kernel is not None and hasattr(core, "FastTable"):
+        const = game_constants(engine.variant, options)
+        opts = engine._encode(const[0])
+        if opts is not None and (const[3] is not None or const[4]) and engine.variant.players <= 8:
+            plan = FastPlan(engine, options, core, opts)
+    cache[key] = plan
+    return plan
+
+
+def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_seeds: list[int]) -> Game:
+    """One hand: the C loop, then game.py from where it stopped (random agents seeded with agent_seeds)."""
+    from .play import run
+
+    plan._dealer, plan._streak = dealer, dealer_streak
+    table = plan.table
+    entry, args, st = table.play(seed_words(seed), dealer, dealer_streak, [seed_words(s) for s in agent_seeds])
+    g = adopt(plan, seed, dealer, dealer_streak, st, entry)
+    if entry == 5:  # H_DRAW_GAME: nobody decides again
+        g._draw_game(plan.exhausted[args[0]])
+        return g
+    game_state, agent_states = table.rng_states()
+    g.rng = random.Random()
+    g.rng.setstate(game_state)
+    agents = []
+    for i, s in enumerate(agent_states):
+        a = RandomAgent.__new__(RandomAgent)
+        a.rng = random.Random()
+        a.rng.setstate(s)
+        agents.append(a)
+    if entry == 1:
+        g._start_play()
+    elif entry == 2:
+        g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
+    elif entry == 3:
+        g._after_discard()
+    elif entry == 4:
+        g._open_claims()
+    elif entry == 6:
+        g._final_resume(args[0], args[1], args[2])
+    elif entry == 7:
+        g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
+    else:  # pragma: no cover - the loop always stops at one of the entries above
+        raise RuntimeError(f"the C game loop stopped at an unknown step {entry}")
+    return run(g, agents)
+
+
+def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any], entry: int) -> Game:
+    """The Game game.py would hold where the C loop stopped."""
+    g = Game.__new__(Game)
+    g._base(plan.engine, seed, dealer, dealer_streak, plan.constants)
+    g.rng = None
+    seats = g.seats
+    for i, (conc, melds, kongs, flowers, discards, first_turn, wild_discards) in enumerate(st["seats"]):
+        s = seats[i]
+        s.concealed, s.flowers, s.discards = conc, flowers, discards
+        s.melds = [_meld(kind, k0, concealed) for kind, k0, concealed in melds]
+        s.kongs = [{"kind": kind, "tile": k, "robbed": False, "from": frm} for kind, k, frm in kongs]
+        s.first_turn, s.wild_discards = first_turn, wild_discards
+    g._full_wall = True
+    g.wall, g.head, g.tail = st["wall"], st["head"], st["tail"]
+    w, ind = st["wild"], st["indicator"]
+    g.wild = None if w < 0 else w
+    g.indicator = None if ind < 0 else ind
+    g.discard_count, g.claims_made, g.first_round = st["discard_count"], st["claims_made"], st["first_round"]
+    g.current, g.source = st["current"], st["source"]
+    g.drawn = None if st["drawn"] < 0 else st["drawn"]
+    if st["last_discard"] is not None:
+        g.last_discard = st["last_discard"]
+    g.phase = "setup" if entry == 1 else "turn"
+    g._compact = (st["events"], st["extra"], st["dice"], st["dealt"], st["deal_wall"])
+    return g
+
+
+_MELDS: dict[tuple[int, int, bool], Meld] = {}
+
+
+def _meld(kind: int, k0: int, concealed: bool) -> Meld:
+    """The Meld of the C loop's (C_KONG 2, C_PON 4 or C_CHI 8, smallest kind, concealed) (Melds are frozen)."""
+    key = (kind, k0, concealed)
+    m = _MELDS.get(key)
+    if m is None:
+        if kind == 8:
+            m = Meld("chi", (k0, k0 + 1, k0 + 2))
+        elif kind == 4:
+            m = Meld("pon", (k0,) * 3)
+        else:
+            m = Meld("kong", (k0,) * 4, bool(concealed))
+        m = _MELDS[key] = m
+    return m
+
+
+def compact_actions(compact: tuple) -> int:
+    """The number of "action" events among the C loop's."""
+    ev = memoryview(compact[0]).cast("i")
+    return sum(1 for i in range(0, len(ev), EVW) if 3 <= ev[i] <= 6 or ev[i] == 12)
+
+
+def materialise(g: Game, compact: tuple) -> list[dict[str, Any]]:
+    """The C loop's events as the dicts game.py logs (the same keys in the same order)."""
+    events, extra, dice, dealt, deal_wall = compact
+    names = _NAMES
+    out: list[dict[str, Any]] = [
+        {"type": "start", "variant": g.v.name, "dealer": g.dealer, "dealer_streak": g.dealer_streak, "seed": g.seed,
+         "dice": list(dice)},
+        {"type": "deal", "hands": [sorted(names[k] for k in range(42) for _ in range(c[k])) for c in dealt],
+         "wall": deal_wall}]
+    ev = memoryview(events).cast("i")
+    for i in range(0, len(ev), EVW):
+        code, seat, a, b, c, d = ev[i:i + EVW]
+        if code == 8:
+            out.append({"type": "draw", "seat": seat, "tile": names[a], "tail": bool(b)})
+        elif code == 3:
+            out.append({"type": "action", "seat": seat, "action": {"type": "discard", "tile": names[a]}})
+        elif code == 7:
+            out.append({"type": "discard", "seat": seat, "tile": names[a]})
+        elif code == 4:
+            out.append({"type": "action", "seat": seat, "action": {"type": "pass"}})
+        elif code == 5:
+            out.append({"type": "action", "seat": seat, "action": {"type": "pon"}})
+        elif code == 6:
+            out.append({"type": "action", "seat": seat, "action": {"type": "chi", "tiles": sorted([names[a], names[b]])}})
+        elif code == 9:
+            out.append({"type": "pon", "seat": seat, "tile": names[a], "discarder": b})
+        elif code == 10:
+            out.append({"type": "chi", "seat": seat, "tile": names[a], "discarder": b,
+                        "tiles": sorted([names[c], names[d]])})
+        elif code == 2:
+            e = {"type": "flowers", "seat": seat, "tiles": [names[k] for k in extra[a:a + b]]}
+            if c:
+                e["flipped"] = True
+            out.append(e)
+        elif code == 1:
+            out.append({"type": "wild", "wild": names[b]} if a < 0 else
+                       {"type": "wild", "indicator": names[a], "wild": names[b]})
+        elif code == 12:
+            out.append({"type": "action", "seat": seat,
+                        "action": {"type": "kong", "tile": names[a], "kind": _KONGS[b]}})
+        elif code == 13:
+            e = {"type": "kong", "seat": seat, "kind": _KONGS[b], "tile": names[a]}
+            if b == 0:
+                e["discarder"] = c
+            out.append(e)
+        elif code == 14:
+            out.append({"type": "kong_declared", "seat": seat, "kind": "added", "tile": names[a]})
+        elif code == 11:
+            out.append({"type": "final_round", "draws": a})
+        else:  # pragma: no cover
+            raise ValueError(f"unknown compact event {code}")
+    return out
