@@ -47,6 +47,9 @@ cdef enum:
     H_DRAW_GAME = 5      # Game._draw_game(reason a)
     H_FINAL = 6          # Game._final_resume(seat, count, i)
     H_DECLARE_KONG = 7   # Game._declare_kong(seat, the added kong's action on kind a)
+    H_TURN_WIN = 8       # Game._turn(seat, drawn, source), then the seat's win
+    H_CLAIMS = 9         # Game._open_claims(), then the answers (someone wins)
+    H_ROB_KONG = 10      # Game._declare_kong(seat, kind a), then the answers (someone robs)
 
 cdef enum:
     SRC_DEAL = 0
@@ -181,6 +184,7 @@ cdef struct FSeat:
     int ndis
     bint first_turn
     int wild_discards
+    bint ron_blocked
     bint dirty           # the fields below are stale
     Facts facts          # the facts of this hand alone (_seat_facts)
     int ferr
@@ -254,6 +258,9 @@ cdef class FastTable:
     cdef int nextra
     cdef int entry
     cdef int eargs[4]
+    cdef int nans                 # the answers a hand-off after decisions passes on: seat, C_... (0: pass), tiles
+    cdef int ans[FG_SEATS][4]
+    cdef bint pass_blocks_ron
     cdef public bint verify       # tests: rebuild each seat's kept facts before use and count the differences
     cdef public int stale
 
@@ -318,6 +325,7 @@ cdef class FastTable:
         self.wb_self, self.wb_discard, self.wb_dealt, self.wb_rob = p["wb_self"], p["wb_discard"], p["wb_dealt"], p["wb_rob"]
         self.wb_repl, self.wb_robk = p["wb_repl"], p["wb_robk"]
         self.kong_needs_replacement, self.rob_added = p["kong_needs_replacement"], p["rob_added"]
+        self.pass_blocks_ron = p["pass_blocks_ron"]
         calls = p["flower_calls"]
         self.nfc = -1 if calls is None or len(calls) > 16 else len(calls)
         for i, (code, kinds_) in enumerate(calls or ()):
@@ -643,38 +651,46 @@ cdef class FastTable:
         f.waits_all = -1
         return x.err
 
-    cdef bint _may_win(self, int seat, double win_by, int tile, int added, int discarder, bint first,
-                       bint dealt, int way) noexcept:
-        """False only when game.py's judge would say no win (Kernel.evaluate's verdict, same facts)."""
+    cdef int _verdict(self, int seat, double win_by, int tile, int added, int discarder, bint first,
+                      bint dealt, int way) noexcept:
+        """game.py's judge(...)["win"] on the same facts, as Kernel.evaluate decides it: 1 or 0, or -1 where the
+        native code cannot decide (the reference would)."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Run R
         cdef Reading scratch
         if isnan(win_by):
-            return True                       # a win_by the module has no id for: the reference decides
+            return -1                         # a win_by the module has no id for: the reference decides
         if self._facts(seat, win_by, tile, added, discarder, first, dealt):
-            return True
+            return -1
         _reset_memo(x)
         if way == W_ROB_KONG:
             if not sp.rob_kong or (tile == self.wild and self.wild >= 0):
-                return False
+                return 0
         if way == W_DISCARD:
             if sp.has_wild and sp.discard_unclaimable and tile == self.wild:
-                return False
+                return 0
             if not sp.has_win_on_discard:
-                return False
+                return 0
             if not sp.claim(x):
-                return x.err != 0
+                return -1 if x.err else 0
             if x.err:
-                return True
+                return -1
         if not _may_fit(x, (sp.win_size - 2) // 3 - x.f.nmelds, -1):
-            return x.err != 0
+            return -1 if x.err else 0
         if _forbidden(x):
-            return False
+            return 0
         memset(&R, 0, sizeof(Run))
         R.x, R.mode, R.best = x, 2, &scratch
         _run_all(x, &R, NULL)
-        return x.err != 0 or R.has_best
+        if x.err:
+            return -1
+        return 1 if R.has_best else 0
+
+    cdef inline bint _may_win(self, int seat, double win_by, int tile, int added, int discarder, bint first,
+                              bint dealt, int way) noexcept:
+        """False only when game.py's judge would say no win."""
+        return self._verdict(seat, win_by, tile, added, discarder, first, dealt, way) != 0
 
     cdef bint _may_be_ready(self, int seat) noexcept:
         """False only when no tile can complete the seat's hand (Game._ready's waits are surely empty)."""
@@ -758,6 +774,7 @@ cdef class FastTable:
                 k = self.wall[self.head]
                 self.head += 1
             s.first_turn = s.facts.first_turn = False
+            s.ron_blocked = False
             self._log(E_DRAW, seat, k, tail)
             if (self.scored >> k) & 1:
                 self._flower(s, k)
@@ -785,6 +802,8 @@ cdef class FastTable:
         cdef int chi_a[FG_SEATS][8]
         cdef int chi_b[FG_SEATS][8]
         cdef int answer[FG_SEATS]
+        cdef bint haswin[FG_SEATS]
+        cdef int v, nwin
         cdef double wb
         # setup
         self.dice[0] = 1 + _mt_below(&self.rng, 6)
@@ -812,10 +831,10 @@ cdef class FastTable:
             # Game._turn(seat, drawn, source)
             self.current, self.source = seat, source
             s = &self.seats[seat]
-            nkong = 0
+            nkong = nwin = 0
             if source != SRC_CLAIM:
                 if source == SRC_DEAL and seat == self.dealer and s.first_turn:
-                    ok = self._may_win(seat, self.wb_dealt, -1, -1, -1, False, True, W_NONE)
+                    v = self._verdict(seat, self.wb_dealt, -1, -1, -1, False, True, W_NONE)
                 else:
                     t = self.drawn
                     if t < 0:
@@ -824,29 +843,51 @@ cdef class FastTable:
                                 t = k
                                 break
                     wb = self.wb_repl if source == SRC_REPLACEMENT else self.wb_self
-                    ok = self._may_win(seat, wb, t, -1, -1, False, False, W_NONE)
-                if ok:
+                    v = self._verdict(seat, wb, t, -1, -1, False, False, W_NONE)
+                if v < 0:
                     self.entry, self.eargs[0], self.eargs[1], self.eargs[2] = H_TURN, seat, self.drawn, source
                     return 0
+                nwin = v
                 nkong = self._own_kongs(seat, kong_kind, kong_tile)
             nk = 0
             for k in range(NALL):
                 if s.cnt[k]:
                     kinds[nk] = k
                     nk += 1
-            idx = _mt_below(&self.arng[seat], nkong + nk)
+            idx = _mt_below(&self.arng[seat], nwin + nkong + nk)
+            if idx < nwin:                              # the seat wins: game.py settles it
+                self.entry, self.eargs[0], self.eargs[1], self.eargs[2] = H_TURN_WIN, seat, self.drawn, source
+                return 0
+            idx -= nwin
             if idx < nkong:
                 # Game._declare_kong
                 k = kong_tile[idx]
                 self._log(E_ACT_KONG, seat, k, kong_kind[idx])
                 if kong_kind[idx] == K_ADDED:
+                    who = 0
+                    for p in range(self.n):
+                        nacts[p] = 0
                     if self.rob_added:
                         for i in range(1, self.n):
                             p = (seat + i) % self.n
-                            if self._may_win(p, self.wb_robk, k, k, seat, False, False, W_ROB_KONG):
+                            v = self._verdict(p, self.wb_robk, k, k, seat, False, False, W_ROB_KONG)
+                            if v < 0:
                                 self.entry, self.eargs[0], self.eargs[1] = H_DECLARE_KONG, seat, k
                                 return 0
+                            nacts[p] = v
+                    self.nans = 0
+                    for p in range(self.n):             # Game._resolve_rob_kong's answers: win or pass
+                        if nacts[p]:
+                            idx = _mt_below(&self.arng[p], 2)
+                            self.ans[self.nans][0], self.ans[self.nans][1] = p, C_WIN if idx == 0 else 0
+                            self.nans += 1
+                            who += idx == 0
+                    if who:
+                        self.entry, self.eargs[0], self.eargs[1] = H_ROB_KONG, seat, k
+                        return 0
                     self._log(E_KONG_DECLARED, seat, k)
+                    for i in range(self.nans):
+                        self._log(E_ACT_PASS, self.ans[i][0])
                 self._kong(seat, kong_kind[idx], k, -1)
                 self._log(E_KONG, seat, k, kong_kind[idx], -1)
                 # Game._replacement
@@ -893,16 +934,23 @@ cdef class FastTable:
             for i in range(1, self.n):
                 p = (d + i) % self.n
                 nacts[p] = 0
+                haswin[p] = False
                 if unclaimable:
                     continue
-                if self._may_win(p, self.wb_discard, k, k, d, first, False, W_DISCARD):
-                    self.entry = H_OPEN_CLAIMS
-                    return 0
-                if last and self.last_discard_win_only:
-                    continue
-                if self.no_calls and self.has_wild and k == self.wild:
-                    continue
                 s = &self.seats[p]
+                if not s.ron_blocked:
+                    v = self._verdict(p, self.wb_discard, k, k, d, first, False, W_DISCARD)
+                    if v < 0:
+                        self.entry = H_OPEN_CLAIMS
+                        return 0
+                    if v:
+                        acts[p][0] = C_WIN
+                        nacts[p] = 1
+                        haswin[p] = True
+                if (last and self.last_discard_win_only) or (self.no_calls and self.has_wild and k == self.wild):
+                    if nacts[p]:
+                        who += 1
+                    continue
                 if self.k_exposed and s.cnt[k] >= 3 and self._kong_room(1, 0):
                     acts[p][nacts[p]] = C_KONG
                     nacts[p] += 1
@@ -930,21 +978,35 @@ cdef class FastTable:
                     who += 1
             taken = -1
             if who:
+                self.nans = 0
+                ok = False
                 for p in range(self.n):                 # run(): the lowest seat still to decide, in turn
                     answer[p] = -1
                     if p == d or not nacts[p]:
                         continue
                     idx = _mt_below(&self.arng[p], nacts[p] + 1)
-                    if idx == nacts[p]:
+                    a = self.nans
+                    self.ans[a][0], self.ans[a][1] = p, 0
+                    self.nans += 1
+                    if idx < nacts[p]:
+                        answer[p] = idx
+                        self.ans[a][1], self.ans[a][2], self.ans[a][3] = acts[p][idx], chi_a[p][idx], chi_b[p][idx]
+                        ok |= acts[p][idx] == C_WIN
+                if ok:                                  # someone wins: game.py resolves the claims
+                    self.entry = H_CLAIMS
+                    return 0
+                for i in range(self.nans):
+                    p = self.ans[i][0]
+                    if answer[p] < 0:
                         self._log(E_ACT_PASS, p)
-                        continue
-                    answer[p] = idx
-                    if acts[p][idx] == C_PON:
+                    elif acts[p][answer[p]] == C_PON:
                         self._log(E_ACT_PON, p)
-                    elif acts[p][idx] == C_KONG:
+                    elif acts[p][answer[p]] == C_KONG:
                         self._log(E_ACT_KONG, p, k, K_EXPOSED)
                     else:
-                        self._log(E_ACT_CHI, p, chi_a[p][idx], chi_b[p][idx])
+                        self._log(E_ACT_CHI, p, chi_a[p][answer[p]], chi_b[p][answer[p]])
+                    if haswin[p] and self.pass_blocks_ron:
+                        self.seats[p].ron_blocked = True
                 for level in range(self.nlevels):      # Game._resolve_claims: priority, then play order
                     for i in range(1, self.n):
                         p = (d + i) % self.n
@@ -960,6 +1022,7 @@ cdef class FastTable:
                 self.seats[d].ndis -= 1
                 self.claims_made += 1
                 s.first_turn = False
+                s.ron_blocked = False
                 s.dirty = True
                 idx = answer[p]
                 if acts[p][idx] == C_KONG:
@@ -1043,6 +1106,7 @@ cdef class FastTable:
         self.retain_dirty = True
         self.rhave[0] = self.rhave[1] = False
         self.entry = 0
+        self.nans = 0
         self.eargs[0] = self.eargs[1] = self.eargs[2] = self.eargs[3] = 0
         self._play()
         return self.entry, (self.eargs[0], self.eargs[1], self.eargs[2], self.eargs[3]), self._state()
@@ -1059,7 +1123,7 @@ cdef class FastTable:
                 [(FAST_KONGS[st.kkind[i]], st.ktile[i], st.kfrom[i]) for i in range(st.nkong)],
                 [st.flowers[i] for i in range(st.nfl)],
                 [st.discards[i] for i in range(st.ndis)],
-                st.first_turn, st.wild_discards))
+                st.first_turn, st.wild_discards, st.ron_blocked))
         return {
             "dice": [self.dice[0], self.dice[1]],
             "wall": [self.wall[i] for i in range(self.wall_len)], "head": self.head, "tail": self.tail,
@@ -1072,6 +1136,7 @@ cdef class FastTable:
             "last_discard": (self.ld_seat, self.ld_kind, bool(self.ld_first)) if self.has_ld else None,
             "events": PyBytes_FromStringAndSize(<char*>self.ev, self.nev * EVW * sizeof(int)),
             "extra": [self.extra[i] for i in range(self.nextra)],
+            "answers": [(self.ans[i][0], self.ans[i][1], self.ans[i][2], self.ans[i][3]) for i in range(self.nans)],
         }
 
     def rng_states(self):

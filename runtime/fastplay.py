@@ -90,6 +90,8 @@ class FastPlan:
             "wb_repl": wb("kong_replacement"), "wb_robk": wb("rob_kong"),
             "kong_needs_replacement": bool(v.wall.kong_needs_replacement), "rob_added": "added" in c.rob_kong,
             "flower_calls": flower_calls(v),
+            "pass_blocks_ron": bool(c.pass_blocks_ron is not None
+                                    and GameEnv(_Table(v, full)).eval(c.pass_blocks_ron, "config")),
         }
         self.table = core.FastTable(engine._kernel, opts, params)
         self.sources = core.FAST_SOURCES
@@ -214,9 +216,32 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
         g._final_resume(args[0], args[1], args[2])
     elif entry == 7:
         g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
+    elif entry == 8:  # the seat chose to win
+        g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
+        g.act(args[0], {"type": "win"})
+    elif entry in (9, 10):  # someone chose to win a discard or a kong tile: the claims as answered
+        if entry == 9:
+            g._open_claims()
+        else:
+            g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
+        for p, code, a, b in st["answers"]:
+            g.act(p, _answer(code, a, b, g.last_discard[1] if entry == 9 else args[1]))
     else:  # pragma: no cover - the loop always stops at one of the entries above
         raise RuntimeError(f"the C game loop stopped at an unknown step {entry}")
     return run(g, agents)
+
+
+def _answer(code: int, a: int, b: int, tile: int) -> dict[str, Any]:
+    """A claim answer of the C loop (C_WIN 1, C_KONG 2, C_PON 4, C_CHI 8 with its two tiles, 0 pass)."""
+    if code == 1:
+        return {"type": "win"}
+    if code == 2:
+        return {"type": "kong", "tile": _NAMES[tile], "kind": "exposed"}
+    if code == 4:
+        return {"type": "pon"}
+    if code == 8:
+        return {"type": "chi", "tiles": sorted([_NAMES[a], _NAMES[b]])}
+    return {"type": "pass"}
 
 
 def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any], entry: int) -> Game:
@@ -225,12 +250,12 @@ def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[s
     g._base(plan.engine, seed, dealer, dealer_streak, plan.constants)
     g.rng = None
     seats = g.seats
-    for i, (conc, melds, kongs, flowers, discards, first_turn, wild_discards) in enumerate(st["seats"]):
+    for i, (conc, melds, kongs, flowers, discards, first_turn, wild_discards, ron_blocked) in enumerate(st["seats"]):
         s = seats[i]
         s.concealed, s.flowers, s.discards = conc, flowers, discards
         s.melds = [_meld(kind, k0, concealed) for kind, k0, concealed in melds]
         s.kongs = [{"kind": kind, "tile": k, "robbed": False, "from": frm} for kind, k, frm in kongs]
-        s.first_turn, s.wild_discards = first_turn, wild_discards
+        s.first_turn, s.wild_discards, s.ron_blocked = first_turn, wild_discards, ron_blocked
     g._full_wall = True
     g.wall, g.head, g.tail = st["wall"], st["head"], st["tail"]
     w, ind = st["wild"], st["indicator"]

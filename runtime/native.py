@@ -303,13 +303,14 @@ def _import_core() -> Any:
     except ImportError:
         if "mjrules._core" in sys.modules:
             return sys.modules["mjrules._core"]
-    folder = cache_dir() / f"core-{_digest(HERE / '_core.pyx', HERE / '_core.pxd')}-{platform_tag()}"
+    folder = cache_dir() / f"core-{_digest(HERE / '_core.pyx', HERE / '_core.pxd', HERE / '_fastgame.pxi')}-{platform_tag()}"
     lib = folder / "mjrules" / f"_core{EXT}"
     folder.mkdir(parents=True, exist_ok=True)
     with _Lock(folder, "core"):
         if not lib.exists():
             with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
-                shutil.copyfile(HERE / "_core.pyx", Path(tmp) / "_core.pyx")
+                for part in ("_core.pyx", "_fastgame.pxi"):  # the .pyx includes the .pxi
+                    shutil.copyfile(HERE / part, Path(tmp) / part)
                 built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
                 lib.parent.mkdir(exist_ok=True)
                 part = lib.with_suffix(f".{os.getpid()}.part")
