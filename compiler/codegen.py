@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "3"
+CODEGEN_VERSION = "4"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -200,6 +200,7 @@ class ExprCompiler:
         }
         self.options = {o.name: i for i, o in enumerate(v.options)}
         self.reading = True   # a reading (rd) is in scope
+        self.pattern_var: str | None = None  # three-valued code: what names the reading's pattern (-1 unknown)
         self.win = False      # the win settlement's names are in scope
 
     # ---- exact ------------------------------------------------------------------------------------------
@@ -338,6 +339,8 @@ class ExprCompiler:
         if op == "ref":
             if a[0] == "event":
                 return self.exact(e)[0], "t"
+            if a[0] == "pattern" and self.pattern_var is not None and a[1] in self.index["pattern"]:
+                return f"t_pat({self.pattern_var}, {self.index['pattern'][a[1]]})", "t"
             return ("-1", "t") if self.types.of(e) == "bool" else ("NAN", "n")
         if op == "call":
             return self._pcall(a[0], a[1:])
@@ -425,7 +428,9 @@ def render(v: Variant, key: str = "") -> str:
     for i, p in enumerate(v.patterns):
         blocks["patterns"].append({"i": i, "code": cx.cond(p.cond) if p.cond else "1", "line": _line(p.src)})
         if p.shape == "free":  # a conjunction is tested term by term, stopping at the first false one
+            cx.pattern_var = str(i)
             terms = [cx.tri(c) for c in _conjuncts(p.cond)] if p.cond is not None else []
+            cx.pattern_var = None
             blocks["viable"].append({"i": i, "terms": terms, "line": _line(p.src)})
     for i, m in enumerate(v.modifiers):
         pats = [cx.index["pattern"][n] for n in m.applies_to if n in cx.index["pattern"]]
@@ -441,7 +446,10 @@ def render(v: Variant, key: str = "") -> str:
     for i, d in enumerate(v.defines):
         blocks["defines"].append({"i": i, "code": cx.num(d.expr), "line": _line(d.src)})
     for i, f in enumerate(v.score.forbids):
-        blocks["forbids"].append({"i": i, "code": cx.cond(f.cond), "ctx": cx.tri(f.cond), "line": _line(f.src)})
+        cx.pattern_var = "p"
+        ctx = cx.tri(f.cond)
+        cx.pattern_var = None
+        blocks["forbids"].append({"i": i, "code": cx.cond(f.cond), "ctx": ctx, "line": _line(f.src)})
     for i, mn in enumerate(v.score.minimum):
         amount = number(mn.amount) or "n_bad(x)"
         test = f"{cx.cond(mn.cond)} and " if mn.cond is not None else ""

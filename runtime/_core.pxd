@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 6     # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 7     # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -79,7 +79,7 @@ ctypedef double (*TableFn)(Ctx* x, Reading* rd, int t, int* row) noexcept nogil
 ctypedef double (*DefineFn)(Ctx* x, Reading* rd, int d) noexcept nogil
 ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
-ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts) noexcept nogil
+ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
@@ -105,7 +105,8 @@ cdef struct Spec:
     DefineFn define
     ValueFn value
     ForbidFn forbid
-    ForbidCtxFn forbid_ctx        # on the facts alone: 2 some forbid holds whatever the reading, 0 none can, 1 unknown
+    ForbidCtxFn forbid_ctx        # on the facts alone (and the pattern, or -1): 2 some forbid holds whatever the
+                                  # reading, 0 none can, 1 unknown
     MinimumFn minimum
     ClaimFn claim
     WinFn win
@@ -230,6 +231,12 @@ cdef inline signed char t_or(signed char a, signed char b) noexcept nogil:
     if a < 0 or b < 0:
         return -1
     return 0
+
+cdef inline signed char t_pat(int p, int i) noexcept nogil:
+    """The reading's pattern is i, when the pattern p is known (p >= 0)."""
+    if p < 0:
+        return -1
+    return p == i
 
 cdef inline signed char t_not(signed char a) noexcept nogil:
     if a < 0:

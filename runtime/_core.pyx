@@ -644,6 +644,12 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
         if R.mode == 1:
             R.found = True
             return 1
+        if R.mode == 2:  # legality alone: a forbidden reading's value is never needed
+            why = sp.forbid(x, rd)
+            if x.err:
+                return 1
+            if why >= 0:
+                continue
         value = sp.value(x, rd)
         why = sp.forbid(x, rd)
         if why < 0:
@@ -668,6 +674,19 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
     return 0
 
 
+cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
+    """Pattern p can give a legal reading: in mode 2 (legality alone), not when a forbid holds for every reading
+    of pattern p on these facts. The other modes report the best refused reading, so they try every pattern."""
+    cdef signed char r
+    if R.mode != 2 or x.spec.nforbid == 0:
+        return True
+    r = x.spec.forbid_ctx(x, x.f.base, p)
+    if x.err:
+        x.err = 0
+        return True
+    return r != 2
+
+
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     """Every shape's readings, each checked against the patterns of that shape."""
     cdef Spec* sp = x.spec
@@ -680,7 +699,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     sets = (sp.win_size - 2) // 3 - x.f.nmelds
     n = 0
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_STANDARD:
+        if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
             pats[n] = p
             n += 1
     R.npats = n
@@ -692,7 +711,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         return
     n = 0
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_PAIRS:
+        if sp.shapes[p] == SH_PAIRS and _open(x, R, p):
             pats[n] = p
             n += 1
     R.npats = n
@@ -702,7 +721,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         return
     R.npats = 1
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_FREE:
+        if sp.shapes[p] == SH_FREE and _open(x, R, p):
             pats[0] = p
             _enum_free(x, p, _on_reading, R)
             if x.err or R.found:
@@ -934,7 +953,7 @@ cdef bint _forbids_off(Ctx* x) noexcept nogil:
     cdef signed char r
     if x.spec.nforbid == 0:
         return True
-    r = x.spec.forbid_ctx(x, x.f.base)
+    r = x.spec.forbid_ctx(x, x.f.base, -1)
     if x.err:
         x.err = 0
         return False
@@ -946,7 +965,7 @@ cdef bint _forbidden(Ctx* x) noexcept nogil:
     cdef signed char r
     if x.spec.nforbid == 0:
         return False
-    r = x.spec.forbid_ctx(x, x.f.base)
+    r = x.spec.forbid_ctx(x, x.f.base, -1)
     if x.err:
         x.err = 0
         return False

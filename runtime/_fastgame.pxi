@@ -226,9 +226,9 @@ cdef class FastTable:
     cdef int nfc                  # the retention's flower builtins (-1: it reads the flowers otherwise)
     cdef int fc_code[16]          # 0 flower_fours, 1 flower_complete
     cdef unsigned long long fc_mask[16]
-    cdef int rkey[2][20]          # the last retention computed per slot (no extra kongs, extra kongs), its key
-    cdef int rval[2]
-    cdef bint rhave[2]
+    cdef int rkey[3][20]          # the last retention computed per extra kongs (none, one exposed, one
+    cdef int rval[3]              # concealed: the kong guards), and its key
+    cdef bint rhave[3]
     cdef int final_round
     cdef bint last_discard_win_only
     cdef double wb_self, wb_discard, wb_dealt, wb_rob, wb_repl, wb_robk
@@ -372,7 +372,8 @@ cdef class FastTable:
         cdef FSeat* st
         if self.retain_fixed:
             return self.retain_const
-        slot = 0 if extra_exposed == 0 and extra_concealed == 0 else 1
+        slot = 0 if extra_exposed == 0 and extra_concealed == 0 else 1 if extra_exposed == 1 and \
+            extra_concealed == 0 else 2 if extra_exposed == 0 and extra_concealed == 1 else -1
         if slot == 0 and not self.retain_dirty:
             return self.retained
         for s in range(self.n):
@@ -401,15 +402,16 @@ cdef class FastTable:
                                 break
                 key[nkey] = v
                 nkey += 1
-            if self.rhave[slot] and memcmp(key, self.rkey[slot], nkey * sizeof(int)) == 0:
+            if slot >= 0 and self.rhave[slot] and memcmp(key, self.rkey[slot], nkey * sizeof(int)) == 0:
                 r = self.rval[slot]
             else:
                 flowers = tuple([tuple([self.seats[s].flowers[i] for i in range(self.seats[s].nfl)])
                                  for s in range(self.n)])
                 r = self.retain(extra_exposed, extra_concealed, exposed, concealed, flowers,
                                 tuple([key[i] for i in range(4, nkey)]))
-                memcpy(self.rkey[slot], key, nkey * sizeof(int))
-                self.rval[slot], self.rhave[slot] = r, True
+                if slot >= 0:
+                    memcpy(self.rkey[slot], key, nkey * sizeof(int))
+                    self.rval[slot], self.rhave[slot] = r, True
         else:
             flowers = tuple([tuple([self.seats[s].flowers[i] for i in range(self.seats[s].nfl)]) for s in range(self.n)])
             r = self.retain(extra_exposed, extra_concealed, exposed, concealed, flowers, None)
@@ -1104,7 +1106,7 @@ cdef class FastTable:
         self.has_ld = False
         self.nev = self.nextra = 0
         self.retain_dirty = True
-        self.rhave[0] = self.rhave[1] = False
+        self.rhave[0] = self.rhave[1] = self.rhave[2] = False
         self.entry = 0
         self.nans = 0
         self.eargs[0] = self.eargs[1] = self.eargs[2] = self.eargs[3] = 0
