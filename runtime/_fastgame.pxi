@@ -83,13 +83,21 @@ cdef struct MT:
     int i
 
 
+cdef unsigned int _mt_base[MT_N]     # init_genrand(19650218), where every init_by_array starts
+cdef bint _mt_base_ready = False
+
+
 cdef void _mt_seed(MT* m, const unsigned int* key, int n) noexcept nogil:
     """CPython's init_by_array (random.Random(seed) with the seed's 32-bit words, least significant first)."""
+    global _mt_base_ready
     cdef unsigned int* mt = m.s
     cdef int i, j, k
-    mt[0] = <unsigned int>19650218
-    for i in range(1, MT_N):
-        mt[i] = <unsigned int>1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + <unsigned int>i
+    if not _mt_base_ready:
+        _mt_base[0] = <unsigned int>19650218
+        for i in range(1, MT_N):
+            _mt_base[i] = <unsigned int>1812433253 * (_mt_base[i - 1] ^ (_mt_base[i - 1] >> 30)) + <unsigned int>i
+        _mt_base_ready = True
+    memcpy(mt, _mt_base, MT_N * sizeof(unsigned int))
     i = 1
     j = 0
     k = MT_N if MT_N > n else n
@@ -185,8 +193,8 @@ cdef struct FSeat:
     bint first_turn
     int wild_discards
     bint ron_blocked
-    bint dirty           # the fields below are stale
-    Facts facts          # the facts of this hand alone (_seat_facts)
+    bint dirty           # cx.f is stale
+    Ctx* cx              # the seat's own context: cx.f holds the facts of its hand (_seat_facts), kept tile by tile
     int ferr
 
 
@@ -281,6 +289,10 @@ cdef class FastTable:
         for i in range(self.sp.nopt):
             self.opts[i] = opts[i]
         self.x.opts = self.xi.opts = self.opts
+        for i in range(FG_SEATS):
+            self.seats[i].cx = _ctx_new(self.sp)
+            self.seats[i].cx.inner = _ctx_new(self.sp)
+            self.seats[i].cx.opts = self.seats[i].cx.inner.opts = self.opts
         self.n = p["players"]
         if not 2 <= self.n <= FG_SEATS:
             raise ValueError("players")
@@ -344,8 +356,13 @@ cdef class FastTable:
                 self.nplay += 1
 
     def __dealloc__(self):
+        cdef int i
         _ctx_free(self.x)
         _ctx_free(self.xi)
+        for i in range(FG_SEATS):
+            if self.seats[i].cx != NULL:
+                _ctx_free(self.seats[i].cx.inner)
+                _ctx_free(self.seats[i].cx)
         free(self.opts)
         free(self.ev)
 
@@ -437,11 +454,11 @@ cdef class FastTable:
         """The seat's kept facts follow one tile of kind k in (d = 1) or out (d = -1) of the hand."""
         if s.dirty:
             return
-        if k == s.facts.w:
-            s.facts.jokers += d
+        if k == s.cx.f.w:
+            s.cx.f.jokers += d
         elif k < NK:
-            s.facts.real[k] += d
-            s.facts.base[k] += d
+            s.cx.f.real[k] += d
+            s.cx.f.base[k] += d
         else:
             s.dirty = True
 
@@ -454,8 +471,8 @@ cdef class FastTable:
         s.flowers[s.nfl] = k
         s.nfl += 1
         s.fcnt[k] += 1
-        s.facts.flower_counts[k] += 1
-        s.facts.nflowers += 1
+        s.cx.f.flower_counts[k] += 1
+        s.cx.f.nflowers += 1
         self.retain_dirty = True
 
     # ---- setup (Game._setup) ---------------------------------------------------------------------------
@@ -557,10 +574,10 @@ cdef class FastTable:
                 return 0
 
     # ---- the kernel's verdict on the facts game.py's judge would build --------------------------------------
-    cdef void _seat_facts(self, int seat) noexcept:
-        """The seat's own facts (Kernel._fill on Game._situation for its hand as it is), kept until it changes."""
+    cdef int _build_facts(self, int seat, Facts* f) noexcept:
+        """The facts of the seat's hand as it is (Kernel._fill on Game._situation, the call's own fields left at
+        zero); the error bits."""
         cdef FSeat* s = &self.seats[seat]
-        cdef Facts* f = &s.facts
         cdef int k, i, v, w = -1, err = 0
         memset(f, 0, sizeof(Facts))
         if self.sp.has_wild and self.wild >= 0:
@@ -615,35 +632,48 @@ cdef class FastTable:
         f.first_turn = s.first_turn
         f.no_melds = f.nmelds == 0
         f.winners, f.dealer_won = 1, False
-        s.ferr = err
-        s.dirty = False
+        return err
 
-    cdef int _facts(self, int seat, double win_by, int tile, int added, int discarder, bint first,
-                    bint dealt) noexcept:
-        """x.f for seat's hand plus `added` (-1: none), like Kernel._fill on Game._situation; x.err."""
-        cdef Ctx* x = self.x
-        cdef Facts* f = &x.f
+
+    cdef Ctx* _seat_ctx(self, int seat) noexcept:
+        """The seat's context, its facts up to date (rebuilt when a meld changed them, else kept tile by tile;
+        with `verify`, rebuilt anyway and compared)."""
         cdef FSeat* s = &self.seats[seat]
+        cdef Ctx* x = s.cx
+        cdef Facts tmp
         if s.dirty:
-            self._seat_facts(seat)
+            s.ferr = self._build_facts(seat, &x.f)
+            s.dirty = False
         elif self.verify:
-            memcpy(f, &s.facts, sizeof(Facts))
-            self._seat_facts(seat)
-            if memcmp(f, &s.facts, sizeof(Facts)) != 0:
+            self._build_facts(seat, &tmp)
+            tmp.discarder, tmp.first_discard, tmp.declared_ready = x.f.discarder, x.f.first_discard, x.f.declared_ready
+            tmp.win_by, tmp.dealt, tmp.win_tile, tmp.waits_all = x.f.win_by, x.f.dealt, x.f.win_tile, x.f.waits_all
+            if memcmp(&tmp, &x.f, sizeof(Facts)) != 0:
                 self.stale += 1
-        memcpy(f, &s.facts, sizeof(Facts))
         x.err = s.ferr
+        return x
+
+    cdef int _verdict(self, int seat, double win_by, int tile, int added, int discarder, bint first,
+                      bint dealt, int way) noexcept:
+        """game.py's judge(...)["win"] on the same facts, as Kernel.evaluate decides it: 1 or 0, or -1 where the
+        native code cannot decide (the reference would). The seat's hand plus `added` (-1: none)."""
+        cdef Ctx* x
+        cdef Facts* f
+        cdef int r, w
+        if isnan(win_by):
+            return -1                         # a win_by the module has no id for: the reference decides
+        x = self._seat_ctx(seat)
+        f = &x.f
+        w = f.w
         if added >= 0:
-            if added == f.w:
+            if added == w:
                 f.jokers += 1
             elif added < NK:
                 f.real[added] += 1
                 f.base[added] += 1
             else:
                 x.err |= ERR_OTHER
-        if f.cand >> NK and f.jokers:
-            x.err |= ERR_OTHER
-        if f.jokers > MAXJ:
+        if (f.cand >> NK and f.jokers) or f.jokers > MAXJ:
             x.err |= ERR_OTHER
         f.discarder = discarder
         f.first_discard, f.declared_ready = first, False
@@ -651,20 +681,19 @@ cdef class FastTable:
         f.dealt = dealt
         f.win_tile = tile
         f.waits_all = -1
-        return x.err
+        r = -1 if x.err else self._decide_on(x, tile, way)
+        if added >= 0:
+            if added == w:
+                f.jokers -= 1
+            elif added < NK:
+                f.real[added] -= 1
+                f.base[added] -= 1
+        return r
 
-    cdef int _verdict(self, int seat, double win_by, int tile, int added, int discarder, bint first,
-                      bint dealt, int way) noexcept:
-        """game.py's judge(...)["win"] on the same facts, as Kernel.evaluate decides it: 1 or 0, or -1 where the
-        native code cannot decide (the reference would)."""
-        cdef Ctx* x = self.x
+    cdef int _decide_on(self, Ctx* x, int tile, int way) noexcept:
         cdef Spec* sp = self.sp
         cdef Run R
         cdef Reading scratch
-        if isnan(win_by):
-            return -1                         # a win_by the module has no id for: the reference decides
-        if self._facts(seat, win_by, tile, added, discarder, first, dealt):
-            return -1
         _reset_memo(x)
         if way == W_ROB_KONG:
             if not sp.rob_kong or (tile == self.wild and self.wild >= 0):
@@ -696,13 +725,17 @@ cdef class FastTable:
 
     cdef bint _may_be_ready(self, int seat) noexcept:
         """False only when no tile can complete the seat's hand (Game._ready's waits are surely empty)."""
-        cdef Ctx* x = self.x
         cdef FSeat* s = &self.seats[seat]
+        cdef Ctx* x
         cdef int i, k, sets
-        if s.ncon + 3 * s.nmeld != self.win_size - 1:
+        cdef bint fits = False
+        if s.ncon + 3 * s.nmeld != self.win_size - 1 or isnan(self.wb_self):
             return True
-        if isnan(self.wb_self) or self._facts(seat, self.wb_self, -1, -1, -1, False, False):
+        x = self._seat_ctx(seat)
+        if x.err or x.f.cand >> NK:
             return True
+        x.f.discarder, x.f.first_discard, x.f.win_by, x.f.dealt, x.f.win_tile, x.f.waits_all = \
+            -1, False, self.wb_self, False, -1, -1
         _reset_memo(x)
         sets = (self.sp.win_size - 2) // 3 - x.f.nmelds
         for i in range(self.nplay):
@@ -713,14 +746,16 @@ cdef class FastTable:
                 x.f.real[k] += 1
                 x.f.base[k] += 1
             x.err = 0
-            if _may_fit(x, sets, -1) or x.err:
-                return True
+            fits = _may_fit(x, sets, -1) or x.err
             if k == x.f.w:
                 x.f.jokers -= 1
             else:
                 x.f.real[k] -= 1
                 x.f.base[k] -= 1
-        return False
+            if fits:
+                break
+        x.err = s.ferr
+        return fits
 
     cdef int _own_kongs(self, int seat, int* kind, int* tile) except -1:
         """Game._own_kongs for a seat that has not declared ready: concealed kongs by kind, then added kongs in
@@ -775,7 +810,7 @@ cdef class FastTable:
             else:
                 k = self.wall[self.head]
                 self.head += 1
-            s.first_turn = s.facts.first_turn = False
+            s.first_turn = s.cx.f.first_turn = False
             s.ron_blocked = False
             self._log(E_DRAW, seat, k, tail)
             if (self.scored >> k) & 1:
@@ -909,13 +944,13 @@ cdef class FastTable:
             first = self.discard_count == 0
             self.discard_count += 1
             if seat == self.dealer:
-                s.first_turn = s.facts.first_turn = False
+                s.first_turn = s.cx.f.first_turn = False
             if self.claims_made == 0 and self.nfirst < self.n:
                 self.first_round[self.nfirst] = k
                 self.nfirst += 1
             if k == self.wild:
                 s.wild_discards += 1
-                s.facts.wild_discards = s.wild_discards
+                s.cx.f.wild_discards = s.wild_discards
             self._log(E_DISCARD, seat, k)
             self.ld_seat, self.ld_kind, self.ld_first, self.has_ld = seat, k, first, True
             if self.has_rw and first and self.indicator >= 0:
@@ -1096,7 +1131,8 @@ cdef class FastTable:
             for i in range(len(key)):
                 words[i] = key[i]
             _mt_seed(&self.arng[s], words, len(key))
-        memset(self.seats, 0, sizeof(self.seats))
+        for s in range(FG_SEATS):                    # everything but the contexts
+            memset(&self.seats[s], 0, <size_t>(<char*>&self.seats[s].cx - <char*>&self.seats[s]))
         memset(self.dealt, 0, sizeof(self.dealt))
         for s in range(self.n):
             self.seats[s].first_turn = True
@@ -1116,21 +1152,35 @@ cdef class FastTable:
     cdef dict _state(self):
         cdef int s, k, i
         cdef FSeat* st
+        cdef unsigned char buf[FG_WALL]
+        cdef int n
         seats = []
         for s in range(self.n):
             st = &self.seats[s]
+            n = 0
+            for k in range(NALL):
+                for i in range(st.cnt[k]):
+                    buf[n] = k
+                    n += 1
+            conc = PyBytes_FromStringAndSize(<char*>buf, n)
+            for i in range(st.nfl):
+                buf[i] = st.flowers[i]
+            fl = PyBytes_FromStringAndSize(<char*>buf, st.nfl)
+            for i in range(st.ndis):
+                buf[i] = st.discards[i]
             seats.append((
-                [k for k in range(NALL) for i in range(st.cnt[k])],
-                [(st.mkind[i], st.mk0[i], st.mconc[i]) for i in range(st.nmeld)],
-                [(FAST_KONGS[st.kkind[i]], st.ktile[i], st.kfrom[i]) for i in range(st.nkong)],
-                [st.flowers[i] for i in range(st.nfl)],
-                [st.discards[i] for i in range(st.ndis)],
+                conc,
+                [(st.mkind[i], st.mk0[i], st.mconc[i]) for i in range(st.nmeld)] if st.nmeld else [],
+                [(FAST_KONGS[st.kkind[i]], st.ktile[i], st.kfrom[i]) for i in range(st.nkong)] if st.nkong else [],
+                fl, PyBytes_FromStringAndSize(<char*>buf, st.ndis),
                 st.first_turn, st.wild_discards, st.ron_blocked))
+        for i in range(self.wall_len):
+            buf[i] = self.wall[i]
         return {
             "dice": [self.dice[0], self.dice[1]],
-            "wall": [self.wall[i] for i in range(self.wall_len)], "head": self.head, "tail": self.tail,
+            "wall": PyBytes_FromStringAndSize(<char*>buf, self.wall_len), "head": self.head, "tail": self.tail,
             "seats": seats,
-            "dealt": [[self.dealt[s][k] for k in range(NALL)] for s in range(self.n)], "deal_wall": self.deal_wall,
+            "dealt": PyBytes_FromStringAndSize(<char*>self.dealt, self.n * NALL * sizeof(int)), "deal_wall": self.deal_wall,
             "wild": self.wild, "indicator": self.indicator,
             "discard_count": self.discard_count, "claims_made": self.claims_made,
             "first_round": [self.first_round[i] for i in range(self.nfirst)],

@@ -252,12 +252,12 @@ def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[s
     seats = g.seats
     for i, (conc, melds, kongs, flowers, discards, first_turn, wild_discards, ron_blocked) in enumerate(st["seats"]):
         s = seats[i]
-        s.concealed, s.flowers, s.discards = conc, flowers, discards
+        s.concealed, s.flowers, s.discards = list(conc), list(flowers), list(discards)
         s.melds = [_meld(kind, k0, concealed) for kind, k0, concealed in melds]
         s.kongs = [{"kind": kind, "tile": k, "robbed": False, "from": frm} for kind, k, frm in kongs]
         s.first_turn, s.wild_discards, s.ron_blocked = first_turn, wild_discards, ron_blocked
     g._full_wall = True
-    g.wall, g.head, g.tail = st["wall"], st["head"], st["tail"]
+    g.wall, g.head, g.tail = list(st["wall"]), st["head"], st["tail"]
     w, ind = st["wild"], st["indicator"]
     g.wild = None if w < 0 else w
     g.indicator = None if ind < 0 else ind
@@ -289,6 +289,10 @@ def _meld(kind: int, k0: int, concealed: bool) -> Meld:
     return m
 
 
+def _rows(flat: Any, width: int) -> list[Any]:
+    return [flat[i:i + width] for i in range(0, len(flat), width)]
+
+
 def compact_actions(compact: tuple) -> int:
     """The number of "action" events among the C loop's."""
     ev = memoryview(compact[0]).cast("i")
@@ -302,8 +306,8 @@ def materialise(g: Game, compact: tuple) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [
         {"type": "start", "variant": g.v.name, "dealer": g.dealer, "dealer_streak": g.dealer_streak, "seed": g.seed,
          "dice": list(dice)},
-        {"type": "deal", "hands": [sorted(names[k] for k in range(42) for _ in range(c[k])) for c in dealt],
-         "wall": deal_wall}]
+        {"type": "deal", "hands": [sorted(names[k] for k in range(42) for _ in range(c[k]))
+                                   for c in _rows(memoryview(dealt).cast("i"), 42)], "wall": deal_wall}]
     ev = memoryview(events).cast("i")
     for i in range(0, len(ev), EVW):
         code, seat, a, b, c, d = ev[i:i + EVW]
