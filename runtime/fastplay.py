@@ -19,7 +19,7 @@ from typing import Any
 
 from .agents import RandomAgent
 from .game import Game, Seat, game_constants
-from .gamefacts import GameEnv
+from .gamefacts import GameEnv, flower_reads
 from .tiles import TILE_NAMES, Meld
 
 _NAMES = TILE_NAMES
@@ -44,7 +44,7 @@ class FastPlan:
         v = self.variant = engine.variant
         self.engine = engine
         self.constants = game_constants(v, options)
-        full, _, scored, retain_const, retain_memo = self.constants
+        full, _, scored, retain_const, retain_memo, _ = self.constants
         self.options = options
         w = v.wild
         wild_of = []
@@ -89,7 +89,7 @@ class FastPlan:
             "wb_self": wb("self_draw"), "wb_discard": wb("discard"), "wb_dealt": wb("dealt"), "wb_rob": wb("rob_gold"),
             "wb_repl": wb("kong_replacement"), "wb_robk": wb("rob_kong"),
             "kong_needs_replacement": bool(v.wall.kong_needs_replacement), "rob_added": "added" in c.rob_kong,
-            "flower_calls": flower_calls(v),
+            "flower_calls": flower_reads(v, [v.wall.retain]),
             "pass_blocks_ron": bool(c.pass_blocks_ron is not None
                                     and GameEnv(_Table(v, full)).eval(c.pass_blocks_ron, "config")),
         }
@@ -115,38 +115,6 @@ class FastPlan:
                 self._retain.clear()
             self._retain[key] = r
         return r
-
-
-def flower_calls(v: Any) -> list[tuple[int, tuple[int, ...]]] | None:
-    """The flower builtins the retention calls, as (0 flower_fours or 1 flower_complete, the group's kinds), when
-    it reads the flowers through nothing else and each group is fixed (a group literal of distinct kinds);
-    else None. Their values, summed over the seats, then decide the retention as far as flowers go."""
-    defines = {d.name: d.expr for d in v.defines}
-    out: list[tuple[int, tuple[int, ...]]] = []
-    seen: set[str] = set()
-
-    def walk(e: Any) -> bool:
-        op, a = e.op, e.args
-        if op == "call":
-            if a[0] in ("max", "min"):
-                return all(walk(y) for y in a[1:])
-            if a[0] not in ("flower_fours", "flower_complete") or len(a) != 2 or a[1].op != "group":
-                return False
-            kinds = tuple(a[1].args[1])
-            if len(set(kinds)) != len(kinds):
-                return False
-            out.append((0 if a[0] == "flower_fours" else 1, kinds))
-            return True
-        if op == "ref":
-            if a[0] != "define" or a[1] not in defines:
-                return False
-            if a[1] in seen:
-                return True
-            seen.add(a[1])
-            return walk(defines[a[1]])
-        return all(walk(y) for y in a if hasattr(y, "op"))
-
-    return out if walk(v.wall.retain) else None
 
 
 class _Table:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .compiler.ir import Expr, Variant
-from .gamefacts import GameEnv, rotation, settle_hand
+from .gamefacts import DrawMemo, GameEnv, rotation, settle_hand
 from .situation import Situation, _new_situation
 from .tiles import TILE_NAMES, Meld, tile_name
 
@@ -63,7 +63,7 @@ class Game:
         self.seed = seed
         self.dealer = dealer
         self.dealer_streak = dealer_streak
-        self.options, self._overrides, self._scored, self._retain_const, memo = constants
+        self.options, self._overrides, self._scored, self._retain_const, memo, self._draws = constants
         self._retain_memo = {} if memo else None
         self.seats = [Seat() for _ in range(self.n)]
         self._ev: list[dict[str, Any]] = []
@@ -722,8 +722,11 @@ class Game:
         self.over = True
         self.phase = "over"
         self._pending, self._answers = {}, {}
-        net, ledger = settle_hand(self)
-        nxt, streak = rotation(self)
+        if self.winners:
+            net, ledger = settle_hand(self)
+            nxt, streak = rotation(self)
+        else:  # a draw: the same few table states recur, so their settlement is remembered
+            net, ledger, nxt, streak = self._draws.settle(self)
         self.outcome = {"winners": [{"seat": w.seat, "win_by": w.win_by, "discarder": w.discarder,
                                      "pattern": w.result["pattern"], "patterns": w.result["patterns"],
                                      "value": w.result["value"]} for w in self.winners],
@@ -809,7 +812,8 @@ _PURE_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "po
 
 def game_constants(v: Variant, options: dict[str, Any] | None) -> tuple:
     """What every hand of this variant with these options shares: (options, the overrides of the spec's
-    defaults, the scored flowers, the constant retention or None, whether the retention may be memoised)."""
+    defaults, the scored flowers, the constant retention or None, whether the retention may be memoised, the
+    settlement of draws remembered)."""
     key = tuple(sorted((options or {}).items(), key=lambda kv: kv[0]))
     memo = _CONSTANTS.setdefault(id(v), (v, {}))[1]
     try:
@@ -820,7 +824,7 @@ def game_constants(v: Variant, options: dict[str, Any] | None) -> tuple:
     opts = defaults | dict(options or {})
     overrides = {k: x for k, x in opts.items() if defaults.get(k, x) != x}
     const, retain_memo = _retain_plan(v)
-    got = (opts, overrides, frozenset(v.tiles.scored_flowers), const, retain_memo is not None)
+    got = (opts, overrides, frozenset(v.tiles.scored_flowers), const, retain_memo is not None, DrawMemo(v))
     try:
         memo[key] = got
     except TypeError:  # an unhashable option value: nothing to remember it by

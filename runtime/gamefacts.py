@@ -5,7 +5,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .compiler.ir import Expr
-from .interp import Env, evaluate, flower_call
+from .interp import Env, evaluate, flower_call, flower_complete, flower_fours
 from .settle import apply_payments, cap_losses
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,6 +75,86 @@ class GameEnv(Env):
         if kind == "define":
             return evaluate(self.defines[name].expr, self)
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
+
+
+def flower_reads(v: Any, exprs: list[Expr | None]) -> list[tuple[int, tuple[int, ...]]] | None:
+    """The flower builtins these game expressions call, as (0 flower_fours or 1 flower_complete, the group's
+    kinds), when they read the flowers through nothing else and each group is fixed (a literal of distinct
+    kinds); else None. Their values (GameEnv.call sums them over the seats) then stand for the flowers."""
+    defines = {d.name: d.expr for d in v.defines}
+    out: list[tuple[int, tuple[int, ...]]] = []
+    seen: set[str] = set()
+
+    def walk(e: Any) -> bool:
+        op, a = e.op, e.args
+        if op == "call":
+            if a[0] in ("max", "min"):
+                return all(walk(y) for y in a[1:])
+            if a[0] not in ("flower_fours", "flower_complete") or len(a) != 2 or a[1].op != "group":
+                return False
+            kinds = tuple(a[1].args[1])
+            if len(set(kinds)) != len(kinds):
+                return False
+            out.append((0 if a[0] == "flower_fours" else 1, kinds))
+            return True
+        if op == "ref":
+            if a[0] != "define" or a[1] not in defines:
+                return False
+            if a[1] in seen:
+                return True
+            seen.add(a[1])
+            return walk(defines[a[1]])
+        return all(walk(y) for y in a if hasattr(y, "op"))
+
+    return out if all(walk(e) for e in exprs if e is not None) else None
+
+
+def flower_values(reads: list[tuple[int, tuple[int, ...]]], seats: Any, copies: tuple[int, ...]) -> tuple[int, ...]:
+    """The values of flower_reads' builtins for these seats' flowers (as GameEnv.call computes them)."""
+    counts = []
+    for s in seats:
+        c = [0] * 42
+        for k in s.flowers:
+            c[k] += 1
+        counts.append(c)
+    return tuple([sum(flower_fours(c, kinds, copies) if code == 0 else flower_complete(c, kinds) for c in counts)
+                  for code, kinds in reads])
+
+
+class DrawMemo:
+    """settle_hand and rotation of hands nobody won, remembered by all they can read: the dealer and his streak,
+    the first discards, every kong (kind, from whom, robbed), and the flowers (or the values of the flower
+    builtins the settlement calls, when it reads them through nothing else). One per variant and options."""
+
+    def __init__(self, v: Any):
+        st, rot = v.settlement, v.rotation
+        exprs: list[Expr | None] = [st.cap_loss, st.cap_cond, rot.streak, *[r.cond for r in rot.rules]]
+        for block in (st.draw, st.hand_end, st.kong_exposed, st.kong_added, st.kong_concealed):
+            for pay in block:
+                exprs += [pay.amount, pay.cond]
+        self.reads = flower_reads(v, exprs)
+        self.copies = v.tiles.copies
+        self.memo: dict[tuple, tuple] = {}
+
+    def key(self, g: Game) -> tuple:
+        fr = g.first_round
+        flowers = (tuple([tuple(s.flowers) for s in g.seats]) if self.reads is None else
+                   flower_values(self.reads, g.seats, self.copies) if self.reads else ())
+        return (g.dealer, g.dealer_streak, len(fr) == g.n and len(set(fr)) == 1,
+                tuple([tuple([(k["kind"], k["from"], k["robbed"]) for k in s.kongs]) for s in g.seats]), flowers)
+
+    def settle(self, g: Game) -> tuple[dict[int, Any], list[dict[str, Any]], int, int]:
+        """(net, ledger, next dealer, streak) of a hand nobody won; the ledger is the caller's to keep."""
+        key = self.key(g)
+        hit = self.memo.get(key)
+        if hit is None:
+            net, ledger = settle_hand(g)
+            nxt, streak = rotation(g)
+            if len(self.memo) > 10_000:
+                self.memo.clear()
+            hit = self.memo[key] = (net, ledger, nxt, streak)
+        net, ledger, nxt, streak = hit
+        return dict(net), [{**e, "rules": list(e["rules"])} if "rules" in e else dict(e) for e in ledger], nxt, streak
 
 
 def settle_hand(g: Game) -> tuple[dict[int, Any], list[dict[str, Any]]]:

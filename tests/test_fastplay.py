@@ -118,3 +118,24 @@ def test_other_agents_and_reference_use_game_py():
 
     assert fastplay.plan_for(engine_for("shangrao", "reference"), None) is None
     assert fastplay.plan_for(engine_for("shangrao", "native"), {"kong_points": [1]}) is None  # unhashable
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_remembered_draw_settlement_is_the_settlement(variant):
+    """Draws are settled from a memo keyed by all the settlement can read; recomputing gives the same."""
+    from mjrules.gamefacts import rotation, settle_hand
+    from mjrules.play import play_hand
+
+    eng = engine_for(variant, "native")
+    draws = 0
+    for seed in range(80):
+        g = play_hand(eng, seed=seed, dealer=seed % 4, dealer_streak=seed % 2)
+        if g.winners:
+            continue
+        draws += 1
+        net, ledger = settle_hand(g)
+        nxt, streak = rotation(g)
+        o = g.outcome
+        assert o["payments"] == {str(p): v for p, v in sorted(net.items())} and o["ledger"] == ledger
+        assert (o["next_dealer"], o["next_streak"]) == (nxt, streak)
+    assert draws > 20
