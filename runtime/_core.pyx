@@ -677,14 +677,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
 cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
     """Pattern p can give a legal reading: in mode 2 (legality alone), not when a forbid holds for every reading
     of pattern p on these facts. The other modes report the best refused reading, so they try every pattern."""
-    cdef signed char r
-    if R.mode != 2 or x.spec.nforbid == 0:
-        return True
-    r = x.spec.forbid_ctx(x, x.f.base, p)
-    if x.err:
-        x.err = 0
-        return True
-    return r != 2
+    return R.mode != 2 or _forbids(x, p) != 2
 
 
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
@@ -948,28 +941,27 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
     return False
 
 
-cdef bint _forbids_off(Ctx* x) noexcept nogil:
+cdef signed char _forbids(Ctx* x, int p) noexcept nogil:
+    """The forbids on these facts alone (and the reading's pattern p, or -1): 0 none can hold, 2 one holds
+    whatever the reading, 1 unknown (also when the test cannot be made natively)."""
+    cdef signed char r
+    if x.spec.nforbid == 0:
+        return 0
+    r = x.spec.forbid_ctx(x, x.f.base, p)
+    if x.err:
+        x.err = 0
+        return 1
+    return r
+
+
+cdef inline bint _forbids_off(Ctx* x) noexcept nogil:
     """No forbid can hold for any reading of these facts (the check's context decides them all)."""
-    cdef signed char r
-    if x.spec.nforbid == 0:
-        return True
-    r = x.spec.forbid_ctx(x, x.f.base, -1)
-    if x.err:
-        x.err = 0
-        return False
-    return r == 0
+    return _forbids(x, -1) == 0
 
 
-cdef bint _forbidden(Ctx* x) noexcept nogil:
+cdef inline bint _forbidden(Ctx* x) noexcept nogil:
     """Some forbid holds on these facts whatever the reading: no reading is legal."""
-    cdef signed char r
-    if x.spec.nforbid == 0:
-        return False
-    r = x.spec.forbid_ctx(x, x.f.base, -1)
-    if x.err:
-        x.err = 0
-        return False
-    return r == 2
+    return _forbids(x, -1) == 2
 
 
 cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1) noexcept nogil:

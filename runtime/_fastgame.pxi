@@ -159,6 +159,36 @@ cdef int _mt_below(MT* m, int n) noexcept nogil:
     return <int>r
 
 
+cdef int _seed_words(seed, unsigned int* words) except -1:
+    """random.Random(seed)'s key for an int seed: |seed| in 32-bit words, least significant first (at least one);
+    the number of words (at most 64)."""
+    cdef unsigned long long a
+    cdef int n = 0
+    seed = abs(seed)
+    if seed < 18446744073709551616:
+        a = seed
+        while True:
+            words[n] = <unsigned int>(a & 0xFFFFFFFF)
+            n += 1
+            a >>= 32
+            if not a:
+                return n
+    while seed:
+        if n == 64:
+            raise ValueError("a seed of more than 2048 bits")
+        words[n] = seed & 0xFFFFFFFF
+        n += 1
+        seed >>= 32
+    return n
+
+
+def seed_words(seed) -> tuple:
+    """_seed_words as a tuple (for tests against random.Random)."""
+    cdef unsigned int words[64]
+    cdef int n = _seed_words(seed, words)
+    return tuple([words[i] for i in range(n)])
+
+
 def mt_sample(key, int count, int below=0) -> list:
     """The first `count` outputs of the C Mersenne Twister seeded with `key` (32-bit words): getrandbits(32),
     or _randbelow(below) when below > 0. For tests against random.Random."""
@@ -1114,23 +1144,17 @@ cdef class FastTable:
             self.drawn = k
             source = SRC_DRAW
 
-    def play(self, seed_key, int dealer, int streak, agent_keys):
-        """Play one hand from random.Random(seed)'s words and each agent's; returns the hand-off:
-        (entry, args, state) -- state holds what fastplay.adopt needs to build the Game."""
+    def play(self, seed, int dealer, int streak, agent_seeds):
+        """Play one hand with random.Random(seed) for the setup and random.Random(agent_seeds[i]) for seat i's
+        choices (int seeds); returns the hand-off: (entry, args, state) -- state holds what fastplay.adopt needs
+        to build the Game."""
         cdef unsigned int words[64]
-        cdef int i, s
-        if not 0 < len(seed_key) <= 64 or len(agent_keys) != self.n:
-            raise ValueError("seed words")
-        for i in range(len(seed_key)):
-            words[i] = seed_key[i]
-        _mt_seed(&self.rng, words, len(seed_key))
+        cdef int s
+        if len(agent_seeds) != self.n:
+            raise ValueError("one agent seed per seat")
+        _mt_seed(&self.rng, words, _seed_words(seed, words))
         for s in range(self.n):
-            key = agent_keys[s]
-            if not 0 < len(key) <= 64:
-                raise ValueError("seed words")
-            for i in range(len(key)):
-                words[i] = key[i]
-            _mt_seed(&self.arng[s], words, len(key))
+            _mt_seed(&self.arng[s], words, _seed_words(agent_seeds[s], words))
         for s in range(FG_SEATS):                    # everything but the contexts
             memset(&self.seats[s], 0, <size_t>(<char*>&self.seats[s].cx - <char*>&self.seats[s]))
         memset(self.dealt, 0, sizeof(self.dealt))

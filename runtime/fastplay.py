@@ -28,15 +28,6 @@ EVW = 6  # ints per compact event (_fastgame.pxi)
 _KONGS = ("exposed", "added", "concealed")
 
 
-def seed_words(seed: int) -> tuple[int, ...]:
-    """random.Random(seed)'s key: |seed| in 32-bit words, least significant first ((0,) for 0)."""
-    a, out = abs(seed), []
-    while a:
-        out.append(a & 0xFFFFFFFF)
-        a >>= 32
-    return tuple(out) or (0,)
-
-
 class FastPlan:
     """The C loop for one engine and one set of option values, with the numbers it reads from the IR."""
 
@@ -158,7 +149,7 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
 
     plan._dealer, plan._streak = dealer, dealer_streak
     table = plan.table
-    entry, args, st = table.play(seed_words(seed), dealer, dealer_streak, [seed_words(s) for s in agent_seeds])
+    entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds)
     g = adopt(plan, seed, dealer, dealer_streak, st, entry)
     if entry == 5:  # H_DRAW_GAME: nobody decides again
         g._draw_game(plan.exhausted[args[0]])
@@ -215,15 +206,12 @@ def _answer(code: int, a: int, b: int, tile: int) -> dict[str, Any]:
 def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any], entry: int) -> Game:
     """The Game game.py would hold where the C loop stopped."""
     g = Game.__new__(Game)
-    g._base(plan.engine, seed, dealer, dealer_streak, plan.constants)
+    seats = [Seat(list(conc), [_meld(kind, k0, concealed) for kind, k0, concealed in melds] if melds else [],
+                  list(flowers), list(discards), first_turn, False, wild_discards, ron_blocked,
+                  [{"kind": kind, "tile": k, "robbed": False, "from": frm} for kind, k, frm in kongs] if kongs else [])
+             for conc, melds, kongs, flowers, discards, first_turn, wild_discards, ron_blocked in st["seats"]]
+    g._base(plan.engine, seed, dealer, dealer_streak, plan.constants, seats)
     g.rng = None
-    seats = g.seats
-    for i, (conc, melds, kongs, flowers, discards, first_turn, wild_discards, ron_blocked) in enumerate(st["seats"]):
-        s = seats[i]
-        s.concealed, s.flowers, s.discards = list(conc), list(flowers), list(discards)
-        s.melds = [_meld(kind, k0, concealed) for kind, k0, concealed in melds]
-        s.kongs = [{"kind": kind, "tile": k, "robbed": False, "from": frm} for kind, k, frm in kongs]
-        s.first_turn, s.wild_discards, s.ron_blocked = first_turn, wild_discards, ron_blocked
     g._full_wall = True
     g.wall, g.head, g.tail = list(st["wall"]), st["head"], st["tail"]
     w, ind = st["wild"], st["indicator"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .compiler.ir import Expr, Variant
-from .gamefacts import DrawMemo, GameEnv, rotation, settle_hand
+from .gamefacts import DrawMemo, GameEnv, every_node, rotation, settle_hand
 from .situation import Situation, _new_situation
 from .tiles import TILE_NAMES, Meld, tile_name
 
@@ -55,8 +55,10 @@ class Game:
         self.rng: random.Random | None = random.Random(seed)  # the setup's: shuffle, dice
         self._setup(wall, hands, indicator)
 
-    def _base(self, engine: Any, seed: int, dealer: int, dealer_streak: int, constants: tuple) -> None:
-        """Every attribute before the setup (the C loop's hand-off in fastplay.py starts from here too)."""
+    def _base(self, engine: Any, seed: int, dealer: int, dealer_streak: int, constants: tuple,
+              seats: list[Seat] | None = None) -> None:
+        """Every attribute before the setup (the C loop's hand-off in fastplay.py starts from here too, with
+        the seats it played)."""
         self.engine = engine
         self.v: Variant = engine.variant
         self.n = self.v.players
@@ -65,7 +67,7 @@ class Game:
         self.dealer_streak = dealer_streak
         self.options, self._overrides, self._scored, self._retain_const, memo, self._draws = constants
         self._retain_memo = {} if memo else None
-        self.seats = [Seat() for _ in range(self.n)]
+        self.seats = seats if seats is not None else [Seat() for _ in range(self.n)]
         self._ev: list[dict[str, Any]] = []
         self._compact: Any = None  # the C loop's events, turned into dicts when `events` is first read
         self.wild: int | None = None
@@ -841,29 +843,18 @@ def _retain_plan(v: Variant) -> tuple[int | None, dict | None]:
     e = v.wall.retain
     if e.op == "const":
         return int(e.args[0]), None
-    defines = {d.name: d.expr for d in v.defines}
-    seen: set[str] = set()
 
-    def pure(x: Expr) -> bool:
-        op, a = x.op, x.args
+    def pure(x: Expr) -> bool | None:
+        op = x.op
         if op == "var":
-            return a[0] in _RETAIN_VARS
-        if op == "opt":
+            return x.args[0] in _RETAIN_VARS
+        if op in ("opt", "const", "enum", "group"):
             return True
-        if op == "call":  # the flower builtins (and max, min) over every seat's flowers
-            return all(pure(y) for y in a[1:])
-        if op == "ref":
-            if a[0] != "define" or a[1] not in defines:
-                return False
-            if a[1] in seen:
-                return True
-            seen.add(a[1])
-            return pure(defines[a[1]])
-        if op in ("const", "enum", "group"):
-            return True
-        return op in _PURE_OPS and all(pure(y) for y in a)
+        if op in ("call", "ref"):  # the flower builtins (and max, min) over every seat's flowers; defines
+            return None
+        return None if op in _PURE_OPS else False
 
-    return None, ({} if pure(e) else None)
+    return None, ({} if every_node(v, [e], pure) else None)
 
 
 def _normalise(a: Action) -> Action:

@@ -77,36 +77,46 @@ class GameEnv(Env):
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
 
 
+def every_node(v: Any, exprs: list[Expr | None], check: Any) -> bool:
+    """Walk game expressions, following each define they name once: check(e) says True (accept e without
+    looking inside), False (reject: the answer is False) or None (look at e's sub-expressions)."""
+    defines = {d.name: d.expr for d in v.defines}
+    seen: set[str] = set()
+
+    def walk(e: Any) -> bool:
+        verdict = check(e)
+        if verdict is not None:
+            return bool(verdict)
+        if e.op == "ref":
+            kind, name = e.args[0], e.args[1]
+            if kind != "define" or name not in defines:
+                return False
+            if name in seen:
+                return True
+            seen.add(name)
+            return walk(defines[name])
+        return all(walk(y) for y in e.args if hasattr(y, "op"))
+
+    return all(walk(e) for e in exprs if e is not None)
+
+
 def flower_reads(v: Any, exprs: list[Expr | None]) -> list[tuple[int, tuple[int, ...]]] | None:
     """The flower builtins these game expressions call, as (0 flower_fours or 1 flower_complete, the group's
     kinds), when they read the flowers through nothing else and each group is fixed (a literal of distinct
     kinds); else None. Their values (GameEnv.call sums them over the seats) then stand for the flowers."""
-    defines = {d.name: d.expr for d in v.defines}
     out: list[tuple[int, tuple[int, ...]]] = []
-    seen: set[str] = set()
 
-    def walk(e: Any) -> bool:
-        op, a = e.op, e.args
-        if op == "call":
-            if a[0] in ("max", "min"):
-                return all(walk(y) for y in a[1:])
-            if a[0] not in ("flower_fours", "flower_complete") or len(a) != 2 or a[1].op != "group":
-                return False
-            kinds = tuple(a[1].args[1])
-            if len(set(kinds)) != len(kinds):
-                return False
-            out.append((0 if a[0] == "flower_fours" else 1, kinds))
-            return True
-        if op == "ref":
-            if a[0] != "define" or a[1] not in defines:
-                return False
-            if a[1] in seen:
-                return True
-            seen.add(a[1])
-            return walk(defines[a[1]])
-        return all(walk(y) for y in a if hasattr(y, "op"))
+    def check(e: Any) -> bool | None:
+        a = e.args
+        if e.op != "call" or a[0] in ("max", "min"):
+            return None
+        if a[0] not in ("flower_fours", "flower_complete") or len(a) != 2 or a[1].op != "group":
+            return False
+        kinds = tuple(a[1].args[1])
+        out.append((0 if a[0] == "flower_fours" else 1, kinds))
+        return len(set(kinds)) == len(kinds)
 
-    return out if all(walk(e) for e in exprs if e is not None) else None
+    return out if every_node(v, exprs, check) else None
 
 
 def flower_values(reads: list[tuple[int, tuple[int, ...]]], seats: Any, copies: tuple[int, ...]) -> tuple[int, ...]:
