@@ -228,6 +228,255 @@ cdef struct FSeat:
     int ferr
 
 
+# ---- the greedy agent (agents.GreedyAgent), for seats that play it ----------------------------------------
+# The same decisions as GreedyAgent.choose_in: a win whenever offered; else a kong when it does not raise the
+# shape distance, a claim when it lowers it, and the discard with the least (distance after it, is a wild,
+# is not an honour, neighbours kept, random.random()). The distance (GreedyAgent.estimate) is computed here:
+# the classic shanten of distance.standard_shanten (each suit's options by the same search, combined keeping
+# the most partial sets per (sets, pair)), distance.pairs_shanten, and agents._free_estimate on the kernel's
+# three-valued pattern test for the facts of a default situation (counts-only patterns, as the Python memo).
+
+cdef enum:
+    GS_M = 8             # sets counted per suit group in a suit's options (a suit holds at most 17 tiles)
+    GS_SLOTS = 1 << 16   # remembered suit options
+    GE_SLOTS = 1 << 15   # remembered estimates
+
+
+cdef struct SuitOpts:
+    unsigned int key     # 1 + base-5 code of the counts, + 2**31 for the honours; 0: empty slot
+    signed char t[GS_M][2]   # the most partial sets with m sets and p pairs (-1: unreachable)
+
+
+cdef struct EstSlot:
+    unsigned char c[NK]  # the counts without the wilds
+    unsigned char jokers
+    unsigned char melds
+    bint used
+    int value
+
+
+cdef void _gdfs(int* c, int n, bint honours, int i, int m, int t, int p, SuitOpts* o) noexcept nogil:
+    """distance._group_options' search: every (sets, partial sets, pair) reading of one suit's counts."""
+    cdef int d, keep
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        if m < GS_M and t > o.t[m][p]:
+            o.t[m][p] = t
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        _gdfs(c, n, honours, i, m + 1, t, p, o)
+        c[i] += 3
+    if not honours and i + 2 < n and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        _gdfs(c, n, honours, i, m + 1, t, p, o)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    if c[i] >= 2:
+        c[i] -= 2
+        if not p:
+            _gdfs(c, n, honours, i, m, t, 1, o)
+        _gdfs(c, n, honours, i, m, t + 1, p, o)
+        c[i] += 2
+    if not honours:
+        for d in range(1, 3):
+            if i + d < n and c[i + d]:
+                c[i] -= 1
+                c[i + d] -= 1
+                _gdfs(c, n, honours, i, m, t + 1, p, o)
+                c[i] += 1
+                c[i + d] += 1
+    keep = c[i]
+    c[i] = 0
+    _gdfs(c, n, honours, i + 1, m, t, p, o)
+    c[i] = keep
+
+
+cdef struct Greedy:
+    Spec* sp
+    Ctx* gx                  # the facts of a default situation, for the free patterns' three-valued tests
+    SuitOpts* suits
+    EstSlot* est
+    bint standard, pairs
+    int nfree
+    int free[16]
+    int sets, win_size
+    int errs                 # free-pattern tests the kernel could not make (tests expect none)
+
+
+cdef SuitOpts* _suit_opts(Greedy* g, const int* c, int n, bint honours) noexcept nogil:
+    cdef unsigned int code = 0, key, h
+    cdef int i, j, m
+    cdef SuitOpts* o
+    cdef int w[9]
+    for i in range(n):
+        code = code * 5 + <unsigned int>c[i]
+    key = code + 1 + (<unsigned int>honours << 31)
+    h = (key * <unsigned int>2654435761) & (GS_SLOTS - 1)
+    for j in range(8):
+        o = &g.suits[(h + j) & (GS_SLOTS - 1)]
+        if o.key == key:
+            return o
+        if o.key == 0:
+            break
+    if o.key != 0:
+        o = &g.suits[h]              # the neighbourhood is full: replace the first
+    o.key = key
+    memset(o.t, 0xFF, sizeof(o.t))
+    for i in range(n):
+        w[i] = c[i]
+    _gdfs(w, n, honours, 0, 0, 0, 0, o)
+    return o
+
+
+cdef int _g_standard(Greedy* g, const int* c, int n_sets) noexcept nogil:
+    """distance.standard_shanten(c, n_sets)."""
+    cdef signed char acc[32][2]
+    cdef signed char nxt[32][2]
+    cdef int grp, lo, m1, p1, m2, p2, m, p, t, best, mm
+    cdef SuitOpts* o
+    memset(acc, 0xFF, sizeof(acc))
+    acc[0][0] = 0
+    for grp in range(4):
+        lo = 9 * grp
+        o = _suit_opts(g, &c[lo], 9 if grp < 3 else 7, grp == 3)
+        memset(nxt, 0xFF, sizeof(nxt))
+        for m1 in range(32):
+            for p1 in range(2):
+                if acc[m1][p1] < 0:
+                    continue
+                for m2 in range(GS_M):
+                    for p2 in range(2):
+                        if o.t[m2][p2] < 0:
+                            continue
+                        m = m1 + m2
+                        if m > 31:
+                            m = 31
+                        p = 1 if p1 + p2 else 0
+                        t = acc[m1][p1] + o.t[m2][p2]
+                        if t > nxt[m][p]:
+                            nxt[m][p] = t
+        memcpy(acc, nxt, sizeof(acc))
+    best = 2 * n_sets
+    for m in range(32):
+        for p in range(2):
+            if acc[m][p] < 0:
+                continue
+            mm = m if m < n_sets else n_sets
+            t = acc[m][p] if acc[m][p] < n_sets - mm else n_sets - mm
+            if 2 * (n_sets - mm) - t - p < best:
+                best = 2 * (n_sets - mm) - t - p
+    return best
+
+
+cdef int _g_free(Greedy* g, int p, const int* c) noexcept nogil:
+    """agents._free_estimate: first-fit of the tiles in three orders under the pattern's three-valued test."""
+    cdef int order[64]
+    cdef int counts[NK]
+    cdef int n = 0, k, i, r, v, size, best = 0
+    for k in range(NK):
+        for i in range(c[k]):
+            if n < 64:
+                order[n] = k
+                n += 1
+    for r in range(3):
+        memset(counts, 0, sizeof(counts))
+        size = 0
+        for i in range(n):
+            if r == 0:
+                k = order[i]
+            elif r == 1:
+                k = order[n - 1 - i]
+            else:
+                k = -1
+            if r == 2:                       # sorted by (count, kind): fill below
+                break
+            counts[k] += 1
+            g.gx.err = 0
+            if g.sp.viable(g.gx, counts, p) != 0 or g.gx.err:
+                if g.gx.err:
+                    g.errs += 1
+                size += 1
+            else:
+                counts[k] -= 1
+        if r == 2:
+            for v in range(1, 5):
+                for k in range(NK):
+                    if c[k] != v:
+                        continue
+                    for i in range(v):
+                        counts[k] += 1
+                        g.gx.err = 0
+                        if g.sp.viable(g.gx, counts, p) != 0 or g.gx.err:
+                            if g.gx.err:
+                                g.errs += 1
+                            size += 1
+                        else:
+                            counts[k] -= 1
+        if size > best:
+            best = size
+    return (g.win_size - 1) - best
+
+
+cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept nogil:
+    """GreedyAgent.estimate(concealed, melds, wild) for a hand given as counts of every kind."""
+    cdef int c[NK]
+    cdef int k, i, jokers = 0, est = 0, e, pairs = 0, kinds = 0, half
+    cdef bint any = False
+    cdef unsigned long long h = 1469598103934665603ULL
+    cdef EstSlot* slot
+    for k in range(NK):
+        c[k] = hand[k]
+    if 0 <= wild < NK:
+        jokers = c[wild]
+        c[wild] = 0
+    for k in range(NK):
+        h = (h ^ <unsigned long long>c[k]) * 1099511628211ULL
+    h = (h ^ <unsigned long long>(jokers * 64 + melds)) * 1099511628211ULL
+    slot = &g.est[h & (GE_SLOTS - 1)]
+    if slot.used and slot.jokers == jokers and slot.melds == melds:
+        for k in range(NK):
+            if slot.c[k] != c[k]:
+                break
+        else:
+            return slot.value
+    if g.standard:
+        est = _g_standard(g, c, g.sets - melds if g.sets - melds > 0 else 0)
+        any = True
+    if g.pairs and melds == 0:
+        half = g.win_size // 2
+        for k in range(NK):
+            pairs += c[k] // 2
+            kinds += c[k] > 0
+        e = half - 1 - (pairs if pairs < half else half) + (half - kinds if half > kinds else 0)
+        if not any or e < est:
+            est = e
+        any = True
+    if melds == 0:
+        for i in range(g.nfree):
+            e = _g_free(g, g.free[i], c)
+            if not any or e < est:
+                est = e
+            any = True
+    if not any:
+        est = 8
+    for k in range(NK):
+        slot.c[k] = <unsigned char>c[k]
+    slot.jokers, slot.melds, slot.used, slot.value = jokers, melds, True, est - jokers
+    return est - jokers
+
+
+cdef double _mt_random(MT* m) noexcept nogil:
+    """random.Random.random()."""
+    cdef unsigned int a = _mt_next(m) >> 5
+    cdef unsigned int b = _mt_next(m) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+
+
 cdef class FastTable:
     """The C game loop for one compiled variant and one set of option values (runtime/fastplay.py builds it
     from the IR). Not thread-safe: one hand at a time."""
@@ -301,6 +550,9 @@ cdef class FastTable:
     cdef bint pass_blocks_ron
     cdef public bint verify       # tests: rebuild each seat's kept facts before use and count the differences
     cdef public int stale
+    cdef Greedy gr
+    cdef public bint greedy_ok    # the greedy agent can play here (its free patterns read only the counts)
+    cdef bint greedy[FG_SEATS]    # this hand's greedy seats
 
     def __cinit__(self, Kernel kernel, tuple opts, dict p):
         cdef int i, k
@@ -378,6 +630,22 @@ cdef class FastTable:
                     if 0 <= k < NALL:
                         self.fc_mask[i] |= 1ULL << k
         self.playable = kernel.playable
+        g = p["greedy"]
+        self.greedy_ok = g is not None and not isnan(self.wb_self) and len(g["free"]) <= 16
+        if self.greedy_ok:
+            self.gr.sp = self.sp
+            self.gr.gx = _ctx_new(self.sp)
+            self.gr.gx.opts = self.opts
+            self.gr.suits = <SuitOpts*>calloc(GS_SLOTS, sizeof(SuitOpts))
+            self.gr.est = <EstSlot*>calloc(GE_SLOTS, sizeof(EstSlot))
+            if self.gr.suits == NULL or self.gr.est == NULL:
+                raise MemoryError()
+            _prep_check(self.gr.gx, -1, self.playable, self.wb_self)
+            self.gr.standard, self.gr.pairs = g["standard"], g["pairs"]
+            self.gr.nfree = len(g["free"])
+            for i, k in enumerate(g["free"]):
+                self.gr.free[i] = k
+            self.gr.sets, self.gr.win_size = (self.win_size - 2) // 3, self.win_size
         self.nplay = 0
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
@@ -395,6 +663,10 @@ cdef class FastTable:
                 _ctx_free(self.seats[i].cx)
         free(self.opts)
         free(self.ev)
+        if self.gr.gx != NULL:
+            _ctx_free(self.gr.gx)
+        free(self.gr.suits)
+        free(self.gr.est)
 
     # ---- logging -------------------------------------------------------------------------------------
     cdef int _log(self, int code, int seat, int a=0, int b=0, int c=0, int d=0) except -1:
@@ -921,7 +1193,10 @@ cdef class FastTable:
                 if s.cnt[k]:
                     kinds[nk] = k
                     nk += 1
-            idx = _mt_below(&self.arng[seat], nwin + nkong + nk)
+            if self.greedy[seat]:
+                idx = self._greedy_turn(seat, nwin, nkong, kong_tile, nk, kinds)
+            else:
+                idx = _mt_below(&self.arng[seat], nwin + nkong + nk)
             if idx < nwin:                              # the seat wins: game.py settles it
                 self.entry, self.eargs[0], self.eargs[1], self.eargs[2] = H_TURN_WIN, seat, self.drawn, source
                 return 0
@@ -945,7 +1220,7 @@ cdef class FastTable:
                     self.nans = 0
                     for p in range(self.n):             # Game._resolve_rob_kong's answers: win or pass
                         if nacts[p]:
-                            idx = _mt_below(&self.arng[p], 2)
+                            idx = 0 if self.greedy[p] else _mt_below(&self.arng[p], 2)
                             self.ans[self.nans][0], self.ans[self.nans][1] = p, C_WIN if idx == 0 else 0
                             self.nans += 1
                             who += idx == 0
@@ -1051,7 +1326,10 @@ cdef class FastTable:
                     answer[p] = -1
                     if p == d or not nacts[p]:
                         continue
-                    idx = _mt_below(&self.arng[p], nacts[p] + 1)
+                    if self.greedy[p]:
+                        idx = self._greedy_claim(p, k, nacts[p], acts[p], chi_a[p], chi_b[p])
+                    else:
+                        idx = _mt_below(&self.arng[p], nacts[p] + 1)
                     a = self.nans
                     self.ans[a][0], self.ans[a][1] = p, 0
                     self.nans += 1
@@ -1144,7 +1422,82 @@ cdef class FastTable:
             self.drawn = k
             source = SRC_DRAW
 
-    def play(self, seed, int dealer, int streak, agent_seeds):
+    cdef int _greedy_turn(self, int seat, int nwin, int nkong, int* kong_tile, int nk, int* kinds) noexcept:
+        """GreedyAgent's choice at its turn, as an index into [win] + kongs + discards."""
+        cdef FSeat* s = &self.seats[seat]
+        cdef int hand[NALL]
+        cdef int i, k, d, base, e, iso, hon, best = -1, be = 0, bw = 0, bh = 0, bi = 0, w = self.wild
+        cdef bint isw
+        cdef double r, br = 0.0
+        if nwin:
+            return 0
+        memcpy(hand, s.cnt, sizeof(hand))
+        if nkong:
+            base = _g_estimate(&self.gr, hand, s.nmeld, w)
+            for i in range(nkong):
+                k = kong_tile[i]
+                d = hand[k]
+                hand[k] = 0
+                e = _g_estimate(&self.gr, hand, s.nmeld + 1, w)
+                hand[k] = d
+                if e <= base:
+                    return nwin + i
+        for i in range(nk):                              # min over (distance, wild, not honour, kept, random)
+            k = kinds[i]
+            hand[k] -= 1
+            e = _g_estimate(&self.gr, hand, s.nmeld, w)
+            iso = 0
+            if k < 27:
+                for d in range(-2, 3):
+                    if d != 0 and 0 <= k % 9 + d <= 8 and hand[k + d] > 0:
+                        iso += 1
+            hand[k] += 1
+            isw = w >= 0 and k == w
+            hon = -1 if k >= 27 else 0
+            r = _mt_random(&self.arng[seat])
+            if best < 0 or e < be or e == be and (isw < bw or isw == bw and (hon < bh or hon == bh and (
+                    iso < bi or iso == bi and r < br))):
+                best, be, bw, bh, bi, br = i, e, isw, hon, iso, r
+        return nwin + nkong + best
+
+    cdef int _greedy_claim(self, int p, int k, int n, int* acts, int* chi_a, int* chi_b) noexcept:
+        """GreedyAgent's answer to a discard of kind k: an index into acts, or n for a pass."""
+        cdef FSeat* s = &self.seats[p]
+        cdef int hand[NALL]
+        cdef int i, x, base, after, e, best = -1, best_val
+        cdef bint any
+        for i in range(n):
+            if acts[i] == C_WIN:
+                return i
+        memcpy(hand, s.cnt, sizeof(hand))
+        base = best_val = _g_estimate(&self.gr, hand, s.nmeld, self.wild)
+        for i in range(n):
+            if acts[i] == C_PON:
+                hand[k] -= 2
+            elif acts[i] == C_KONG:
+                hand[k] -= 3
+            else:
+                hand[chi_a[i]] -= 1
+                hand[chi_b[i]] -= 1
+            if acts[i] == C_KONG:
+                after = _g_estimate(&self.gr, hand, s.nmeld + 1, self.wild)
+            else:                                        # the best discard after the claim
+                after = base
+                any = False
+                for x in range(NALL):
+                    if hand[x] > 0:
+                        hand[x] -= 1
+                        e = _g_estimate(&self.gr, hand, s.nmeld + 1, self.wild)
+                        hand[x] += 1
+                        if not any or e < after:
+                            after = e
+                        any = True
+            memcpy(hand, s.cnt, sizeof(hand))
+            if after < best_val:
+                best, best_val = i, after
+        return best if best >= 0 else n
+
+    def play(self, seed, int dealer, int streak, agent_seeds, greedy=()):
         """Play one hand with random.Random(seed) for the setup and random.Random(agent_seeds[i]) for seat i's
         choices (int seeds); returns the hand-off: (entry, args, state) -- state holds what fastplay.adopt needs
         to build the Game."""
@@ -1152,6 +1505,10 @@ cdef class FastTable:
         cdef int s
         if len(agent_seeds) != self.n:
             raise ValueError("one agent seed per seat")
+        for s in range(self.n):
+            self.greedy[s] = s < len(greedy) and greedy[s]
+            if self.greedy[s] and not self.greedy_ok:
+                raise ValueError("the greedy agent cannot play in the C loop for this variant")
         _mt_seed(&self.rng, words, _seed_words(seed, words))
         for s in range(self.n):
             _mt_seed(&self.arng[s], words, _seed_words(agent_seeds[s], words))
@@ -1214,6 +1571,20 @@ cdef class FastTable:
             "extra": [self.extra[i] for i in range(self.nextra)],
             "answers": [(self.ans[i][0], self.ans[i][1], self.ans[i][2], self.ans[i][3]) for i in range(self.nans)],
         }
+
+    def greedy_estimate(self, counts, int melds, int wild=-1):
+        """GreedyAgent.estimate for a hand given as counts of every kind (tests compare the two)."""
+        cdef int hand[NALL]
+        cdef int k
+        if not self.greedy_ok:
+            raise ValueError("no greedy agent here")
+        for k in range(NALL):
+            hand[k] = counts[k] if k < len(counts) else 0
+        return _g_estimate(&self.gr, hand, melds, wild)
+
+    @property
+    def greedy_errors(self):
+        return self.gr.errs
 
     def rng_states(self):
         """(the game's rng, each agent's rng) as random.Random.getstate() tuples."""

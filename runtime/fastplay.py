@@ -17,7 +17,7 @@ import math
 import random
 from typing import Any
 
-from .agents import RandomAgent
+from .agents import GreedyAgent, RandomAgent, _counts_only
 from .game import Game, Seat, game_constants
 from .gamefacts import GameEnv, flower_reads
 from .tiles import TILE_NAMES, Meld
@@ -81,6 +81,7 @@ class FastPlan:
             "wb_repl": wb("kong_replacement"), "wb_robk": wb("rob_kong"),
             "kong_needs_replacement": bool(v.wall.kong_needs_replacement), "rob_added": "added" in c.rob_kong,
             "flower_calls": flower_reads(v, [v.wall.retain]),
+            "greedy": _greedy_params(v),
             "pass_blocks_ron": bool(c.pass_blocks_ron is not None
                                     and GameEnv(_Table(v, full)).eval(c.pass_blocks_ron, "config")),
         }
@@ -106,6 +107,16 @@ class FastPlan:
                 self._retain.clear()
             self._retain[key] = r
         return r
+
+
+def _greedy_params(v: Any) -> dict[str, Any] | None:
+    """What the C greedy agent needs: the shapes GreedyAgent estimates, and the free patterns, whose tests must
+    read only the counts (as agents._free_estimate's memo requires); None when one does not."""
+    shapes = {p.shape for p in v.patterns}
+    free = [i for i, p in enumerate(v.patterns) if p.shape == "free"]
+    if any(v.patterns[i].cond is not None and not _counts_only(v.patterns[i].cond) for i in free):
+        return None
+    return {"standard": "standard" in shapes, "pairs": "pairs" in shapes and v.win_size % 2 == 0, "free": free}
 
 
 class _Table:
@@ -143,13 +154,16 @@ def plan_for(engine: Any, options: dict[str, Any] | None) -> FastPlan | None:
     return plan
 
 
-def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_seeds: list[int]) -> Game:
-    """One hand: the C loop, then game.py from where it stopped (random agents seeded with agent_seeds)."""
+def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_seeds: list[int],
+              agents: list[str] | None = None) -> Game:
+    """One hand: the C loop, then game.py from where it stopped; agents: "random" or "greedy" per seat (default
+    random), seeded with agent_seeds as make_agent seeds them."""
     from .play import run
 
     plan._dealer, plan._streak = dealer, dealer_streak
     table = plan.table
-    entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds)
+    greedy = [a == "greedy" for a in agents] if agents else []
+    entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds, greedy)
     g = adopt(plan, seed, dealer, dealer_streak, st, entry)
     if entry == 5:  # H_DRAW_GAME: nobody decides again
         g._draw_game(plan.exhausted[args[0]])
@@ -157,12 +171,12 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
     game_state, agent_states = table.rng_states()
     g.rng = random.Random()
     g.rng.setstate(game_state)
-    agents = []
+    players: list[Any] = []
     for i, s in enumerate(agent_states):
-        a = RandomAgent.__new__(RandomAgent)
+        a = GreedyAgent(plan.variant) if i < len(greedy) and greedy[i] else RandomAgent.__new__(RandomAgent)
         a.rng = random.Random()
         a.rng.setstate(s)
-        agents.append(a)
+        players.append(a)
     if entry == 1:
         g._start_play()
     elif entry == 2:
@@ -187,7 +201,7 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
             g.act(p, _answer(code, a, b, g.last_discard[1] if entry == 9 else args[1]))
     else:  # pragma: no cover - the loop always stops at one of the entries above
         raise RuntimeError(f"the C game loop stopped at an unknown step {entry}")
-    return run(g, agents)
+    return run(g, players)
 
 
 def _answer(code: int, a: int, b: int, tile: int) -> dict[str, Any]:

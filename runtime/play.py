@@ -39,12 +39,12 @@ def play_hand(engine: Any, agents: list[str] | list[Agent] | None = None, *, see
     """Deal and play one hand; agents are names ('random', 'greedy') or Agent objects."""
     n = engine.variant.players
     names = agents or ["random"] * n
-    if all(a == "random" for a in names) and len(names) == n and isinstance(seed, int):
+    if all(a in ("random", "greedy") for a in names) and len(names) == n and isinstance(seed, int):
         from .fastplay import fast_hand, plan_for
 
         plan = plan_for(engine, options)
-        if plan is not None:  # the C loop: the same hand as below, faster
-            g = fast_hand(plan, seed, dealer, dealer_streak, [seed * 31 + i for i in range(n)])
+        if plan is not None and ("greedy" not in names or plan.table.greedy_ok):  # the C loop: the same hand
+            g = fast_hand(plan, seed, dealer, dealer_streak, [seed * 31 + i for i in range(n)], list(names))
             g.agent_names = list(names)
             return g
     ag = [make_agent(a, engine.variant, seed * 31 + i) if isinstance(a, str) else a for i, a in enumerate(names)]

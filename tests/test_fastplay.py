@@ -23,14 +23,15 @@ OPTIONS = {
 }
 
 
-def _pair(engine, seed: int, dealer: int, streak: int, options):
-    from mjrules.agents import RandomAgent
+def _pair(engine, seed: int, dealer: int, streak: int, options, kinds=None):
+    from mjrules.agents import make_agent
     from mjrules.play import play_hand
 
     n = engine.variant.players
-    fast = play_hand(engine, ["random"] * n, seed=seed, dealer=dealer, dealer_streak=streak, options=options)
-    slow = play_hand(engine, [RandomAgent(seed * 31 + i) for i in range(n)], seed=seed, dealer=dealer,
-                     dealer_streak=streak, options=options)
+    kinds = kinds or ["random"] * n
+    fast = play_hand(engine, kinds, seed=seed, dealer=dealer, dealer_streak=streak, options=options)
+    slow = play_hand(engine, [make_agent(a, engine.variant, seed * 31 + i) for i, a in enumerate(kinds)], seed=seed,
+                     dealer=dealer, dealer_streak=streak, options=options)
     return fast, slow
 
 
@@ -144,3 +145,39 @@ def test_remembered_draw_settlement_is_the_settlement(variant):
         assert o["payments"] == {str(p): v for p, v in sorted(net.items())} and o["ledger"] == ledger
         assert (o["next_dealer"], o["next_streak"]) == (nxt, streak)
     assert draws > 20
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_fast_greedy_hands_equal_python_hands(variant, slow):
+    """Greedy seats decide in C exactly as GreedyAgent does (estimates, ties, its random tie-break)."""
+    from mjrules import fastplay
+
+    eng = engine_for(variant, "native")
+    assert fastplay.plan_for(eng, None).table.greedy_ok
+    for seed in range(40 if slow else 12):
+        kinds = ["greedy", "greedy", "random", "random"] if seed % 2 else ["greedy"] * 4
+        fast, py = _pair(eng, seed, seed % 4, 0, None, kinds)
+        assert fast.events == py.events, f"seed {seed}: the events differ"
+        assert fast.outcome == py.outcome, f"seed {seed}: the outcome differs"
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_greedy_estimate_matches_python(variant):
+    """The C estimate is GreedyAgent.estimate on random hands, with and without melds and wilds."""
+    from mjrules.agents import GreedyAgent
+    from mjrules.fastplay import plan_for
+
+    eng = engine_for(variant, "native")
+    v = eng.variant
+    table = plan_for(eng, None).table
+    agent = GreedyAgent(v, 0)
+    rng = random.Random(5)
+    kinds = [k for k in v.tiles.playable if k < 34]
+    for i in range(1500):
+        melds = rng.choice([0, 0, 0, 1, 2])
+        hand = rng.sample([k for k in kinds for _ in range(4)], v.win_size - 1 - 3 * melds + rng.randint(0, 1))
+        wild = rng.choice(kinds) if v.wild is not None and i % 2 else -1
+        counts = [hand.count(k) for k in range(42)]
+        assert table.greedy_estimate(counts, melds, wild) == agent._estimate(hand, melds, None if wild < 0 else wild), \
+            (hand, melds, wild)
+    assert table.greedy_errors == 0
