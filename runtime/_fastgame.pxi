@@ -238,8 +238,14 @@ cdef struct FSeat:
 
 cdef enum:
     GS_M = 8             # sets counted per suit group in a suit's options (a suit holds at most 17 tiles)
-    GS_SLOTS = 1 << 16   # remembered suit options
-    GE_SLOTS = 1 << 15   # remembered estimates
+    GS_SLOTS = 1 << 14   # remembered suit options (small tables stay in the cache)
+    GE_SLOTS = 1 << 13   # remembered estimates
+    GV_SLOTS = 1 << 13   # remembered free-pattern tests
+
+
+cdef struct VSlot:       # one free-pattern test: the counts packed 3 bits a kind (21 kinds a word), the pattern
+    unsigned long long a, b
+    signed char ok       # -1: empty
 
 
 cdef struct SuitOpts:
@@ -306,6 +312,8 @@ cdef struct Greedy:
     int free[16]
     int sets, win_size
     int errs                 # free-pattern tests the kernel could not make (tests expect none)
+    VSlot* tests             # the tests' answers by counts (first-fits of related hands share prefixes)
+    long long n_est, n_miss, n_test, n_viable   # how often (for `greedy_stats`)
 
 
 cdef SuitOpts* _suit_opts(Greedy* g, const int* c, int n, bint honours) noexcept nogil:
@@ -337,19 +345,24 @@ cdef int _g_standard(Greedy* g, const int* c, int n_sets) noexcept nogil:
     """distance.standard_shanten(c, n_sets)."""
     cdef signed char acc[32][2]
     cdef signed char nxt[32][2]
-    cdef int grp, lo, m1, p1, m2, p2, m, p, t, best, mm
+    cdef int grp, lo, m1, p1, m2, p2, m, p, t, best, mm, top = 0, top2, otop
     cdef SuitOpts* o
     memset(acc, 0xFF, sizeof(acc))
     acc[0][0] = 0
     for grp in range(4):
         lo = 9 * grp
         o = _suit_opts(g, &c[lo], 9 if grp < 3 else 7, grp == 3)
+        otop = 0
+        for m2 in range(GS_M):
+            if o.t[m2][0] >= 0 or o.t[m2][1] >= 0:
+                otop = m2
         memset(nxt, 0xFF, sizeof(nxt))
-        for m1 in range(32):
+        top2 = 0
+        for m1 in range(top + 1):
             for p1 in range(2):
                 if acc[m1][p1] < 0:
                     continue
-                for m2 in range(GS_M):
+                for m2 in range(otop + 1):
                     for p2 in range(2):
                         if o.t[m2][p2] < 0:
                             continue
@@ -360,9 +373,12 @@ cdef int _g_standard(Greedy* g, const int* c, int n_sets) noexcept nogil:
                         t = acc[m1][p1] + o.t[m2][p2]
                         if t > nxt[m][p]:
                             nxt[m][p] = t
+                            if m > top2:
+                                top2 = m
         memcpy(acc, nxt, sizeof(acc))
+        top = top2
     best = 2 * n_sets
-    for m in range(32):
+    for m in range(top + 1):
         for p in range(2):
             if acc[m][p] < 0:
                 continue
@@ -373,50 +389,64 @@ cdef int _g_standard(Greedy* g, const int* c, int n_sets) noexcept nogil:
     return best
 
 
+cdef bint _g_fits(Greedy* g, int p, int* counts, unsigned long long a, unsigned long long b) noexcept nogil:
+    """The pattern's three-valued test on these counts is not false (agents._free_estimate's ok), remembered by
+    the packed counts (a, b)."""
+    cdef unsigned long long h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ <unsigned long long>p
+    cdef VSlot* slot = &g.tests[(h ^ (h >> 29)) & (GV_SLOTS - 1)]
+    cdef bint ok
+    b |= <unsigned long long>p << 40
+    g.n_test += 1
+    if slot.ok >= 0 and slot.a == a and slot.b == b:
+        return slot.ok
+    g.n_viable += 1
+    g.gx.err = 0
+    ok = g.sp.viable(g.gx, counts, p) != 0 or g.gx.err != 0
+    if g.gx.err:
+        g.errs += 1
+    slot.a, slot.b, slot.ok = a, b, ok
+    return ok
+
+
 cdef int _g_free(Greedy* g, int p, const int* c) noexcept nogil:
-    """agents._free_estimate: first-fit of the tiles in three orders under the pattern's three-valued test."""
+    """agents._free_estimate: first-fit of the tiles in three orders -- as held, reversed, by (count, kind) --
+    under the pattern's three-valued test."""
     cdef int order[64]
     cdef int counts[NK]
-    cdef int n = 0, k, i, r, v, size, best = 0
+    cdef int n = 0, m, k, i, r, v, size, best = 0
+    cdef unsigned long long a, b, d
     for k in range(NK):
         for i in range(c[k]):
             if n < 64:
                 order[n] = k
                 n += 1
     for r in range(3):
-        memset(counts, 0, sizeof(counts))
-        size = 0
-        for i in range(n):
-            if r == 0:
-                k = order[i]
-            elif r == 1:
-                k = order[n - 1 - i]
-            else:
-                k = -1
-            if r == 2:                       # sorted by (count, kind): fill below
-                break
-            counts[k] += 1
-            g.gx.err = 0
-            if g.sp.viable(g.gx, counts, p) != 0 or g.gx.err:
-                if g.gx.err:
-                    g.errs += 1
-                size += 1
-            else:
-                counts[k] -= 1
-        if r == 2:
+        if r == 1:
+            for i in range(n // 2):
+                order[i], order[n - 1 - i] = order[n - 1 - i], order[i]
+        elif r == 2:
+            m = 0
             for v in range(1, 5):
                 for k in range(NK):
-                    if c[k] != v:
-                        continue
-                    for i in range(v):
-                        counts[k] += 1
-                        g.gx.err = 0
-                        if g.sp.viable(g.gx, counts, p) != 0 or g.gx.err:
-                            if g.gx.err:
-                                g.errs += 1
-                            size += 1
-                        else:
-                            counts[k] -= 1
+                    if c[k] == v:
+                        for i in range(v):
+                            order[m] = k
+                            m += 1
+        memset(counts, 0, sizeof(counts))
+        a = b = 0
+        size = 0
+        for i in range(n):
+            k = order[i]
+            d = 1ULL << (3 * (k % 21))
+            counts[k] += 1
+            if _g_fits(g, p, counts, a + d if k < 21 else a, b + d if k >= 21 else b):
+                size += 1
+                if k < 21:
+                    a += d
+                else:
+                    b += d
+            else:
+                counts[k] -= 1
         if size > best:
             best = size
     return (g.win_size - 1) - best
@@ -429,6 +459,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
     cdef bint any = False
     cdef unsigned long long h = 1469598103934665603ULL
     cdef EstSlot* slot
+    g.n_est += 1
     for k in range(NK):
         c[k] = hand[k]
     if 0 <= wild < NK:
@@ -444,6 +475,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
                 break
         else:
             return slot.value
+    g.n_miss += 1
     if g.standard:
         est = _g_standard(g, c, g.sets - melds if g.sets - melds > 0 else 0)
         any = True
@@ -638,8 +670,11 @@ cdef class FastTable:
             self.gr.gx.opts = self.opts
             self.gr.suits = <SuitOpts*>calloc(GS_SLOTS, sizeof(SuitOpts))
             self.gr.est = <EstSlot*>calloc(GE_SLOTS, sizeof(EstSlot))
-            if self.gr.suits == NULL or self.gr.est == NULL:
+            self.gr.tests = <VSlot*>malloc(GV_SLOTS * sizeof(VSlot))
+            if self.gr.suits == NULL or self.gr.est == NULL or self.gr.tests == NULL:
                 raise MemoryError()
+            for i in range(GV_SLOTS):
+                self.gr.tests[i].ok = -1
             _prep_check(self.gr.gx, -1, self.playable, self.wb_self)
             self.gr.standard, self.gr.pairs = g["standard"], g["pairs"]
             self.gr.nfree = len(g["free"])
@@ -667,6 +702,7 @@ cdef class FastTable:
             _ctx_free(self.gr.gx)
         free(self.gr.suits)
         free(self.gr.est)
+        free(self.gr.tests)
 
     # ---- logging -------------------------------------------------------------------------------------
     cdef int _log(self, int code, int seat, int a=0, int b=0, int c=0, int d=0) except -1:
@@ -1585,6 +1621,11 @@ cdef class FastTable:
     @property
     def greedy_errors(self):
         return self.gr.errs
+
+    @property
+    def greedy_stats(self):
+        """(estimates asked, estimates computed, free-pattern tests asked, tests made) since the table was made."""
+        return self.gr.n_est, self.gr.n_miss, self.gr.n_test, self.gr.n_viable
 
     def rng_states(self):
         """(the game's rng, each agent's rng) as random.Random.getstate() tuples."""
