@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from typing import Any
 
 from .agents import GreedyAgent, RandomAgent, _counts_only
@@ -86,6 +87,7 @@ class FastPlan:
                                     and GameEnv(_Table(v, full)).eval(c.pass_blocks_ron, "config")),
         }
         self.table = core.FastTable(engine._kernel, opts, params)
+        self.lock = threading.Lock()  # one hand at a time per table (its retention callback may switch threads)
         self.sources = core.FAST_SOURCES
         self.exhausted = core.FAST_EXHAUSTED
         self.kongs = core.FAST_KONGS
@@ -160,15 +162,17 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
     random), seeded with agent_seeds as make_agent seeds them."""
     from .play import run
 
-    plan._dealer, plan._streak = dealer, dealer_streak
     table = plan.table
     greedy = [a == "greedy" for a in agents] if agents else []
-    entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds, greedy)
+    with plan.lock:
+        plan._dealer, plan._streak = dealer, dealer_streak
+        entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds, greedy)
+        states = table.rng_states() if entry != 5 else None
     g = adopt(plan, seed, dealer, dealer_streak, st, entry)
     if entry == 5:  # H_DRAW_GAME: nobody decides again
         g._draw_game(plan.exhausted[args[0]])
         return g
-    game_state, agent_states = table.rng_states()
+    game_state, agent_states = states
     g.rng = random.Random()
     g.rng.setstate(game_state)
     players: list[Any] = []

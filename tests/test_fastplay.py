@@ -181,3 +181,17 @@ def test_greedy_estimate_matches_python(variant):
         assert table.greedy_estimate(counts, melds, wild) == agent._estimate(hand, melds, None if wild < 0 else wild), \
             (hand, melds, wild)
     assert table.greedy_errors == 0
+
+
+def test_threads_share_a_table_safely():
+    """Hands played from several threads at once on one engine are the hands played one after another."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mjrules.play import play_hand
+
+    eng = engine_for("fuzhou_fujian", "native")  # its retention calls back into Python mid-hand
+    seeds = list(range(60))
+    alone = [play_hand(eng, seed=s).outcome for s in seeds]
+    with ThreadPoolExecutor(4) as ex:
+        together = list(ex.map(lambda s: play_hand(eng, seed=s).outcome, seeds))
+    assert together == alone
