@@ -1099,17 +1099,22 @@ cdef class FastTable:
         """Game._own_kongs for a seat that has not declared ready: concealed kongs by kind, then added kongs in
         meld order; the count."""
         cdef FSeat* s = &self.seats[seat]
-        cdef int k, i, n = 0
-        if self.k_conc and self._kong_room(0, 1):
+        cdef int k, i, n = 0, m
+        if self.k_conc:                                  # the candidates first: the wall's guard may ask Python
             for k in range(NALL):
                 if s.cnt[k] == 4 and not (self.no_calls and self.has_wild and k == self.wild):
                     kind[n], tile[n] = K_CONCEALED, k
                     n += 1
-        if self.k_added and self._kong_room(1, 0):
+            if n and not self._kong_room(0, 1):
+                n = 0
+        if self.k_added:
+            m = n
             for i in range(s.nmeld):
                 if s.mkind[i] == C_PON and s.cnt[s.mk0[i]] > 0:
                     kind[n], tile[n] = K_ADDED, s.mk0[i]
                     n += 1
+            if n > m and not self._kong_room(1, 0):
+                n = m
         return n
 
     cdef void _kong(self, int seat, int kind, int k, int discarder) noexcept:

@@ -21,7 +21,7 @@ class GameEnv(Env):
         self.g = game
         self.extra_kongs = (0, 0)
         self.kong: dict[str, Any] | None = None
-        self.defines = {d.name: d for d in game.v.defines}
+        self.defines = _defines(game.v)
         self._flowers_key: tuple | None = None
         self._flower_counts: list[list[int]] = []
 
@@ -75,6 +75,17 @@ class GameEnv(Env):
         if kind == "define":
             return evaluate(self.defines[name].expr, self)
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
+
+
+_DEFINES: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _defines(v: Any) -> dict[str, Any]:
+    """The variant's defines by name (made once per variant)."""
+    hit = _DEFINES.get(id(v))
+    if hit is None or hit[0] is not v:
+        hit = _DEFINES[id(v)] = (v, {d.name: d for d in v.defines})
+    return hit[1]
 
 
 def every_node(v: Any, exprs: list[Expr | None], check: Any) -> bool:
