@@ -1,15 +1,14 @@
-# Included by _core.pyx: one hand of the generic game (runtime/game.py) played in C for random agents.
+# Included by _core.pyx: one hand of the generic game (runtime/game.py) played in C for built-in agents.
 #
-# The loop plays exactly what game.py plays -- the same shuffle (CPython's Mersenne Twister, seeded as
-# random.Random seeds it), the same legal actions in the same order, the same random.Random.choice for
-# each decision, the same events -- for the steps that make almost all of a hand: the deal, flowers, the
-# wild's reveal, draws, discards, passing, pon and chi. At any step it does not play itself (a win that
-# might be legal, a kong that might be declared, a hand that might be ready for a declaration, a gold that
-# might be robbed, a win in the final round, and the hand's end) it stops *before* the step and hands its
-# state to game.py, which plays on from there. Whether a win might be legal is the kernel's own verdict on
-# the same facts game.py's judge would build, so a "no" is exact and a hand-off is never wrong, only slower.
-# Every number the loop needs from the spec comes from FastTable's constructor (runtime/fastplay.py): it
-# knows no variant.
+# The loop plays exactly what game.py plays with RandomAgent and GreedyAgent seats -- the same shuffle
+# (CPython's Mersenne Twister, seeded as random.Random seeds it), the same legal actions in the same order,
+# the same decision for each (random.Random.choice; GreedyAgent's choices, below), the same events -- for
+# the deal, flowers, the wild's reveal, draws, discards, passes, pon, chi and kongs. A win is offered exactly
+# when game.py's judge would offer it: the kernel's verdict on the facts game.py would build. The loop stops
+# *before* any step it leaves to game.py -- a win an agent takes, a ready declaration, a robbed gold, a win in
+# the final round, a check the kernel cannot decide, the hand's end -- and hands its state over; game.py
+# plays on from there (fastplay.fast_hand). Every number the loop needs from the spec comes from
+# FastTable's constructor (runtime/fastplay.py): it knows no variant.
 
 cdef enum:
     MT_N = 624
@@ -21,7 +20,7 @@ cdef enum:
     FG_LEVELS = 8
     EVW = 6              # ints per logged event
 
-# event codes (runtime/fastplay.py's _materialise reads them)
+# event codes (runtime/fastplay.py's materialise reads them)
 cdef enum:
     E_WILD = 1           # a = indicator (-1: fixed), b = wild
     E_FLOWERS = 2        # seat, a = offset in extra, b = count, c = flipped

@@ -1,15 +1,16 @@
-"""Hands of random agents played by the C loop (`FastTable` in runtime/_fastgame.pxi), handed to game.py.
+"""Hands of built-in agents played by the C loop (`FastTable` in runtime/_fastgame.pxi), handed to game.py.
 
-The C loop plays the generic game exactly as `Game` and `run` would with `RandomAgent`s: the same
-shuffle, decisions and events. It plays the common steps (the deal, flowers, the wild's reveal, draws,
-discards, passes, pon and chi) and stops before any step it leaves to game.py (a win that might be legal,
-a kong, a ready declaration, a robbed gold, a win in the final round, the end of the hand). `fast_hand`
-then builds the `Game` that game.py would hold at that point and plays on from there with Python
-`RandomAgent`s whose generators continue where the C ones stopped. Everything the loop needs from the spec
-is read here from the IR, as numbers; the loop knows no variant.
+The C loop plays the generic game exactly as `Game` and `run` would with `RandomAgent` and `GreedyAgent`
+seats: the same shuffle, decisions and events. It plays the deal, flowers, the wild's reveal, draws,
+discards, passes, pon, chi and kongs, offers wins as game.py's judge would, and stops before any step it
+leaves to game.py (a win an agent takes, a ready declaration, a robbed gold, a win in the final round, a
+check the kernel cannot decide, the end of the hand). `fast_hand` then builds the `Game` that game.py would
+hold at that point and plays on from there with Python agents whose generators continue where the C ones
+stopped. Everything the loop needs from the spec is read here from the IR, as numbers; the loop knows no
+variant.
 
-Used by `play_hand` when every agent is the built-in "random" one and the engine is native; anything else
-plays through game.py alone. The event dicts are built only when `Game.events` is read.
+Used by `play_hand` when every agent is the built-in "random" or "greedy" one (by name) and the engine is
+native; anything else plays through game.py alone. The event dicts are built only when `Game.events` is read.
 """
 from __future__ import annotations
 
