@@ -68,12 +68,12 @@ def settings(quick: bool, repeats: int | None) -> dict[str, Any]:
     if quick:
         s = {"repeats": 3, "hands": {"native": 12, "reference": 4}, "budget": {"native": 0.02, "reference": 0.0},
              "waits_hands": {"native": 10, "reference": 2},
-             "sim": {"native": {"random": 40, "greedy": 1}, "reference": {"random": 1, "greedy": 1}},
+             "sim": {"native": {"random": 40, "greedy": 4}, "reference": {"random": 1, "greedy": 1}},
              "import_runs": 2}
     else:
         s = {"repeats": 5, "hands": {"native": 40, "reference": 10}, "budget": {"native": 0.1, "reference": 0.0},
              "waits_hands": {"native": 100, "reference": 10},
-             "sim": {"native": {"random": 1000, "greedy": 2}, "reference": {"random": 3, "greedy": 1}},
+             "sim": {"native": {"random": 1000, "greedy": 60}, "reference": {"random": 3, "greedy": 1}},
              "import_runs": 5}
     if repeats is not None:
         s["repeats"] = max(1, repeats)

@@ -28,6 +28,8 @@ _NAMES = TILE_NAMES
 _CLAIM_BITS = {"win": 1, "kong": 2, "pon": 4, "chi": 8}
 EVW = 6  # ints per compact event (_fastgame.pxi)
 _KONGS = ("exposed", "added", "concealed")
+# the C loop's hand-off steps after which the agents decide again (the others end the hand: a draw, a win)
+_AGENTS_PLAY_ON = frozenset({1, 2, 3, 4, 6, 7})
 
 
 class FastPlan:
@@ -168,10 +170,24 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
     with plan.lock:
         plan._dealer, plan._streak = dealer, dealer_streak
         entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds, greedy)
-        states = table.rng_states() if entry != 5 else None
+        states = table.rng_states() if entry in _AGENTS_PLAY_ON else None
     g = adopt(plan, seed, dealer, dealer_streak, st, entry)
     if entry == 5:  # H_DRAW_GAME: nobody decides again
         g._draw_game(plan.exhausted[args[0]])
+        return g
+    if entry == 8:  # the seat chose to win: the hand ends with it
+        g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
+        g.act(args[0], {"type": "win"})
+    elif entry in (9, 10):  # someone chose to win a discard or a kong tile: the claims as answered
+        if entry == 9:
+            g._open_claims()
+        else:
+            g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
+        for p, code, a, b in st["answers"]:
+            g.act(p, _answer(code, a, b, g.last_discard[1] if entry == 9 else args[1]))
+    if entry not in _AGENTS_PLAY_ON:
+        if not g.over:  # pragma: no cover - a win always ends the hand
+            raise RuntimeError(f"the hand did not end after the C loop's step {entry}")
         return g
     game_state, agent_states = states
     g.rng = random.Random()
@@ -194,16 +210,6 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
         g._final_resume(args[0], args[1], args[2])
     elif entry == 7:
         g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
-    elif entry == 8:  # the seat chose to win
-        g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
-        g.act(args[0], {"type": "win"})
-    elif entry in (9, 10):  # someone chose to win a discard or a kong tile: the claims as answered
-        if entry == 9:
-            g._open_claims()
-        else:
-            g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
-        for p, code, a, b in st["answers"]:
-            g.act(p, _answer(code, a, b, g.last_discard[1] if entry == 9 else args[1]))
     else:  # pragma: no cover - the loop always stops at one of the entries above
         raise RuntimeError(f"the C game loop stopped at an unknown step {entry}")
     return run(g, players)
