@@ -49,6 +49,7 @@ cdef enum:
     H_TURN_WIN = 8       # Game._turn(seat, drawn, source), then the seat's win
     H_CLAIMS = 9         # Game._open_claims(), then the answers (someone wins)
     H_ROB_KONG = 10      # Game._declare_kong(seat, kind a), then the answers (someone robs)
+    H_ROB_GOLD = 11      # Game._after_discard(), then the answers (someone robs the gold)
 
 cdef enum:
     SRC_DEAL = 0
@@ -579,6 +580,7 @@ cdef class FastTable:
     cdef int nans                 # the answers a hand-off after decisions passes on: seat, C_... (0: pass), tiles
     cdef int ans[FG_SEATS][4]
     cdef bint pass_blocks_ron
+    cdef unsigned long long rw_allowed   # the patterns a robbed gold may win with
     cdef public bint verify       # tests: rebuild each seat's kept facts before use and count the differences
     cdef public int stale
     cdef Greedy gr
@@ -651,6 +653,10 @@ cdef class FastTable:
         self.wb_repl, self.wb_robk = p["wb_repl"], p["wb_robk"]
         self.kong_needs_replacement, self.rob_added = p["kong_needs_replacement"], p["rob_added"]
         self.pass_blocks_ron = p["pass_blocks_ron"]
+        self.rw_allowed = 0
+        for k in p["rw_allowed"]:
+            if 0 <= k < 64:
+                self.rw_allowed |= 1ULL << k
         calls = p["flower_calls"]
         self.nfc = -1 if calls is None or len(calls) > 16 else len(calls)
         for i, (code, kinds_) in enumerate(calls or ()):
@@ -991,7 +997,7 @@ cdef class FastTable:
         return x
 
     cdef int _verdict(self, int seat, double win_by, int tile, int added, int discarder, bint first,
-                      bint dealt, int way) noexcept:
+                      bint dealt, int way, int* pattern=NULL) noexcept:
         """game.py's judge(...)["win"] on the same facts, as Kernel.evaluate decides it: 1 or 0, or -1 where the
         native code cannot decide (the reference would). The seat's hand plus `added` (-1: none)."""
         cdef Ctx* x
@@ -1018,7 +1024,7 @@ cdef class FastTable:
         f.dealt = dealt
         f.win_tile = tile
         f.waits_all = -1
-        r = -1 if x.err else self._decide_on(x, tile, way)
+        r = -1 if x.err else self._decide_on(x, tile, way, pattern)
         if added >= 0:
             if added == w:
                 f.jokers -= 1
@@ -1027,7 +1033,9 @@ cdef class FastTable:
                 f.base[added] -= 1
         return r
 
-    cdef int _decide_on(self, Ctx* x, int tile, int way) noexcept:
+    cdef int _decide_on(self, Ctx* x, int tile, int way, int* pattern) noexcept:
+        """The verdict (1, 0, -1) on x's facts; with `pattern`, also the best legal reading's pattern (as
+        Kernel.evaluate chooses it: every reading scored)."""
         cdef Spec* sp = self.sp
         cdef Run R
         cdef Reading scratch
@@ -1049,10 +1057,12 @@ cdef class FastTable:
         if _forbidden(x):
             return 0
         memset(&R, 0, sizeof(Run))
-        R.x, R.mode, R.best = x, 2, &scratch
+        R.x, R.mode, R.best = x, 2 if pattern == NULL else 0, &scratch
         _run_all(x, &R, NULL)
         if x.err:
             return -1
+        if R.has_best and pattern != NULL:
+            pattern[0] = R.best.pattern
         return 1 if R.has_best else 0
 
     cdef inline bint _may_win(self, int seat, double win_by, int tile, int added, int discarder, bint first,
@@ -1299,15 +1309,31 @@ cdef class FastTable:
             self._log(E_DISCARD, seat, k)
             self.ld_seat, self.ld_kind, self.ld_first, self.has_ld = seat, k, first, True
             if self.has_rw and first and self.indicator >= 0:
+                # Game._after_discard: 抢金 -- who may rob (a win of a pattern the spec allows), each asked in turn
+                self.nans = 0
                 for i in range(self.nrw):              # Game._rob_order
                     lo, t = 0, 1
                     if self.rw_order[i] == 1:
                         lo, t = 1, self.n
                     for j in range(lo, t):
                         p = (self.dealer + j) % self.n
-                        if self._may_win(p, self.wb_rob, self.indicator, self.indicator, -1, False, False, W_NONE):
+                        a = -1
+                        v = self._verdict(p, self.wb_rob, self.indicator, self.indicator, -1, False, False, W_NONE, &a)
+                        if v < 0:
                             self.entry = H_AFTER_DISCARD
                             return 0
+                        if v and (self.rw_allowed >> a) & 1 and self.nans < FG_SEATS:
+                            self.ans[self.nans][0], self.ans[self.nans][1] = p, 0
+                            self.nans += 1
+                for i in range(self.nans):              # rob_gold is the first choice, pass the second
+                    p = self.ans[i][0]
+                    if self.greedy[p] or _mt_below(&self.arng[p], 2) == 0:
+                        self.ans[i][1] = C_WIN
+                        self.nans = i + 1
+                        self.entry = H_ROB_GOLD
+                        return 0
+                for i in range(self.nans):
+                    self._log(E_ACT_PASS, self.ans[i][0])
             # Game._open_claims
             d = seat
             unclaimable = k == self.wild and self.has_wild and self.discard_unclaimable

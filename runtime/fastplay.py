@@ -86,6 +86,7 @@ class FastPlan:
             "kong_needs_replacement": bool(v.wall.kong_needs_replacement), "rob_added": "added" in c.rob_kong,
             "flower_calls": flower_reads(v, [v.wall.retain]),
             "greedy": _greedy_params(v),
+            "rw_allowed": _rob_patterns(v),
             "pass_blocks_ron": bool(c.pass_blocks_ron is not None
                                     and GameEnv(_Table(v, full)).eval(c.pass_blocks_ron, "config")),
         }
@@ -112,6 +113,13 @@ class FastPlan:
                 self._retain.clear()
             self._retain[key] = r
         return r
+
+
+def _rob_patterns(v: Any) -> list[int]:
+    """The patterns a robbed gold may win with (Game._can_rob_wild: those the spec requires, or their shapes)."""
+    req = v.rob_wild.requires if v.rob_wild is not None else ()
+    shapes = {p.shape for p in v.patterns if p.name in req}
+    return [i for i, p in enumerate(v.patterns) if not req or p.name in req or p.shape in shapes]
 
 
 def _greedy_params(v: Any) -> dict[str, Any] | None:
@@ -185,6 +193,10 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
             g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
         for p, code, a, b in st["answers"]:
             g.act(p, _answer(code, a, b, g.last_discard[1] if entry == 9 else args[1]))
+    elif entry == 11:  # someone robs the gold
+        g._after_discard()
+        for p, code, _, _ in st["answers"]:
+            g.act(p, {"type": "rob_gold"} if code == 1 else {"type": "pass"})
     if entry not in _AGENTS_PLAY_ON:
         if not g.over:  # pragma: no cover - a win always ends the hand
             raise RuntimeError(f"the hand did not end after the C loop's step {entry}")

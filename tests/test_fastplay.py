@@ -195,3 +195,18 @@ def test_threads_share_a_table_safely():
     with ThreadPoolExecutor(4) as ex:
         together = list(ex.map(lambda s: play_hand(eng, seed=s).outcome, seeds))
     assert together == alone
+
+
+def test_robbed_golds_equal_python_hands():
+    """抢金 is offered and answered in C; the hands where a gold is robbed (found by the C loop's hand-over
+    step) and the hands around them are game.py's hands."""
+    from mjrules.fastplay import plan_for
+
+    eng = engine_for("fuzhou_fujian", "native")
+    table = plan_for(eng, None).table
+    robbed = [s for s in range(600) if table.play(s, s % 4, 0, [s * 31 + i for i in range(4)])[0] == 11]
+    assert robbed, "some of these hands rob the gold"
+    for seed in robbed[:6]:
+        for s in (seed, seed + 1):
+            fast, py = _pair(eng, s, s % 4, 0, None)
+            assert fast.events == py.events and fast.outcome == py.outcome, s
