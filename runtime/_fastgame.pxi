@@ -624,6 +624,8 @@ cdef class FastTable:
         self.scored = 0
         for k in p["scored"]:
             self.scored |= 1ULL << k
+        if sum([p["copies"][k] for k in p["scored"]]) > FG_FLOWERS:
+            raise ValueError("too many flower tiles for the C loop")
         if len(p["rounds"]) > 16:
             raise ValueError("deal rounds")
         self.nrounds = len(p["rounds"])

@@ -162,7 +162,10 @@ def plan_for(engine: Any, options: dict[str, Any] | None) -> FastPlan | None:
         const = game_constants(engine.variant, options)
         opts = engine._encode(const[0])
         if opts is not None and (const[3] is not None or const[4]) and engine.variant.players <= 8:
-            plan = FastPlan(engine, options, core, opts)
+            try:
+                plan = FastPlan(engine, options, core, opts)
+            except ValueError:  # a table larger than the C loop's arrays: game.py plays it
+                plan = None
     cache[key] = plan
     return plan
 
