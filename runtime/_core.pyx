@@ -602,6 +602,7 @@ cdef void _enum_free(Ctx* x, int p, ReadingCb cb, void* ud) noexcept nogil:
 cdef struct Run:
     Ctx* x
     int mode             # 0 the best reading; 1 does some reading's pattern hold; 2 is some reading legal
+    bint legal_only      # refused readings need not be reported: skip what a forbid rules out
     int* pats
     int npats
     bint found
@@ -644,7 +645,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
         if R.mode == 1:
             R.found = True
             return 1
-        if R.mode == 2:  # legality alone: a forbidden reading's value is never needed
+        if R.legal_only:  # a forbidden reading's value is never needed
             why = sp.forbid(x, rd)
             if x.err:
                 return 1
@@ -675,9 +676,9 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
 
 
 cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
-    """Pattern p can give a legal reading: in mode 2 (legality alone), not when a forbid holds for every reading
-    of pattern p on these facts. The other modes report the best refused reading, so they try every pattern."""
-    return R.mode != 2 or _forbids(x, p) != 2
+    """Pattern p can give a legal reading: with legal_only, not when a forbid holds for every reading of pattern
+    p on these facts. Otherwise the best refused reading is reported, so every pattern is tried."""
+    return not R.legal_only or _forbids(x, p) != 2
 
 
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
@@ -981,7 +982,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     if not _may_fit(x, sets, std, odd) or _forbidden(x):
         return 0
     memset(&R, 0, sizeof(Run))
-    R.x, R.mode, R.best = x, mode, &scratch
+    R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True
     _run_all(x, &R, NULL)
     if x.err:
         return -1

@@ -1059,7 +1059,7 @@ cdef class FastTable:
         if _forbidden(x):
             return 0
         memset(&R, 0, sizeof(Run))
-        R.x, R.mode, R.best = x, 2 if pattern == NULL else 0, &scratch
+        R.x, R.mode, R.best, R.legal_only = x, 2 if pattern == NULL else 0, &scratch, True
         _run_all(x, &R, NULL)
         if x.err:
             return -1
