@@ -408,18 +408,20 @@ cdef bint _g_fits(Greedy* g, int p, int* counts, unsigned long long a, unsigned 
     return ok
 
 
-cdef int _g_free(Greedy* g, int p, const int* c) noexcept nogil:
+cdef int _g_free(Greedy* g, int p, const int* c, int cap) noexcept nogil:
     """agents._free_estimate: first-fit of the tiles in three orders -- as held, reversed, by (count, kind) --
-    under the pattern's three-valued test."""
+    under the pattern's three-valued test; exact when below `cap`, else `cap` (the caller keeps the least
+    estimate, so an order that can no longer fit enough tiles to beat it stops early)."""
     cdef int order[64]
     cdef int counts[NK]
-    cdef int n = 0, m, k, i, r, v, size, best = 0
+    cdef int n = 0, m, k, i, r, v, size, need = (g.win_size - 1) - cap, best
     cdef unsigned long long a, b, d
     for k in range(NK):
         for i in range(c[k]):
             if n < 64:
                 order[n] = k
                 n += 1
+    best = need if need > 0 else 0
     for r in range(3):
         if r == 1:
             for i in range(n // 2):
@@ -436,6 +438,8 @@ cdef int _g_free(Greedy* g, int p, const int* c) noexcept nogil:
         a = b = 0
         size = 0
         for i in range(n):
+            if size + (n - i) <= best:                  # this order cannot fit more than the best any more
+                break
             k = order[i]
             d = 1ULL << (3 * (k % 21))
             counts[k] += 1
@@ -449,6 +453,8 @@ cdef int _g_free(Greedy* g, int p, const int* c) noexcept nogil:
                 counts[k] -= 1
         if size > best:
             best = size
+    if best <= need:
+        return cap
     return (g.win_size - 1) - best
 
 
@@ -490,7 +496,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
         any = True
     if melds == 0:
         for i in range(g.nfree):
-            e = _g_free(g, g.free[i], c)
+            e = _g_free(g, g.free[i], c, est if any else 1 << 20)
             if not any or e < est:
                 est = e
             any = True
