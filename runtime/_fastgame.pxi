@@ -408,39 +408,49 @@ cdef bint _g_fits(Greedy* g, int p, int* counts, unsigned long long a, unsigned 
     return ok
 
 
-cdef int _g_free(Greedy* g, int p, const int* c, int cap) noexcept nogil:
-    """agents._free_estimate: first-fit of the tiles in three orders -- as held, reversed, by (count, kind) --
-    under the pattern's three-valued test; exact when below `cap`, else `cap` (the caller keeps the least
-    estimate, so an order that can no longer fit enough tiles to beat it stops early)."""
-    cdef int order[64]
-    cdef int counts[NK]
-    cdef int n = 0, m, k, i, r, v, size, need = (g.win_size - 1) - cap, best
-    cdef unsigned long long a, b, d
+cdef int _g_orders(const int* c, int* held, int* by_count) noexcept nogil:
+    """The tiles of counts c (at most 64) in agents._free_estimate's orders: as held (by kind) and by (count,
+    kind); the number of tiles. The third order is the first reversed."""
+    cdef int n = 0, k, i, v, m
+    cdef int start[6]
     for k in range(NK):
         for i in range(c[k]):
             if n < 64:
-                order[n] = k
+                held[n] = k
                 n += 1
+    memset(start, 0, sizeof(start))
+    for k in range(NK):                     # counting sort by count, kinds ascending within a count
+        if 0 < c[k] <= 4:
+            start[c[k] + 1] += c[k]
+    for v in range(2, 6):
+        start[v] += start[v - 1]
+    for k in range(NK):
+        v = c[k]
+        if 0 < v <= 4:
+            for i in range(v):
+                m = start[v]
+                if m < 64:
+                    by_count[m] = k
+                start[v] += 1
+    return n
+
+
+cdef int _g_free(Greedy* g, int p, const int* held, const int* by_count, int n, int cap) noexcept nogil:
+    """agents._free_estimate: first-fit of the tiles in three orders -- as held, reversed, by (count, kind) --
+    under the pattern's three-valued test; exact when below `cap`, else `cap` (the caller keeps the least
+    estimate, so an order that can no longer fit enough tiles to beat it stops early)."""
+    cdef int counts[NK]
+    cdef int k, i, r, size, need = (g.win_size - 1) - cap, best
+    cdef unsigned long long a, b, d
     best = need if need > 0 else 0
     for r in range(3):
-        if r == 1:
-            for i in range(n // 2):
-                order[i], order[n - 1 - i] = order[n - 1 - i], order[i]
-        elif r == 2:
-            m = 0
-            for v in range(1, 5):
-                for k in range(NK):
-                    if c[k] == v:
-                        for i in range(v):
-                            order[m] = k
-                            m += 1
         memset(counts, 0, sizeof(counts))
         a = b = 0
         size = 0
         for i in range(n):
             if size + (n - i) <= best:                  # this order cannot fit more than the best any more
                 break
-            k = order[i]
+            k = held[i] if r == 0 else held[n - 1 - i] if r == 1 else by_count[i]
             d = 1ULL << (3 * (k % 21))
             counts[k] += 1
             if _g_fits(g, p, counts, a + d if k < 21 else a, b + d if k >= 21 else b):
@@ -461,7 +471,9 @@ cdef int _g_free(Greedy* g, int p, const int* c, int cap) noexcept nogil:
 cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept nogil:
     """GreedyAgent.estimate(concealed, melds, wild) for a hand given as counts of every kind."""
     cdef int c[NK]
-    cdef int k, i, jokers = 0, est = 0, e, pairs = 0, kinds = 0, half
+    cdef int k, i, n, jokers = 0, est = 0, e, pairs = 0, kinds = 0, half
+    cdef int held[64]
+    cdef int by_count[64]
     cdef bint any = False
     cdef unsigned long long h = 1469598103934665603ULL
     cdef EstSlot* slot
@@ -494,9 +506,10 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
         if not any or e < est:
             est = e
         any = True
-    if melds == 0:
+    if melds == 0 and g.nfree:
+        n = _g_orders(c, held, by_count)
         for i in range(g.nfree):
-            e = _g_free(g, g.free[i], c, est if any else 1 << 20)
+            e = _g_free(g, g.free[i], held, by_count, n, est if any else 1 << 20)
             if not any or e < est:
                 est = e
             any = True
