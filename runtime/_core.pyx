@@ -1169,11 +1169,18 @@ cdef class Kernel:
                 return (ERR,)
             return (NOFIT, x.f.waits_all)
         memset(&R, 0, sizeof(Run))
-        R.x, R.best = x, rd
+        R.x, R.best, R.legal_only = x, rd, True   # the best legal reading: what a forbid rules out is skipped
         _run_all(x, &R, &self.dd)
         if x.err:
             return (ERR,)
-        if not R.has_best:
+        if not R.has_best:                         # no win: every reading again, for the refusal to report
+            memset(&R, 0, sizeof(Run))
+            R.x, R.best = x, rd
+            _run_all(x, &R, &self.dd)
+            if x.err:
+                return (ERR,)
+            if R.has_best:                         # pragma: no cover - the first pass finds every legal reading
+                return (ERR,)
             if R.has_fail:
                 return (FAIL, R.fail_why, R.fail_value, x.f.waits_all)
             return (NOFIT, x.f.waits_all)
