@@ -1130,6 +1130,15 @@ cdef class Kernel:
         f.waits_all = -1
         return 0
 
+    cdef int _load_situation(self, s, tuple opts, double win_by) except -1:
+        """The option values and the facts of situation s into self.x (x.err says what it cannot read)."""
+        cdef int i
+        if len(opts) != self.sp.nopt:
+            raise ValueError("wrong number of option values")
+        for i in range(self.sp.nopt):
+            self.opts[i] = opts[i]
+        return self._fill(s, win_by)
+
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
         """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
         (WIN, pattern, value, modifiers, events, status, table_rows, defines, groups, assign, counts, waits_all),
@@ -1140,11 +1149,7 @@ cdef class Kernel:
         cdef Reading* rd = &self.best
         cdef int i
         cdef bint ok
-        if len(opts) != sp.nopt:
-            raise ValueError("wrong number of option values")
-        for i in range(sp.nopt):
-            self.opts[i] = opts[i]
-        self._fill(s, win_by)
+        self._load_situation(s, opts, win_by)
         if x.err:
             return (ERR,)
         if waits_all >= 0:
@@ -1424,11 +1429,7 @@ cdef class Kernel:
         cdef Spec* sp = self.sp
         cdef int i, k, w, sets
         cdef bint fits
-        if len(opts) != sp.nopt:
-            raise ValueError("wrong number of option values")
-        for i in range(sp.nopt):
-            self.opts[i] = opts[i]
-        self._fill(s, win_by)
+        self._load_situation(s, opts, win_by)
         if x.err:
             return None
         _reset_memo(x)

@@ -74,6 +74,8 @@ cdef enum:
     C_CHI = 8
 
 FAST_SOURCES = ("deal", "draw", "claim", "replacement")
+FAST_ENTRIES = (None, "start", "turn", "after_discard", "open_claims", "draw_game", "final", "declare_kong",
+                "turn_win", "claims", "rob_kong", "rob_gold")   # the hand-off steps by H_... code
 FAST_KONGS = ("exposed", "added", "concealed")
 FAST_EXHAUSTED = ("the wall is exhausted", "the wall ran out during a replacement", "nobody won the final round")
 
@@ -1586,8 +1588,8 @@ cdef class FastTable:
 
     def play(self, seed, int dealer, int streak, agent_seeds, greedy=()):
         """Play one hand with random.Random(seed) for the setup and random.Random(agent_seeds[i]) for seat i's
-        choices (int seeds); returns the hand-off: (entry, args, state) -- state holds what fastplay.adopt needs
-        to build the Game."""
+        choices (int seeds); returns the hand-off: (entry, args, state) -- entry names the step (FAST_ENTRIES),
+        state holds what fastplay.adopt needs to build the Game."""
         cdef unsigned int words[64]
         cdef int s
         if len(agent_seeds) != self.n:
@@ -1615,7 +1617,7 @@ cdef class FastTable:
         self.nans = 0
         self.eargs[0] = self.eargs[1] = self.eargs[2] = self.eargs[3] = 0
         self._play()
-        return self.entry, (self.eargs[0], self.eargs[1], self.eargs[2], self.eargs[3]), self._state()
+        return FAST_ENTRIES[self.entry], (self.eargs[0], self.eargs[1], self.eargs[2], self.eargs[3]), self._state()
 
     cdef dict _state(self):
         cdef int s, k, i

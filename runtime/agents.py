@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
-from .distance import _group_options, free_estimate, pairs_shanten, standard_shanten
+from .distance import _group_options, first_fit, free_estimate, pairs_shanten, standard_shanten
 from .tiles import TILE_NAMES, parse_tile
 
 Action = dict[str, Any]
@@ -248,19 +248,7 @@ def _free_estimate(v: Any, pattern: Any, c: list[int], held: Any) -> int:
 
     from .interp import evaluate
 
-    n = len(c)
-    tiles = [k for k in range(n) for _ in range(c[k])]
-    best = 0
-    for order in (tiles, tiles[::-1], sorted(tiles, key=lambda k: (c[k], k))):
-        counts, size = [0] * n, 0
-        for k in order:
-            counts[k] += 1
-            if ok(counts):
-                size += 1
-            else:
-                counts[k] -= 1
-        best = max(best, size)
-    return (v.win_size - 1) - best
+    return (v.win_size - 1) - first_fit(c, [0] * len(c), ok)
 
 
 # distance.standard_shanten reads the counts only through each suit's option set (_group_options, cached, so

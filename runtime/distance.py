@@ -144,7 +144,6 @@ def free_estimate(v, pattern, c: list[int], held: Situation) -> int:
 
     eng = _engine_for(v)
     f = _Facts(eng, held.replace(concealed=tuple(k for k in held.concealed), win_tile=None))
-    tiles = [k for k in range(N) for _ in range(c[k])]
     meld = [f.meld_counts[k] for k in range(N)]
 
     def ok(counts: list[int]) -> bool:
@@ -152,10 +151,16 @@ def free_estimate(v, pattern, c: list[int], held: Situation) -> int:
             return True
         return evaluate(pattern.cond, _ReadingEnv(eng, f, None, counts, partial=True)) is not False
 
+    return (v.win_size - 1) - 3 * len(held.melds) - first_fit(c, meld, ok)
+
+
+def first_fit(c: list[int], start: list[int], ok: Any) -> int:
+    """The most tiles of counts c that, added one by one to `start` in a few orders (by kind, reversed, by
+    (count, kind)), keep ok(counts) true: a maximal part a free pattern's condition allows (an estimate, cheap)."""
+    tiles = [k for k in range(len(c)) for _ in range(c[k])]
     best = 0
-    # first-fit in a few orders: a maximal part the condition allows (an estimate, cheap)
     for order in (tiles, tiles[::-1], sorted(tiles, key=lambda k: (c[k], k))):
-        counts, size = list(meld), 0
+        counts, size = list(start), 0
         for k in order:
             counts[k] += 1
             if ok(counts):
@@ -163,7 +168,7 @@ def free_estimate(v, pattern, c: list[int], held: Situation) -> int:
             else:
                 counts[k] -= 1
         best = max(best, size)
-    return (v.win_size - 1) - 3 * len(held.melds) - best
+    return best
 
 
 _ENGINES: dict[int, object] = {}

@@ -29,7 +29,7 @@ _CLAIM_BITS = {"win": 1, "kong": 2, "pon": 4, "chi": 8}
 EVW = 6  # ints per compact event (_fastgame.pxi)
 _KONGS = ("exposed", "added", "concealed")
 # the C loop's hand-off steps after which the agents decide again (the others end the hand: a draw, a win)
-_AGENTS_PLAY_ON = frozenset({1, 2, 3, 4, 6, 7})
+_AGENTS_PLAY_ON = frozenset({"start", "turn", "after_discard", "open_claims", "final", "declare_kong"})
 
 
 class FastPlan:
@@ -183,20 +183,20 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
         entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds, greedy)
         states = table.rng_states() if entry in _AGENTS_PLAY_ON else None
     g = adopt(plan, seed, dealer, dealer_streak, st, entry)
-    if entry == 5:  # H_DRAW_GAME: nobody decides again
+    if entry == "draw_game":  # nobody decides again
         g._draw_game(plan.exhausted[args[0]])
         return g
-    if entry == 8:  # the seat chose to win: the hand ends with it
+    if entry == "turn_win":  # the seat chose to win: the hand ends with it
         g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
         g.act(args[0], {"type": "win"})
-    elif entry in (9, 10):  # someone chose to win a discard or a kong tile: the claims as answered
-        if entry == 9:
+    elif entry in ("claims", "rob_kong"):  # someone chose to win a discard or a kong tile: the claims as answered
+        if entry == "claims":
             g._open_claims()
         else:
             g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
         for p, code, a, b in st["answers"]:
-            g.act(p, _answer(code, a, b, g.last_discard[1] if entry == 9 else args[1]))
-    elif entry == 11:  # someone robs the gold
+            g.act(p, _answer(code, a, b, g.last_discard[1] if entry == "claims" else args[1]))
+    elif entry == "rob_gold":  # someone robs the gold
         g._after_discard()
         for p, code, _, _ in st["answers"]:
             g.act(p, {"type": "rob_gold"} if code == 1 else {"type": "pass"})
@@ -213,17 +213,17 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
         a.rng = random.Random()
         a.rng.setstate(s)
         players.append(a)
-    if entry == 1:
+    if entry == "start":
         g._start_play()
-    elif entry == 2:
+    elif entry == "turn":
         g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
-    elif entry == 3:
+    elif entry == "after_discard":
         g._after_discard()
-    elif entry == 4:
+    elif entry == "open_claims":
         g._open_claims()
-    elif entry == 6:
+    elif entry == "final":
         g._final_resume(args[0], args[1], args[2])
-    elif entry == 7:
+    elif entry == "declare_kong":
         g._declare_kong(args[0], {"type": "kong", "tile": _NAMES[args[1]], "kind": "added"})
     else:  # pragma: no cover - the loop always stops at one of the entries above
         raise RuntimeError(f"the C game loop stopped at an unknown step {entry}")
@@ -243,7 +243,7 @@ def _answer(code: int, a: int, b: int, tile: int) -> dict[str, Any]:
     return {"type": "pass"}
 
 
-def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any], entry: int) -> Game:
+def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any], entry: str) -> Game:
     """The Game game.py would hold where the C loop stopped."""
     g = Game.__new__(Game)
     seats = [Seat(list(conc), [_meld(kind, k0, concealed) for kind, k0, concealed in melds] if melds else [],
@@ -262,7 +262,7 @@ def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[s
     g.drawn = None if st["drawn"] < 0 else st["drawn"]
     if st["last_discard"] is not None:
         g.last_discard = st["last_discard"]
-    g.phase = "setup" if entry == 1 else "turn"
+    g.phase = "setup" if entry == "start" else "turn"
     g._compact = (st["events"], st["extra"], st["dice"], st["dealt"], st["deal_wall"])
     return g
 
