@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "4"
+CODEGEN_VERSION = "5"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -70,6 +70,76 @@ def walk(v: Variant) -> list[Expr]:
     out += [v.score.value] + [f.cond for f in v.score.forbids] + [m.cond for m in v.score.minimum]
     out += [v.claims.win_on_discard] + [w[0] for w in win_exprs(v)]
     return [e for e in out if e is not None]
+
+
+_READING_CALLS = frozenset(_COUNTS) | {"spacing"}
+
+
+def reading_blind(v: Variant) -> list[int]:
+    """Per pattern, what of choosing its best reading does not depend on the reading (the decomposition and the
+    wilds' assignment): bit 1, its condition; bit 2, everything its readings are compared and reported by once
+    it holds -- the modifiers that apply to it, the statuses, the defines, the value, the forbids and minimums.
+    Bits 4 and 8: the same for a hand without wilds, where only the decomposition varies (the counts do not).
+
+    With bit 2, every reading of the pattern scores alike, and the first one found is the one the reference
+    keeps (ties keep the first), so the kernel stops scoring the pattern after its first reading; with bits 1
+    and 2, after its first reading either way. Pattern references are constant here (the pattern is fixed),
+    events and `wilds` read the situation only.
+    """
+    return [a | (b << 2) for a, b in zip(_blind(v, frozenset(_READING_VARS), _READING_CALLS),
+                                         _blind(v, frozenset({"no_sequences"}), frozenset()))]
+
+
+def _blind(v: Variant, reading_vars: frozenset[str], reading_calls: frozenset[str]) -> list[int]:
+    """reading_blind's bits 1 and 2, where the reading shows through these variables and functions only."""
+    defines = {d.name: d.expr for d in v.defines}
+    mods = {m.name: m for m in v.modifiers}
+    tables = {t.name: t for t in v.tables}
+    memo: dict[tuple[str, str, str], bool] = {}
+
+    def status_dep(p: str) -> bool:
+        return any(dep(s.cond, p) for s in v.statuses)
+
+    def named(kind: str, name: str, p: str) -> bool:
+        key = (kind, name, p)
+        if key not in memo:
+            memo[key] = True  # a cycle (the checker forbids them) counts as dependent
+            if kind == "modifier":
+                m = mods.get(name)
+                memo[key] = m is not None and (not m.applies_to or p in m.applies_to) and dep(m.cond, p)
+            elif kind == "define":
+                memo[key] = name not in defines or dep(defines[name], p)
+            elif kind == "status":
+                memo[key] = status_dep(p)
+            elif kind == "table":
+                t = tables.get(name)
+                memo[key] = t is None or bool(t.column_var and status_dep(p)) or any(
+                    named("modifier", m, p) for row in t.rows if row.pattern == p for m in row.modifiers)
+            else:  # pattern, event: fixed for the pattern's readings, or the situation's
+                memo[key] = False
+        return memo[key]
+
+    def dep(e: Expr | None, p: str) -> bool:
+        if e is None:
+            return False
+        op, a = e.op, e.args
+        if op == "var":
+            return a[0] in reading_vars
+        if op == "call" and a[0] in reading_calls:
+            return True
+        if op == "ref":
+            return named(a[0], a[1], p)
+        return any(dep(x, p) for x in a if isinstance(x, Expr))
+
+    scored = [d.expr for d in v.defines] + [v.score.value] + [f.cond for f in v.score.forbids]
+    scored += [m.cond for m in v.score.minimum]
+    out = []
+    for pat in v.patterns:
+        p = pat.name
+        blind_rest = not any(named("modifier", m.name, p) for m in v.modifiers) and not status_dep(p) and not any(
+            dep(x, p) for x in scored)
+        out.append((0 if dep(pat.cond, p) else 1) | (2 if blind_rest else 0))
+    return out
 
 
 def string_ids(v: Variant) -> dict[str, int]:
@@ -488,6 +558,7 @@ def render(v: Variant, key: str = "") -> str:
         "stands": mask(k for k in (w.stands_for if w else ()) if k in set(v.tiles.playable)),
         "playable": [int(k) for k in v.tiles.playable], "copies": [int(n) for n in v.tiles.copies],
         "shapes": [_SHAPES.get(p.shape, 2) for p in v.patterns],
+        "blind": reading_blind(v),
     }
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)), autoescape=False,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True,

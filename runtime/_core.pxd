@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 7     # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 8     # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -96,6 +96,9 @@ cdef struct Spec:
     const int* playable
     const int* copies             # NALL entries
     const int* shapes             # per pattern
+    const int* blind              # per pattern: 1 its condition, 2 its scoring, reads nothing of the reading;
+                                  # 4, 8 the same without wilds (codegen.reading_blind): a pattern so scored is
+                                  # settled by its first reading
     PatternFn pattern
     ViableFn viable
     ModifierFn modifier

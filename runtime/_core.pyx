@@ -626,53 +626,69 @@ cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) no
 
 
 cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
-    """Score one reading under each pattern of its shape, keeping the best legal one and the best refusal."""
+    """Score one reading under each pattern of its shape, keeping the best legal one and the best refusal.
+
+    A pattern whose scoring reads nothing of the reading (Spec.blind) is settled by its first reading that it
+    holds on (or by its first reading at all, when its condition reads nothing of the reading either): later
+    readings would score alike and ties keep the first. It leaves R.pats then; returns 1 (stop) once none is
+    left."""
     cdef Run* R = <Run*>ud
     cdef Ctx* x = R.x
     cdef Spec* sp = x.spec
-    cdef int i, p, why, m, nm
+    cdef int i = 0, p, why, m, nm, blind
     cdef double value
     cdef bint ok
-    for i in range(R.npats):
+    while i < R.npats:
         p = R.pats[i]
+        blind = (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 3
         rd.pattern = p
         x.gen += 1
         ok = sp.pattern(x, rd, p)
         if x.err:
             return 1
         if not ok:
+            if blind == 3:
+                R.npats -= 1
+                R.pats[i] = R.pats[R.npats]
+            else:
+                i += 1
             continue
         if R.mode == 1:
             R.found = True
             return 1
+        why = -1
         if R.legal_only:  # a forbidden reading's value is never needed
             why = sp.forbid(x, rd)
             if x.err:
                 return 1
-            if why >= 0:
-                continue
-        value = sp.value(x, rd)
-        why = sp.forbid(x, rd)
         if why < 0:
-            why = sp.minimum(x, rd, value)
-            if why >= 0:
-                why += sp.nforbid
-        nm = 0
-        for m in range(sp.nmod):
-            nm += ref_mod(x, rd, m)
-        if x.err:
-            return 1
-        if why < 0 and R.mode == 2:
-            R.found = R.has_best = True
-            R.best_value = value
-            return 1
-        if why < 0:
-            if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
-                memcpy(R.best, rd, sizeof(Reading))
-                R.best_value, R.best_nmods, R.has_best = value, nm, True
-        elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
-            R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
-    return 0
+            value = sp.value(x, rd)
+            why = sp.forbid(x, rd)
+            if why < 0:
+                why = sp.minimum(x, rd, value)
+                if why >= 0:
+                    why += sp.nforbid
+            nm = 0
+            for m in range(sp.nmod):
+                nm += ref_mod(x, rd, m)
+            if x.err:
+                return 1
+            if why < 0 and R.mode == 2:
+                R.found = R.has_best = True
+                R.best_value = value
+                return 1
+            if why < 0:
+                if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
+                    memcpy(R.best, rd, sizeof(Reading))
+                    R.best_value, R.best_nmods, R.has_best = value, nm, True
+            elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
+                R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
+        if blind & 2:
+            R.npats -= 1
+            R.pats[i] = R.pats[R.npats]
+        else:
+            i += 1
+    return 1 if R.npats == 0 else 0
 
 
 cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
@@ -713,9 +729,9 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         _enum_pairs(x, sp.win_size // 2, _on_reading, R)
     if x.err or R.found:
         return
-    R.npats = 1
     for p in range(sp.npat):
         if sp.shapes[p] == SH_FREE and _open(x, R, p):
+            R.npats = 1  # _on_reading drops a pattern its first reading settles
             pats[0] = p
             _enum_free(x, p, _on_reading, R)
             if x.err or R.found:

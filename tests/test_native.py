@@ -242,6 +242,90 @@ def test_standard_readings_in_reference_order():
         assert [tuple(sorted(g)) for g in _core.standard_readings(c, j, 4, cand)] == ref
 
 
+# ---- patterns settled by their first reading (codegen.reading_blind) -----------------------------------------
+@pytest.mark.parametrize("variant,flags", [
+    # 1: the condition, 2: the scoring read nothing of the reading; 4, 8: the same without wilds
+    (SR, {"平胡": 13, "七对": 13, "碰碰胡": 8, "十三烂": 12, "九幺": 8}),   # 清一色 and the 宝 statuses read the wilds
+    (JX, {"平胡": 13, "七对": 13, "碰碰胡": 8, "十三烂": 12}),
+    (FJ, {"基本": 15, "平胡": 15, "金雀": 14, "三金倒": 15}),               # 金雀 reads pair_wilds, nothing else does
+])
+def test_reading_blind_flags(variant, flags):
+    from mjrules.compiler import compile_variant
+    from mjrules.compiler.codegen import reading_blind
+
+    v = compile_variant(variant)
+    assert dict(zip([p.name for p in v.patterns], reading_blind(v))) == flags
+
+
+# 福州 with a define of its value (L) made to read the reading: the kernel must then score every reading
+_FJ_READING_VALUES = [
+    ("pair_wilds + ", {"基本": 13, "平胡": 13, "金雀": 12, "三金倒": 13}),               # blind without wilds
+    ("(if no_sequences then 7 else 0) + ", {"基本": 5, "平胡": 5, "金雀": 4, "三金倒": 5}),  # the decomposition
+    ("count_in(m) + ", {"基本": 13, "平胡": 13, "金雀": 12, "三金倒": 13}),
+]
+_FJ_L = "define L = if is_dealer then dealer_streak else 0"
+
+
+def _gold_hands(rng: random.Random, n: int, golds: int) -> list[dict]:
+    """福州 hands of 17 tiles with `golds` golds (7p), near a standard shape, won every way."""
+    out = []
+    while len(out) < n:
+        tiles: list[int] = []
+        while len(tiles) < 15:
+            k = rng.randrange(27)
+            tiles += [k, k + 1, k + 2] if k % 9 <= 6 and rng.random() < 0.6 else [k] * 3
+        k = rng.randrange(27)
+        tiles = tiles[:15] + [k, k]
+        at = rng.sample(range(15), golds - 2) + [15, 16] if rng.random() < 0.5 else rng.sample(range(17), golds)
+        for i in at:  # half of them with two golds as the pair (金雀 needs such a reading)
+            tiles[i] = 15
+        if any(tiles.count(t) > 4 for t in tiles) or tiles.count(15) != golds:
+            continue
+        names = [R_name(t) + ("*" if t == 15 else "") for t in sorted(tiles)]
+        win_by = rng.choice(["self_draw", "discard", "kong_replacement"])
+        d = {"concealed": " ".join(names), "win_tile": R_name(rng.choice(tiles)), "wild": "7p", "seat": 1,
+             "win_by": win_by, "flowers": rng.choice(["", "1z", "f1 f2"])}
+        if win_by == "discard":
+            d["discarder"] = 0
+        out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("case", range(len(_FJ_READING_VALUES) + 1))
+def test_first_reading_settles_only_blind_patterns(case, tmp_path, monkeypatch):
+    """Hands with 2-3 golds: the shipped 福州 (three patterns settled by their first reading) and 福州 with a
+    value that reads the reading (no pattern settled) give the reference's answer, reading and all."""
+    from mjrules.compiler import compile_file
+    from mjrules.compiler.codegen import reading_blind
+
+    if case == len(_FJ_READING_VALUES):
+        path = str(SPECS / "fuzhou_fujian.mj")
+    else:
+        term, flags = _FJ_READING_VALUES[case]
+        monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+        text = (SPECS / "fuzhou_fujian.mj").read_text(encoding="utf-8")
+        assert _FJ_L in text
+        path = str(tmp_path / "fuzhou_fujian.mj")
+        Path(path).write_text(text.replace(_FJ_L, f"define L = {term}(if is_dealer then dealer_streak else 0)", 1),
+                              encoding="utf-8")
+        v = compile_file(path)
+        assert dict(zip([p.name for p in v.patterns], reading_blind(v))) == flags
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    rng = random.Random(40 + case)
+    wins = 0
+    # the first reading found pairs 11m (基本); a later one pairs the golds (金雀, worth more)
+    crafted = [{"concealed": "111m234m567m234p567p7p*7p*", "win_tile": "5p", "wild": "7p", "seat": 1,
+                "win_by": "self_draw", "flowers": "1z"},
+               {"concealed": "111m234m567m234p567p7p*7p*", "win_tile": "5p", "wild": "7p", "seat": 1,
+                "win_by": "discard", "discarder": 2}]
+    for golds in (2, 3):
+        for d in _gold_hands(rng, 6, golds) + (crafted if golds == 2 else []):
+            a, b = nat.evaluate(d), ref.evaluate(d)
+            assert a == b, d
+            wins += a["win"]
+    assert wins >= 6
+
+
 # ---- generated source, the cache, hostile specs ---------------------------------------------------------------
 def test_generated_source_is_deterministic():
     from mjrules.compiler import compile_variant
