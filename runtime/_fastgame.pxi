@@ -242,12 +242,11 @@ cdef enum:
     GS_M = 8             # sets counted per suit group in a suit's options (a suit holds at most 17 tiles)
     GS_SLOTS = 1 << 14   # remembered suit options (small tables stay in the cache)
     GE_SLOTS = 1 << 13   # remembered estimates
-    GV_SLOTS = 1 << 13   # remembered free-pattern tests
+    GV_SLOTS = 1 << 14   # remembered free-pattern tests
 
 
-cdef struct VSlot:       # one free-pattern test: the counts packed 3 bits a kind (21 kinds a word), the pattern
-    unsigned long long a, b
-    signed char ok       # -1: empty
+cdef struct VSlot:       # one free-pattern test: the counts packed 3 bits a kind (kinds 0..20 in a, 21..33 in b's
+    unsigned long long a, b   # bits 0..38), b's bits 40..47 the pattern, 48 the answer, 63 set (0: empty)
 
 
 cdef struct SuitOpts:
@@ -255,12 +254,8 @@ cdef struct SuitOpts:
     signed char t[GS_M][2]   # the most partial sets with m sets and p pairs (-1: unreachable)
 
 
-cdef struct EstSlot:
-    unsigned char c[NK]  # the counts without the wilds
-    unsigned char jokers
-    unsigned char melds
-    bint used
-    int value
+cdef struct EstSlot:     # one estimate: the counts without the wilds packed as in VSlot, b's bits 40..43 the
+    unsigned long long a, b   # wilds, 44..47 the melds, 48..55 the estimate + 128, 63 set (0: empty)
 
 
 cdef void _gdfs(int* c, int n, bint honours, int i, int m, int t, int p, SuitOpts* o) noexcept nogil:
@@ -397,16 +392,16 @@ cdef bint _g_fits(Greedy* g, int p, int* counts, unsigned long long a, unsigned 
     cdef unsigned long long h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ <unsigned long long>p
     cdef VSlot* slot = &g.tests[(h ^ (h >> 29)) & (GV_SLOTS - 1)]
     cdef bint ok
-    b |= <unsigned long long>p << 40
+    b |= (<unsigned long long>p << 40) | (1ULL << 63)
     g.n_test += 1
-    if slot.ok >= 0 and slot.a == a and slot.b == b:
-        return slot.ok
+    if slot.a == a and (slot.b & ~(1ULL << 48)) == b:
+        return (slot.b >> 48) & 1
     g.n_viable += 1
     g.gx.err = 0
     ok = g.sp.viable(g.gx, counts, p) != 0 or g.gx.err != 0
     if g.gx.err:
         g.errs += 1
-    slot.a, slot.b, slot.ok = a, b, ok
+    slot.a, slot.b = a, b | (<unsigned long long>ok << 48)
     return ok
 
 
@@ -477,7 +472,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
     cdef int held[64]
     cdef int by_count[64]
     cdef bint any = False
-    cdef unsigned long long h = 1469598103934665603ULL
+    cdef unsigned long long a = 0, b = 0, h
     cdef EstSlot* slot
     g.n_est += 1
     for k in range(NK):
@@ -485,16 +480,15 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
     if 0 <= wild < NK:
         jokers = c[wild]
         c[wild] = 0
-    for k in range(NK):
-        h = (h ^ <unsigned long long>c[k]) * 1099511628211ULL
-    h = (h ^ <unsigned long long>(jokers * 64 + melds)) * 1099511628211ULL
-    slot = &g.est[h & (GE_SLOTS - 1)]
-    if slot.used and slot.jokers == jokers and slot.melds == melds:
-        for k in range(NK):
-            if slot.c[k] != c[k]:
-                break
-        else:
-            return slot.value
+    for k in range(21):
+        a |= <unsigned long long>c[k] << (3 * k)
+    for k in range(21, NK):
+        b |= <unsigned long long>c[k] << (3 * (k - 21))
+    b |= (<unsigned long long>(jokers & 15) << 40) | (<unsigned long long>(melds & 15) << 44) | (1ULL << 63)
+    h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL)
+    slot = &g.est[(h ^ (h >> 31)) & (GE_SLOTS - 1)]
+    if slot.a == a and (slot.b & ~(0xFFULL << 48)) == b and jokers < 16 and melds < 16:
+        return <int>((slot.b >> 48) & 0xFF) - 128
     g.n_miss += 1
     if g.standard:
         est = _g_standard(g, c, g.sets - melds if g.sets - melds > 0 else 0)
@@ -517,9 +511,8 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
             any = True
     if not any:
         est = 8
-    for k in range(NK):
-        slot.c[k] = <unsigned char>c[k]
-    slot.jokers, slot.melds, slot.used, slot.value = jokers, melds, True, est - jokers
+    if -128 <= est - jokers < 128 and jokers < 16 and melds < 16:
+        slot.a, slot.b = a, b | (<unsigned long long>(est - jokers + 128) << 48)
     return est - jokers
 
 
@@ -698,11 +691,9 @@ cdef class FastTable:
             self.gr.gx.opts = self.opts
             self.gr.suits = <SuitOpts*>calloc(GS_SLOTS, sizeof(SuitOpts))
             self.gr.est = <EstSlot*>calloc(GE_SLOTS, sizeof(EstSlot))
-            self.gr.tests = <VSlot*>malloc(GV_SLOTS * sizeof(VSlot))
+            self.gr.tests = <VSlot*>calloc(GV_SLOTS, sizeof(VSlot))
             if self.gr.suits == NULL or self.gr.est == NULL or self.gr.tests == NULL:
                 raise MemoryError()
-            for i in range(GV_SLOTS):
-                self.gr.tests[i].ok = -1
             _prep_check(self.gr.gx, -1, self.playable, self.wb_self)
             self.gr.standard, self.gr.pairs = g["standard"], g["pairs"]
             self.gr.nfree = len(g["free"])

@@ -161,7 +161,7 @@ def plan_for(engine: Any, options: dict[str, Any] | None) -> FastPlan | None:
     if core is not None and kernel is not None and hasattr(core, "FastTable"):
         const = game_constants(engine.variant, options)
         opts = engine._encode(const[0])
-        if opts is not None and (const[3] is not None or const[4]) and engine.variant.players <= 8:
+        if opts is not None and (const[3] is not None or const[4] is not None) and engine.variant.players <= 8:
             try:
                 plan = FastPlan(engine, options, core, opts)
             except ValueError:  # a table larger than the C loop's arrays: game.py plays it

@@ -66,7 +66,7 @@ class Game:
         self.dealer = dealer
         self.dealer_streak = dealer_streak
         self.options, self._overrides, self._scored, self._retain_const, memo, self._draws = constants
-        self._retain_memo = {} if memo else None
+        self._retain_memo = memo  # shared by every hand with these constants (its key holds the rest)
         self.seats = seats if seats is not None else [Seat() for _ in range(self.n)]
         self._ev: list[dict[str, Any]] = []
         self._compact: Any = None  # the C loop's events, turned into dicts when `events` is first read
@@ -124,7 +124,8 @@ class Game:
                             concealed += 1
                         else:
                             exposed += 1
-            key = (extra_exposed, extra_concealed, exposed, concealed, tuple([tuple(s.flowers) for s in self.seats]))
+            key = (self.dealer, self.dealer_streak, extra_exposed, extra_concealed, exposed, concealed,
+                   tuple([tuple(s.flowers) for s in self.seats]))
             hit = memo.get(key)
             if hit is not None:
                 return hit
@@ -134,6 +135,8 @@ class Game:
         finally:
             self.env.extra_kongs = (0, 0)
         if memo is not None:
+            if len(memo) >= 100_000:
+                memo.clear()
             memo[key] = r
         return r
 
@@ -814,8 +817,8 @@ _PURE_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "po
 
 def game_constants(v: Variant, options: dict[str, Any] | None) -> tuple:
     """What every hand of this variant with these options shares: (options, the overrides of the spec's
-    defaults, the scored flowers, the constant retention or None, whether the retention may be memoised, the
-    settlement of draws remembered)."""
+    defaults, the scored flowers, the constant retention or None, the retentions remembered (None when the
+    retention may not be memoised), the settlement of draws remembered)."""
     key = tuple(sorted((options or {}).items(), key=lambda kv: kv[0]))
     memo = _CONSTANTS.setdefault(id(v), (v, {}))[1]
     try:
@@ -826,7 +829,7 @@ def game_constants(v: Variant, options: dict[str, Any] | None) -> tuple:
     opts = defaults | dict(options or {})
     overrides = {k: x for k, x in opts.items() if defaults.get(k, x) != x}
     const, retain_memo = _retain_plan(v)
-    got = (opts, overrides, frozenset(v.tiles.scored_flowers), const, retain_memo is not None, DrawMemo(v))
+    got = (opts, overrides, frozenset(v.tiles.scored_flowers), const, retain_memo, DrawMemo(v))
     try:
         memo[key] = got
     except TypeError:  # an unhashable option value: nothing to remember it by
@@ -839,7 +842,7 @@ _CONSTANTS: dict[int, tuple[Variant, dict]] = {}
 
 def _retain_plan(v: Variant) -> tuple[int | None, dict | None]:
     """(the retention when it is a constant, else None; a memo when it reads only kong counts, flowers, options,
-    the dealer and his streak -- all fixed for a hand but the kong counts and the flowers, which key the memo)."""
+    the dealer and his streak: shared by the hands with the same options, keyed by the rest)."""
     e = v.wall.retain
     if e.op == "const":
         return int(e.args[0]), None
