@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "5"
+CODEGEN_VERSION = "6"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -53,6 +53,7 @@ _WIN_VARS = {"value": ("x.value", "n"), "someone_won": ("1", "b"), "winners": ("
 _ARITH = {"add": "+", "sub": "-", "mul": "*"}
 _CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _COUNTS = {"all_in": "rf_all_in", "contains": "rf_contains", "count_in": "rf_count_in"}
+_NK = 34  # the tile kinds a reading counts (flowers are never in a hand)
 
 
 def template_digest() -> str:
@@ -381,7 +382,8 @@ class ExprCompiler:
         if not self.reading or len(args) != 1:
             return "n_err(x)", "n"
         if name in _COUNTS:
-            return f"{_COUNTS[name]}(rd.counts, {self._group(args[0])})", "n" if name == "count_in" else "b"
+            code = _counts_code(name, "rd.counts", args[0])
+            return code or f"{_COUNTS[name]}(rd.counts, {self._group(args[0])})", "n" if name == "count_in" else "b"
         if name == "spacing":
             return f"rf_spacing(rd.counts, {self.num(args[0])})", "b"
         return "n_err(x)", "n"
@@ -455,12 +457,28 @@ class ExprCompiler:
             return f"pv_spacing(c, {self.pnum(args[0])})", "t"
         g = self._group(args[0])
         if name == "all_in":
-            return f"pv_anti(rf_all_in(c, {g}))", "t"
+            return f"pv_anti({_counts_code(name, 'c', args[0]) or f'rf_all_in(c, {g})'})", "t"
         if name == "contains":
-            return f"pv_contains(c, {g})", "t"
+            code = _counts_code(name, "c", args[0])
+            return (f"(1 if {code} else -1)" if code else f"pv_contains(c, {g})"), "t"
         if name == "count_in":
             return "NAN", "n"
         return "n_err(x)", "n"
+
+
+def _counts_code(name: str, counts: str, g: Expr) -> str | None:
+    """all_in, contains or count_in of a constant group, written out kind by kind over the counts array (no loop
+    over every kind, no branch for all_in and count_in); None when the group is not a constant. The same answers
+    as rf_all_in, rf_contains and rf_count_in, which read only the 34 tile kinds."""
+    if g.op != "group":
+        return None
+    kinds = {k for k in g.args[1] if isinstance(k, int) and 0 <= k < _NK}
+    if name == "all_in":
+        outside = [f"{counts}[{k}]" for k in range(_NK) if k not in kinds]
+        return f"(({' | '.join(outside)}) == 0)" if outside else "1"
+    if name == "contains":
+        return "(" + " and ".join(f"{counts}[{k}] > 0" for k in sorted(kinds)) + ")" if kinds else "1"
+    return f"(<double>({' + '.join(f'{counts}[{k}]' for k in sorted(kinds))}))" if kinds else "0.0"
 
 
 # ---- the module -------------------------------------------------------------------------------------------

@@ -340,11 +340,10 @@ cdef inline double p_min(double a, double b) noexcept nogil:
 
 # ---- reading features (exact) ---------------------------------------------------------------------------
 cdef inline bint rf_distinct(int* c) noexcept nogil:
-    cdef int k
-    for k in range(NK):
-        if c[k] > 1:
-            return 0
-    return 1
+    cdef int k, m = 0
+    for k in range(NK):  # counts are 0..4: no branch, so the compiler can vectorise it
+        m |= c[k] >> 1
+    return m == 0
 
 cdef inline bint rf_one_suit(int* c, bint partial) noexcept nogil:
     cdef int k, suit = -1
@@ -413,14 +412,24 @@ cdef inline double rf_count_in(int* c, unsigned long long mask) noexcept nogil:
     return n
 
 cdef inline bint rf_spacing(int* c, double d) noexcept nogil:
-    cdef int suit, r, i, prev
+    """Same-suit tiles differ in rank by at least d: no kind twice (when d > 0) and, per suit, no two ranks held
+    at a distance g < d (as the ranks' bits: bits & (bits >> g))."""
+    cdef int suit, r, g, bits, many, n
+    if not d > 0:          # 0 or less (or NaN): no gap is below it
+        return 1
     for suit in range(3):
-        prev = -1
+        bits = many = 0
         for r in range(9):
-            for i in range(c[suit * 9 + r]):
-                if prev >= 0 and r - prev < d:
-                    return 0
-                prev = r
+            n = c[suit * 9 + r]
+            bits |= (n > 0) << r
+            many |= n >> 1
+        if many:
+            return 0
+        g = 1
+        while g < d and g <= 8:
+            if bits & (bits >> g):
+                return 0
+            g += 1
     return 1
 
 cdef inline double flower_fours(Ctx* x, unsigned long long mask) noexcept nogil:

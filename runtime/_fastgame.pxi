@@ -432,6 +432,12 @@ cdef int _g_orders(const int* c, int* held, int* by_count) noexcept nogil:
     return n
 
 
+cdef unsigned long long _g_unit[NK]     # a kind's 1 in the packed counts (VSlot): kinds 0..20 in a, 21..33 in b
+cdef int _gk
+for _gk in range(NK):
+    _g_unit[_gk] = 1ULL << (3 * (_gk % 21))
+
+
 cdef int _g_free(Greedy* g, int p, const int* held, const int* by_count, int n, int cap) noexcept nogil:
     """agents._free_estimate: first-fit of the tiles in three orders -- as held, reversed, by (count, kind) --
     under the pattern's three-valued test; exact when below `cap`, else `cap` (the caller keeps the least
@@ -448,7 +454,7 @@ cdef int _g_free(Greedy* g, int p, const int* held, const int* by_count, int n, 
             if size + (n - i) <= best:                  # this order cannot fit more than the best any more
                 break
             k = held[i] if r == 0 else held[n - 1 - i] if r == 1 else by_count[i]
-            d = 1ULL << (3 * (k % 21))
+            d = _g_unit[k]
             counts[k] += 1
             if _g_fits(g, p, counts, a + d if k < 21 else a, b + d if k >= 21 else b):
                 size += 1

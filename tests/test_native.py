@@ -1,6 +1,7 @@
 """The native backend: the same answers as the reference, its kernel, its cache, and hostile specs."""
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import random
@@ -324,6 +325,39 @@ def test_first_reading_settles_only_blind_patterns(case, tmp_path, monkeypatch):
             assert a == b, d
             wins += a["win"]
     assert wins >= 6
+
+
+@pytest.mark.parametrize("gap", ["0", "1", "2.5", "4", "-1"])
+def test_spacing_and_constant_groups_agree(gap, tmp_path, monkeypatch):
+    """十三烂 of 撫州 with other gaps, and its 七星 over a constant group: spacing(d) and all_in, contains,
+    count_in of constant groups (written out kind by kind in the native module) agree with the reference."""
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    text = (SPECS / "fuzhou_jiangxi.mj").read_text(encoding="utf-8")
+    assert "spacing(3)" in text and "when contains(honours) and qixing_bonus" in text
+    text = text.replace("spacing(3)", f"spacing({gap})").replace(
+        "when contains(honours) and qixing_bonus", "when contains(honours) and count_in(winds) >= 3")
+    path = tmp_path / "fuzhou_jiangxi.mj"
+    path.write_text(text, encoding="utf-8")
+    nat, ref = mjrules.load(str(path), backend="native"), mjrules.load(str(path), backend="reference")
+    rng = random.Random(hash(gap) & 0xFFFF)
+    wins = 0
+    step = max(1, math.ceil(float(gap)))
+    for _ in range(120):
+        if rng.random() < 0.5:  # the 7 honours and suited ranks `step` apart: 十三烂 when 7 of them fit
+            spaced = [9 * suit + r for suit in range(3) for r in range(rng.randrange(3), 9, step)]
+            kinds = list(range(27, 34)) + rng.sample(spaced, min(7, len(spaced)))
+            kinds += rng.sample(range(34), 14 - len(kinds))
+            if rng.random() < 0.3:
+                kinds[rng.randrange(14)] = rng.randrange(34)
+        else:
+            kinds = rng.sample(range(34), 14)
+        if max(kinds.count(k) for k in kinds) > 4:
+            continue
+        d = {"concealed": " ".join(R_name(k) for k in sorted(kinds)), "win_tile": R_name(kinds[0])}
+        a, b = outcome(nat.evaluate, d), outcome(ref.evaluate, d)
+        assert a == b, d
+        wins += a[0] == "ok" and a[1]["win"]
+    assert wins > 0
 
 
 # ---- generated source, the cache, hostile specs ---------------------------------------------------------------
