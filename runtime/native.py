@@ -40,6 +40,7 @@ from .settle import explain_line, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import tile_name
 
+CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
 MAGIC = 1                      # layout of a cache entry and its sidecar
 HERE = Path(__file__).resolve().parent
 PREBUILT = HERE / "_native"    # shipped variants compiled when the package was built
@@ -65,11 +66,13 @@ def _digest(*paths: Path) -> str:
 
 @lru_cache(maxsize=1)
 def compiler_version() -> str:
-    """The mjrules version, codegen version and a digest of the code generator and the C declarations."""
+    """The mjrules version, codegen version, a digest of the code generator and the C declarations, and the C
+    compiler flags."""
     from .compiler import codegen
 
     src = _digest(Path(codegen.__file__), HERE / "_core.pxd")
-    return f"mjrules {__version__}; codegen {codegen.CODEGEN_VERSION}; magic {MAGIC}; sources {src}"
+    return (f"mjrules {__version__}; codegen {codegen.CODEGEN_VERSION}; magic {MAGIC}; sources {src}; "
+            f"flags {' '.join(CFLAGS)}")
 
 
 def platform_tag() -> str:
@@ -161,8 +164,7 @@ def _cythonize(pyx: Path, name: str, tmp: Path) -> Path:
     inc.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(HERE / "_core.pxd", inc / "_core.pxd")
     (inc / "__init__.pxd").write_text("", encoding="ascii")
-    flags = ["-O2", "-g0", "-w"] if os.name == "posix" else []
-    ext = Extension(name, [str(pyx)], extra_compile_args=flags)
+    ext = Extension(name, [str(pyx)], extra_compile_args=CFLAGS)
     exts = cythonize([ext], include_path=[str(tmp / "include")], quiet=True, force=True,
                      compiler_directives={"language_level": 3})
     return _quiet_build_ext(exts, tmp)
