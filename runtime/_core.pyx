@@ -945,7 +945,9 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
                 std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
             if std:
                 return True
-        elif sp.shapes[p] == SH_PAIRS and x.f.nmelds == 0:
+        elif sp.shapes[p] == SH_PAIRS:
+            if x.f.nmelds:   # pairs take every tile: no meld
+                continue
             if odd < 0:
                 odd = 0
                 for k in range(NK):

@@ -91,38 +91,52 @@ cdef bint _mt_base_ready = False
 
 cdef void _mt_seed(MT* m, const unsigned int* key, int n) noexcept nogil:
     """CPython's init_by_array (random.Random(seed) with the seed's 32-bit words, least significant first)."""
+    _mt_seed_many(&m, &key, n, 1)
+
+
+cdef void _mt_seed_many(MT** ms, const unsigned int** keys, int n, int cnt) noexcept nogil:
+    """_mt_seed for `cnt` generators whose keys have the same length n, in lockstep: each generator's seeding
+    is one chain of dependent multiplications, and the CPU overlaps the generators' independent chains."""
     global _mt_base_ready
-    cdef unsigned int* mt = m.s
-    cdef int i, j, k
+    cdef unsigned int* mt
+    cdef int i, j, k, g
     if not _mt_base_ready:
         _mt_base[0] = <unsigned int>19650218
         for i in range(1, MT_N):
             _mt_base[i] = <unsigned int>1812433253 * (_mt_base[i - 1] ^ (_mt_base[i - 1] >> 30)) + <unsigned int>i
         _mt_base_ready = True
-    memcpy(mt, _mt_base, MT_N * sizeof(unsigned int))
+    for g in range(cnt):
+        memcpy(ms[g].s, _mt_base, MT_N * sizeof(unsigned int))
     i = 1
     j = 0
     k = MT_N if MT_N > n else n
     while k:
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * <unsigned int>1664525)) + key[j] + <unsigned int>j
+        for g in range(cnt):
+            mt = ms[g].s
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * <unsigned int>1664525)) + keys[g][j] + <unsigned int>j
         i += 1
         j += 1
         if i >= MT_N:
-            mt[0] = mt[MT_N - 1]
+            for g in range(cnt):
+                ms[g].s[0] = ms[g].s[MT_N - 1]
             i = 1
         if j >= n:
             j = 0
         k -= 1
     k = MT_N - 1
     while k:
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * <unsigned int>1566083941)) - <unsigned int>i
+        for g in range(cnt):
+            mt = ms[g].s
+            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * <unsigned int>1566083941)) - <unsigned int>i
         i += 1
         if i >= MT_N:
-            mt[0] = mt[MT_N - 1]
+            for g in range(cnt):
+                ms[g].s[0] = ms[g].s[MT_N - 1]
             i = 1
         k -= 1
-    mt[0] = <unsigned int>0x80000000
-    m.i = MT_N
+    for g in range(cnt):
+        ms[g].s[0] = <unsigned int>0x80000000
+        ms[g].i = MT_N
 
 
 cdef unsigned int _mt_next(MT* m) noexcept nogil:
@@ -189,6 +203,24 @@ def seed_words(seed) -> tuple:
     cdef unsigned int words[64]
     cdef int n = _seed_words(seed, words)
     return tuple([words[i] for i in range(n)])
+
+
+def mt_sample_many(list key_list, int count) -> list:
+    """The first `count` getrandbits(32) of each of up to 9 generators seeded together (_mt_seed_many) with keys
+    of one length. For tests against random.Random."""
+    cdef MT m[FG_SEATS + 1]
+    cdef MT* ms[FG_SEATS + 1]
+    cdef unsigned int words[FG_SEATS + 1][64]
+    cdef const unsigned int* keys[FG_SEATS + 1]
+    cdef int g, i, n = len(key_list[0]) if key_list else 0, cnt = len(key_list)
+    if not 0 < cnt <= FG_SEATS + 1 or not 0 < n <= 64 or any(len(k) != n for k in key_list):
+        raise ValueError("1 to 9 keys of one length, 1 to 64 words")
+    for g in range(cnt):
+        for i in range(n):
+            words[g][i] = key_list[g][i]
+        keys[g], ms[g] = words[g], &m[g]
+    _mt_seed_many(ms, keys, n, cnt)
+    return [[_mt_next(&m[g]) for i in range(count)] for g in range(cnt)]
 
 
 def mt_sample(key, int count, int below=0) -> list:
@@ -1587,17 +1619,27 @@ cdef class FastTable:
         """Play one hand with random.Random(seed) for the setup and random.Random(agent_seeds[i]) for seat i's
         choices (int seeds); returns the hand-off: (entry, args, state) -- entry names the step (FAST_ENTRIES),
         state holds what fastplay.adopt needs to build the Game."""
-        cdef unsigned int words[64]
+        cdef unsigned int words[FG_SEATS + 1][64]
+        cdef const unsigned int* keys[FG_SEATS + 1]
+        cdef MT* ms[FG_SEATS + 1]
+        cdef int lens[FG_SEATS + 1]
         cdef int s
+        cdef bint same = True
         if len(agent_seeds) != self.n:
             raise ValueError("one agent seed per seat")
         for s in range(self.n):
             self.greedy[s] = s < len(greedy) and greedy[s]
             if self.greedy[s] and not self.greedy_ok:
                 raise ValueError("the greedy agent cannot play in the C loop for this variant")
-        _mt_seed(&self.rng, words, _seed_words(seed, words))
-        for s in range(self.n):
-            _mt_seed(&self.arng[s], words, _seed_words(agent_seeds[s], words))
+        for s in range(self.n + 1):                  # the game's generator, then each seat's
+            lens[s] = _seed_words(seed if s == 0 else agent_seeds[s - 1], words[s])
+            keys[s], ms[s] = words[s], (&self.rng if s == 0 else &self.arng[s - 1])
+            same = same and lens[s] == lens[0]
+        if same:
+            _mt_seed_many(ms, keys, lens[0], self.n + 1)
+        else:
+            for s in range(self.n + 1):
+                _mt_seed(ms[s], keys[s], lens[s])
         for s in range(FG_SEATS):                    # everything but the contexts
             memset(&self.seats[s], 0, <size_t>(<char*>&self.seats[s].cx - <char*>&self.seats[s]))
         memset(self.dealt, 0, sizeof(self.dealt))

@@ -53,6 +53,15 @@ def test_twister_matches_random(seed):
         r = random.Random(seed)
 
 
+@pytest.mark.parametrize("seeds", [[0, 1, 2, 3, 4], [9] * 9, [2**32 + 5, 2**40, 2**63 - 1], [10**30, 10**30 + 7]])
+def test_twisters_seeded_together_match_random(seeds):
+    """The C loop seeds the game's and the seats' generators in lockstep (keys of one length)."""
+    from mjrules import _core
+
+    got = _core.mt_sample_many([list(_core.seed_words(s)) for s in seeds], 700)
+    assert got == [[r.getrandbits(32) for _ in range(700)] for r in map(random.Random, seeds)]
+
+
 @pytest.mark.parametrize("variant", SHIPPED)
 @pytest.mark.parametrize("opt", [0, 1])
 def test_fast_hands_equal_python_hands(variant, opt, slow):
