@@ -174,8 +174,6 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
               agents: list[str] | None = None) -> Game:
     """One hand: the C loop, then game.py from where it stopped; agents: "random" or "greedy" per seat (default
     random), seeded with agent_seeds as make_agent seeds them."""
-    from .play import run
-
     table = plan.table
     greedy = [a == "greedy" for a in agents] if agents else []
     with plan.lock:
@@ -204,6 +202,8 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
         if not g.over:  # pragma: no cover - a win always ends the hand
             raise RuntimeError(f"the hand did not end after the C loop's step {entry}")
         return g
+    from .play import run  # play imports this module
+
     game_state, agent_states = states
     g.rng = random.Random()
     g.rng.setstate(game_state)

@@ -161,8 +161,10 @@ class DrawMemo:
         fr = g.first_round
         flowers = (tuple([tuple(s.flowers) for s in g.seats]) if self.reads is None else
                    flower_values(self.reads, g.seats, self.copies) if self.reads else ())
+        kongs = [s.kongs for s in g.seats]
         return (g.dealer, g.dealer_streak, len(fr) == g.n and len(set(fr)) == 1,
-                tuple([tuple([(k["kind"], k["from"], k["robbed"]) for k in s.kongs]) for s in g.seats]), flowers)
+                tuple([tuple([(k["kind"], k["from"], k["robbed"]) for k in ks]) for ks in kongs]) if any(kongs) else
+                len(kongs), flowers)
 
     def settle(self, g: Game) -> tuple[dict[int, Any], list[dict[str, Any]], int, int]:
         """(net, ledger, next dealer, streak) of a hand nobody won; the ledger is the caller's to keep."""

@@ -5,6 +5,7 @@ import json
 from typing import Any
 
 from .agents import Agent, GreedyAgent, RandomAgent, ScriptedAgent, make_agent
+from .fastplay import fast_hand, plan_for
 from .game import Game, IllegalAction
 
 MAX_DECISIONS = 5000
@@ -40,8 +41,6 @@ def play_hand(engine: Any, agents: list[str] | list[Agent] | None = None, *, see
     n = engine.variant.players
     names = agents or ["random"] * n
     if all(a in ("random", "greedy") for a in names) and len(names) == n and isinstance(seed, int):
-        from .fastplay import fast_hand, plan_for
-
         plan = plan_for(engine, options)
         if plan is not None and ("greedy" not in names or plan.table.greedy_ok):  # the C loop: the same hand
             g = fast_hand(plan, seed, dealer, dealer_streak, [seed * 31 + i for i in range(n)], list(names))
