@@ -646,44 +646,38 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
         ok = sp.pattern(x, rd, p)
         if x.err:
             return 1
-        if not ok:
-            if blind == 3:
-                R.npats -= 1
-                R.pats[i] = R.pats[R.npats]
-            else:
-                i += 1
-            continue
-        if R.mode == 1:
-            R.found = True
-            return 1
-        why = -1
-        if R.legal_only:  # a forbidden reading's value is never needed
-            why = sp.forbid(x, rd)
-            if x.err:
+        if ok:
+            if R.mode == 1:
+                R.found = True
                 return 1
-        if why < 0:
-            value = sp.value(x, rd)
-            why = sp.forbid(x, rd)
+            why = -1
+            if R.legal_only:  # a forbidden reading's value is never needed
+                why = sp.forbid(x, rd)
+                if x.err:
+                    return 1
             if why < 0:
-                why = sp.minimum(x, rd, value)
-                if why >= 0:
-                    why += sp.nforbid
-            nm = 0
-            for m in range(sp.nmod):
-                nm += ref_mod(x, rd, m)
-            if x.err:
-                return 1
-            if why < 0 and R.mode == 2:
-                R.found = R.has_best = True
-                R.best_value = value
-                return 1
-            if why < 0:
-                if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
-                    memcpy(R.best, rd, sizeof(Reading))
-                    R.best_value, R.best_nmods, R.has_best = value, nm, True
-            elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
-                R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
-        if blind & 2:
+                value = sp.value(x, rd)
+                why = sp.forbid(x, rd)
+                if why < 0:
+                    why = sp.minimum(x, rd, value)
+                    if why >= 0:
+                        why += sp.nforbid
+                nm = 0
+                for m in range(sp.nmod):
+                    nm += ref_mod(x, rd, m)
+                if x.err:
+                    return 1
+                if why < 0 and R.mode == 2:
+                    R.found = R.has_best = True
+                    R.best_value = value
+                    return 1
+                if why < 0:
+                    if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
+                        memcpy(R.best, rd, sizeof(Reading))
+                        R.best_value, R.best_nmods, R.has_best = value, nm, True
+                elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
+                    R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
+        if blind & 2 and (ok or blind & 1):   # settled: its later readings would score (or fail) alike
             R.npats -= 1
             R.pats[i] = R.pats[R.npats]
         else:

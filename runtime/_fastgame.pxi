@@ -509,7 +509,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
     cdef int k, i, n, jokers = 0, est = 0, e, pairs = 0, kinds = 0, half
     cdef int held[64]
     cdef int by_count[64]
-    cdef bint any = False
+    cdef bint any = False, keep
     cdef unsigned long long a = 0, b = 0, h
     cdef EstSlot* slot
     g.n_est += 1
@@ -522,10 +522,11 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
         a |= <unsigned long long>c[k] << (3 * k)
     for k in range(21, NK):
         b |= <unsigned long long>c[k] << (3 * (k - 21))
+    keep = jokers < 16 and melds < 16          # what the slot's key holds (always, in practice)
     b |= (<unsigned long long>(jokers & 15) << 40) | (<unsigned long long>(melds & 15) << 44) | (1ULL << 63)
     h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL)
     slot = &g.est[(h ^ (h >> 31)) & (GE_SLOTS - 1)]
-    if slot.a == a and (slot.b & ~(0xFFULL << 48)) == b and jokers < 16 and melds < 16:
+    if keep and slot.a == a and (slot.b & ~(0xFFULL << 48)) == b:
         return <int>((slot.b >> 48) & 0xFF) - 128
     g.n_miss += 1
     if g.standard:
@@ -549,7 +550,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
             any = True
     if not any:
         est = 8
-    if -128 <= est - jokers < 128 and jokers < 16 and melds < 16:
+    if keep and -128 <= est - jokers < 128:
         slot.a, slot.b = a, b | (<unsigned long long>(est - jokers + 128) << 48)
     return est - jokers
 
