@@ -180,10 +180,15 @@ def fast_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, agent_
         plan._dealer, plan._streak = dealer, dealer_streak
         entry, args, st = table.play(seed, dealer, dealer_streak, agent_seeds, greedy)
         states = table.rng_states() if entry in _AGENTS_PLAY_ON else None
-    g = adopt(plan, seed, dealer, dealer_streak, st, entry)
     if entry == "draw_game":  # nobody decides again
-        g._draw_game(plan.exhausted[args[0]])
+        why = plan.exhausted[args[0]]
+        drawn = _drawn_hand(plan, seed, dealer, dealer_streak, st, why)
+        if drawn is not None:
+            return drawn
+        g = adopt(plan, seed, dealer, dealer_streak, st, entry)
+        g._draw_game(why)
         return g
+    g = adopt(plan, seed, dealer, dealer_streak, st, entry)
     if entry == "turn_win":  # the seat chose to win: the hand ends with it
         g._turn(args[0], None if args[1] < 0 else args[1], plan.sources[args[2]])
         g.act(args[0], {"type": "win"})
@@ -243,9 +248,65 @@ def _answer(code: int, a: int, b: int, tile: int) -> dict[str, Any]:
     return {"type": "pass"}
 
 
+class DrawnHand(Game):
+    """A hand the C loop played to a draw whose settlement the draw memo already holds. `outcome`, `over`,
+    `phase`, `seed`, `dealer`, `dealer_streak` and `decision_count()` are there at once; every other attribute
+    is the Game game.py would hold (adopt, then `_draw_game`), built from the C loop's state the first time
+    one is read. Most simulated hands end so, and a simulation reads nothing else of them."""
+
+    def __getattr__(self, name: str) -> Any:  # only called for an attribute not (yet) set
+        lazy = self.__dict__.pop("_lazy", None)
+        if lazy is None or name.startswith("__"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        plan, seed, dealer, dealer_streak, st, why = lazy
+        outcome, agent_names = self.outcome, self.__dict__.get("agent_names")
+        _adopt(self, plan, seed, dealer, dealer_streak, st, "draw_game")
+        if agent_names is not None:
+            self.agent_names = agent_names
+        # _draw_game, with the outcome already settled: the same events, the same outcome object
+        self.log("exhausted", reason=why)
+        self.over, self.phase, self._pending, self._answers = True, "over", {}, {}
+        self.outcome = outcome
+        self.log("end", **{k: v for k, v in outcome.items() if k != "ledger"})
+        return getattr(self, name)
+
+    def decision_count(self) -> int:
+        lazy = self.__dict__.get("_lazy")
+        if lazy is None:
+            return super().decision_count()
+        return compact_actions((lazy[4]["events"],))  # a draw logs no action after the C loop's events
+
+
+def _drawn_hand(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any],
+                why: str) -> DrawnHand | None:
+    """The DrawnHand of a draw whose settlement is remembered; None when it is not (game.py settles it)."""
+    seats = st["seats"]
+    memo = plan.constants[5]
+    kongs = [[(kind, frm, False) for kind, _, frm in s[2]] for s in seats]
+    key = memo.key_of(dealer, dealer_streak, len(seats), st["first_round"], kongs if any(kongs) else (),
+                      [s[3] for s in seats])
+    got = memo.lookup(key)
+    if got is None:
+        return None
+    net, ledger, nxt, streak = got
+    g = DrawnHand.__new__(DrawnHand)
+    d = g.__dict__
+    d["_lazy"] = (plan, seed, dealer, dealer_streak, st, why)
+    d["over"], d["phase"] = True, "over"
+    d["seed"], d["dealer"], d["dealer_streak"] = seed, dealer, dealer_streak
+    d["outcome"] = {"winners": [], "payments": {str(p): v for p, v in sorted(net.items())}, "ledger": ledger,
+                    "next_dealer": nxt, "next_streak": streak}
+    return g
+
+
 def adopt(plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any], entry: str) -> Game:
     """The Game game.py would hold where the C loop stopped."""
-    g = Game.__new__(Game)
+    return _adopt(Game.__new__(Game), plan, seed, dealer, dealer_streak, st, entry)
+
+
+def _adopt(g: Game, plan: FastPlan, seed: int, dealer: int, dealer_streak: int, st: dict[str, Any],
+           entry: str) -> Game:
+    """adopt(), building in g."""
     seats = [Seat(list(conc), [_meld(kind, k0, concealed) for kind, k0, concealed in melds] if melds else [],
                   list(flowers), list(discards), first_turn, False, wild_discards, ron_blocked,
                   [{"kind": kind, "tile": k, "robbed": False, "from": frm} for kind, k, frm in kongs] if kongs else [])

@@ -130,12 +130,13 @@ def flower_reads(v: Any, exprs: list[Expr | None]) -> list[tuple[int, tuple[int,
     return out if every_node(v, exprs, check) else None
 
 
-def flower_values(reads: list[tuple[int, tuple[int, ...]]], seats: Any, copies: tuple[int, ...]) -> tuple[int, ...]:
-    """The values of flower_reads' builtins for these seats' flowers (as GameEnv.call computes them)."""
+def flower_values(reads: list[tuple[int, tuple[int, ...]]], flowers: Any, copies: tuple[int, ...]) -> tuple[int, ...]:
+    """The values of flower_reads' builtins for the seats' flowers (one sequence of kinds per seat), as
+    GameEnv.call computes them."""
     counts = []
-    for s in seats:
+    for fl in flowers:
         c = [0] * 42
-        for k in s.flowers:
+        for k in fl:
             c[k] += 1
         counts.append(c)
     return tuple([sum(flower_fours(c, kinds, copies) if code == 0 else flower_complete(c, kinds) for c in counts)
@@ -158,26 +159,39 @@ class DrawMemo:
         self.memo: dict[tuple, tuple] = {}
 
     def key(self, g: Game) -> tuple:
-        fr = g.first_round
-        flowers = (tuple([tuple(s.flowers) for s in g.seats]) if self.reads is None else
-                   flower_values(self.reads, g.seats, self.copies) if self.reads else ())
         kongs = [s.kongs for s in g.seats]
-        return (g.dealer, g.dealer_streak, len(fr) == g.n and len(set(fr)) == 1,
-                tuple([tuple([(k["kind"], k["from"], k["robbed"]) for k in ks]) for ks in kongs]) if any(kongs) else
-                len(kongs), flowers)
+        return self.key_of(g.dealer, g.dealer_streak, g.n, g.first_round,
+                           [[(k["kind"], k["from"], k["robbed"]) for k in ks] for ks in kongs] if any(kongs) else (),
+                           [s.flowers for s in g.seats])
+
+    def key_of(self, dealer: int, streak: int, n: int, first_round: Any, kongs: Any, flowers: Any) -> tuple:
+        """key() from the pieces it reads: kongs is one sequence of (kind, from, robbed) per seat, or empty when
+        nobody has a kong; flowers one sequence of kinds per seat."""
+        fl = (tuple([tuple(f) for f in flowers]) if self.reads is None else
+              flower_values(self.reads, flowers, self.copies) if self.reads else ())
+        return (dealer, streak, len(first_round) == n and len(set(first_round)) == 1,
+                tuple([tuple(ks) for ks in kongs]) if kongs else n, fl)
+
+    def lookup(self, key: tuple) -> tuple[dict[int, Any], list[dict[str, Any]], int, int] | None:
+        """settle()'s answer for a key already settled, else None."""
+        hit = self.memo.get(key)
+        if hit is None:
+            return None
+        net, ledger, nxt, streak = hit
+        return dict(net), [{**e, "rules": list(e["rules"])} if "rules" in e else dict(e) for e in ledger], nxt, streak
 
     def settle(self, g: Game) -> tuple[dict[int, Any], list[dict[str, Any]], int, int]:
         """(net, ledger, next dealer, streak) of a hand nobody won; the ledger is the caller's to keep."""
         key = self.key(g)
-        hit = self.memo.get(key)
-        if hit is None:
+        got = self.lookup(key)
+        if got is None:
             net, ledger = settle_hand(g)
             nxt, streak = rotation(g)
             if len(self.memo) > 10_000:
                 self.memo.clear()
-            hit = self.memo[key] = (net, ledger, nxt, streak)
-        net, ledger, nxt, streak = hit
-        return dict(net), [{**e, "rules": list(e["rules"])} if "rules" in e else dict(e) for e in ledger], nxt, streak
+            self.memo[key] = (net, ledger, nxt, streak)
+            got = self.lookup(key)
+        return got
 
 
 def settle_hand(g: Game) -> tuple[dict[int, Any], list[dict[str, Any]]]:

@@ -71,13 +71,13 @@ def test_fast_hands_equal_python_hands(variant, opt, slow):
     options = OPTIONS[variant][opt]
     assert fastplay.plan_for(eng, options) is not None, "the shipped variants all play in the C loop"
     entries: Counter[int] = Counter()
-    adopt = fastplay.adopt
+    adopt = fastplay._adopt  # a draw the memo settles is adopted when its events are read
 
-    def spy(plan, seed, dealer, streak, st, entry):
+    def spy(g, plan, seed, dealer, streak, st, entry):
         entries[entry] += 1
-        return adopt(plan, seed, dealer, streak, st, entry)
+        return adopt(g, plan, seed, dealer, streak, st, entry)
 
-    fastplay.adopt = spy
+    fastplay._adopt = spy
     try:
         for seed in range(400 if slow else 120):
             fast, py = _pair(eng, seed, seed % 4, seed % 3, options)
@@ -85,7 +85,7 @@ def test_fast_hands_equal_python_hands(variant, opt, slow):
             assert fast.outcome == py.outcome, f"seed {seed}: the outcome differs"
             assert fast.invariant_errors() == []
     finally:
-        fastplay.adopt = adopt
+        fastplay._adopt = adopt
     # the end of the wall and wins chosen in the loop are handed over in every variant
     assert entries["draw_game"] > 0 and entries["turn_win"] + entries["claims"] > 0, dict(entries)
 
@@ -219,3 +219,43 @@ def test_robbed_golds_equal_python_hands():
         for s in (seed, seed + 1):
             fast, py = _pair(eng, s, s % 4, 0, None)
             assert fast.events == py.events and fast.outcome == py.outcome, s
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+@pytest.mark.parametrize("first", ["outcome", "events", "seats", "view", "decisions"])
+def test_draw_built_lazily_is_the_eager_game(variant, first):
+    """A draw the memo settles comes back as a DrawnHand; whatever is read first, it is the Game that
+    adopt + _draw_game builds (state, events, outcome, views), and it fails on a missing attribute as a Game."""
+    from mjrules import fastplay
+    from mjrules.play import log_lines, play_hand
+
+    eng = engine_for(variant, "native")
+    plan = fastplay.plan_for(eng, None)
+    lazy_seen = 0
+    for seed in range(40):
+        g = play_hand(eng, ["random"] * 4, seed=seed, dealer=seed % 4, dealer_streak=seed % 2)
+        with plan.lock:
+            entry, args, st = plan.table.play(seed, seed % 4, seed % 2, [seed * 31 + i for i in range(4)], [])
+        if entry != "draw_game":
+            assert not isinstance(g, fastplay.DrawnHand)
+            continue
+        eager = fastplay.adopt(plan, seed, seed % 4, seed % 2, st, entry)
+        eager._draw_game(plan.exhausted[args[0]])
+        eager.agent_names = ["random"] * 4
+        lazy_seen += type(g) is fastplay.DrawnHand
+        if first == "outcome":
+            assert g.outcome == eager.outcome
+        elif first == "events":
+            assert g.events == eager.events
+        elif first == "seats":
+            assert g.seats == eager.seats
+        elif first == "view":
+            assert [g.view(p) for p in range(4)] == [eager.view(p) for p in range(4)]
+        else:
+            assert g.decision_count() == eager.decision_count()
+        assert g.outcome == eager.outcome and g.events == eager.events and log_lines(g) == log_lines(eager)
+        assert g.decision_count() == eager.decision_count() and g.invariant_errors() == []
+        assert {k: x for k, x in vars(g).items() if k != "env"} == {k: x for k, x in vars(eager).items() if k != "env"}
+        with pytest.raises(AttributeError):
+            g.no_such_attribute  # noqa: B018
+    assert lazy_seen > 10, "most random hands end in a draw the memo settles"
