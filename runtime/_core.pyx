@@ -129,6 +129,18 @@ cdef int _build_tables() noexcept nogil:
 TABLES_FORMAT = b"mjrules-tables-1"
 
 
+def explain_lines(list out, lines) -> None:
+    """Append an explanation line {"rule", "rules", "text"} to out for each (rule, rules, text) of lines
+    (evaluate's results are built from such cached triples; each result gets its own dicts and lists)."""
+    for rule, rules, text in lines:
+        out.append({"rule": rule, "rules": list(rules), "text": text})
+
+
+def reading_groups(gs) -> list:
+    """A result's "reading" groups from NativeEngine's described groups (see native._group)."""
+    return [{"kind": g[1], "tiles": list(g[4]), "wild": list(g[2])} for g in gs]
+
+
 def tables_blob() -> bytes:
     """The shape tables as bytes (the suit table, then the honour tables), for a cache file."""
     _ensure_tables()
@@ -1478,6 +1490,20 @@ cdef class Kernel:
         if self.x.err:
             raise Fallback(i)
         return r
+
+    def wins(self, double value):
+        """Every win-settlement expression on the reading just chosen, with `value` set: a tuple in the order of
+        codegen.win_exprs, None for one the native code cannot evaluate (win() would raise Fallback)."""
+        cdef double r
+        cdef int i
+        out = []
+        self.x.value = value
+        for i in range(self.sp.nwin):
+            self.x.err = 0
+            r = self.sp.win(self.x, &self.best, i)
+            out.append(None if self.x.err else r)
+        self.x.err = 0
+        return tuple(out)
 
 
 cdef bytes _counts_bytes(counts):

@@ -410,6 +410,9 @@ class NativeEngine:
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
         self._groups: dict[tuple[int, int, int], tuple] = {}
+        self._settled: dict[tuple, tuple[tuple, tuple]] = {}  # see _settle
+        self._middles: dict[tuple, tuple[tuple, tuple, str | None]] = {}  # see _middle
+        self._defined: dict[tuple, tuple[str, ...]] = {}  # see _define_texts
         self._reference_engine: Any = None
         self._lock = threading.Lock()  # one kernel holds the chosen reading until the result is assembled
         c, w = v.claims, v.wild
@@ -616,11 +619,6 @@ class NativeEngine:
             reason, src = f"worth {value}, below the minimum {mn.amount}", mn.src
         return _lose(reason, [_line(src, reason)]), r[-1]
 
-    def _win_expr(self, e: Any, value: Any) -> Any:
-        i, t = self._wins[id(e)]
-        x = self._kernel.win(i, float(value))
-        return bool(x) if t == "b" else _num(x)
-
     def _define(self, i: int, x: float) -> str:
         t = self._dtypes[i]
         if t == "b":
@@ -676,16 +674,11 @@ class NativeEngine:
                 described += f"; wilds as {' '.join(_NAMES[k] for k in assign)}"
         rule, rules, text = self._pat_lines[p]
         explain = [{"rule": rule, "rules": [*rules], "text": text + described}]
-        lines, tail, status_name = self._fixed_lines(mods, events, status, rows)
-        for rule, rules, text in lines:
-            explain.append({"rule": rule, "rules": [*rules], "text": text})
-        def_lines = self._def_lines
-        for i, shown in enumerate(self._define_texts(defines)):
-            rule, rules, text = def_lines[i]
-            explain.append({"rule": rule, "rules": [*rules], "text": text + shown})
-        rule, rules, text = self._value_line
-        explain.append({"rule": rule, "rules": [*rules], "text": f"{text}{value}"})
-        payments = settle_win(v, s, self._win_exprs(value), explain)
+        lines, tail, status_name = self._middle(mods, events, status, rows, defines, value)
+        core = self._core
+        core.explain_lines(explain, lines)
+        payments, lines = self._settle(s, value)
+        core.explain_lines(explain, lines)
         pat = v.patterns[p]
         return {
             "win": True,
@@ -695,8 +688,7 @@ class NativeEngine:
             "status": status_name,
             "value": value,
             "payments": payments,
-            "reading": {"groups": [{"kind": g[1], "tiles": [*g[4]], "wild": [*g[2]]} for g in gs],
-                        "wilds_as": [_NAMES[k] for k in assign]},
+            "reading": {"groups": core.reading_groups(gs), "wilds_as": [_NAMES[k] for k in assign]},
             "explain": explain,
         }
 
@@ -723,15 +715,32 @@ class NativeEngine:
         self._fixed[key] = got
         return got
 
+    def _middle(self, mods: tuple, events: tuple, status: int, rows: tuple, defines: tuple,
+                value: Any) -> tuple[tuple, tuple, str | None]:
+        """The explanation lines between the pattern's and the payments' (modifiers, events, status, table
+        rows, defines, value) as (rule, rules, text), the names that follow the pattern in "patterns", and the
+        status name; remembered per all they read, unless a define's string value has no name yet."""
+        key = (mods, events, status, rows, defines, value)
+        got = self._middles.get(key)
+        if got is None:
+            lines, tail, status_name = self._fixed_lines(mods, events, status, rows)
+            def_lines = self._def_lines
+            rule, rules, text = self._value_line
+            got = (lines + tuple([(def_lines[i][0], def_lines[i][1], def_lines[i][2] + shown)
+                                  for i, shown in enumerate(self._define_texts(defines))])
+                   + ((rule, rules, f"{text}{value}"),), tail, status_name)
+            if defines in self._defined:
+                if len(self._middles) >= 4096:
+                    self._middles.clear()
+                self._middles[key] = got
+        return got
+
     def _define_texts(self, defines: tuple) -> tuple[str, ...]:
         """_define(i, x) for each define's value; remembered per tuple of values unless a string value has
         no name yet."""
-        try:
-            return self._defined[defines]
-        except AttributeError:
-            self._defined: dict[tuple, tuple[str, ...]] = {}
-        except KeyError:
-            pass
+        got = self._defined.get(defines)
+        if got is not None:
+            return got
         texts = tuple([self._define(i, x) for i, x in enumerate(defines)])
         if all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines)):
             if len(self._defined) >= 4096:
@@ -739,15 +748,33 @@ class NativeEngine:
             self._defined[defines] = texts
         return texts
 
-    def _win_exprs(self, value: Any) -> Any:
-        """_win_expr(e, value) as a function of e alone: how the win settlement evaluates its expressions."""
-        wins, win, x = self._wins, self._kernel.win, float(value)
+    def _settle(self, s: Situation, value: Any) -> tuple[dict[str, Any], tuple]:
+        """settle_win on the reading the kernel just chose: its payments and its explanation lines as
+        (rule, rules, text).
 
-        def ev(e: Any) -> Any:
-            i, t = wins[id(e)]
-            y = win(i, x)
-            if t == "b":
-                return bool(y)
-            return int(y) if y.is_integer() else y  # _num(y)
+        Every win expression is evaluated in one kernel call; settle_win reads nothing else but the winner, the
+        discarder and the dealer, so its answer is remembered per those and the expressions' values."""
+        vals = self._kernel.wins(float(value))
+        key = (vals, s.seat, s.discarder, s.dealer)
+        try:
+            payments, lines = self._settled[key]
+        except KeyError:
+            wins, fallback = self._wins, self._core.Fallback
 
-        return ev
+            def ev(e: Any) -> Any:
+                i, t = wins[id(e)]
+                y = vals[i]
+                if y is None:
+                    raise fallback(i)
+                if t == "b":
+                    return bool(y)
+                return int(y) if y.is_integer() else y  # _num(y)
+
+            added: list[dict[str, Any]] = []
+            paid = settle_win(self.variant, s, ev, added)
+            payments = tuple(paid.items())
+            lines = tuple([(x["rule"], tuple(x["rules"]), x["text"]) for x in added])
+            if len(self._settled) >= 4096:
+                self._settled.clear()
+            self._settled[key] = payments, lines
+        return dict(payments), lines
