@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "6"
+CODEGEN_VERSION = "7"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -273,6 +273,7 @@ class ExprCompiler:
         self.reading = True   # a reading (rd) is in scope
         self.pattern_var: str | None = None  # three-valued code: what names the reading's pattern (-1 unknown)
         self.win = False      # the win settlement's names are in scope
+        self.follow_defines = 0  # three-valued code: > 0 reads a define through its expression (that many levels)
 
     # ---- exact ------------------------------------------------------------------------------------------
     def cond(self, e: Expr) -> str:
@@ -413,6 +414,13 @@ class ExprCompiler:
                 return self.exact(e)[0], "t"
             if a[0] == "pattern" and self.pattern_var is not None and a[1] in self.index["pattern"]:
                 return f"t_pat({self.pattern_var}, {self.index['pattern'][a[1]]})", "t"
+            if a[0] == "define" and self.follow_defines > 0 and a[1] in self.index["define"]:
+                self.follow_defines -= 1
+                try:
+                    code, k = self.partial(self.v.defines[self.index["define"][a[1]]].expr)
+                finally:
+                    self.follow_defines += 1
+                return code, k
             return ("-1", "t") if self.types.of(e) == "bool" else ("NAN", "n")
         if op == "call":
             return self._pcall(a[0], a[1:])
@@ -464,6 +472,118 @@ class ExprCompiler:
         if name == "count_in":
             return "NAN", "n"
         return "n_err(x)", "n"
+
+
+class BoundsCompiler:
+    """Statements bounding a numeric expression over every reading of a pattern on the facts alone: the
+    minimum-sure test (`ms`). Each bound is a double, NAN when none is known; the code sets variables v0, v1, ...
+    and never reads a reading (rd): only the facts, the options, the pattern `p` and the counts so far `c`, as the
+    three-valued code does. Sound, not tight: whatever is not understood is unbounded."""
+
+    def __init__(self, cx: ExprCompiler):
+        self.cx = cx
+        self.lines: list[str] = []
+        self.n = 0
+        self.depth = 0
+
+    def _pair(self, lo: str, hi: str | None = None) -> tuple[str, str]:
+        a, b = f"v{self.n}", f"v{self.n + 1}"
+        self.n += 2
+        self.lines.append(f"{a} = {lo}")
+        self.lines.append(f"{b} = {a}" if hi is None else f"{b} = {hi}")
+        return a, b
+
+    def bounds(self, e: Expr) -> tuple[str, str]:
+        """(lower, upper) variable names for numeric e."""
+        cx, op, a = self.cx, e.op, e.args
+        self.depth += 1
+        try:
+            if self.depth > 64:  # a define chain this deep is not worth following
+                return self._pair("NAN")
+            if op in ("const", "enum") or op == "opt" or (op == "var" and a[0] in _SITUATION_VARS):
+                return self._pair(cx.num(e))
+            if op == "call" and a and a[0] in ("flower_fours", "flower_complete"):
+                return self._pair(cx.num(e))
+            if op == "ref" and a[0] == "define" and a[1] in cx.index["define"]:
+                d = self.cx.v.defines[cx.index["define"][a[1]]]
+                if cx.types.of(d.expr) == "bool":
+                    return self._bool(e)
+                return self.bounds(d.expr)
+            if op == "ref" and a[0] == "table" and a[1] in cx.index["table"] and cx.pattern_var is not None:
+                i = cx.index["table"][a[1]]
+                return self._pair(f"tb{i}(x, c, {cx.pattern_var}, 0)", f"tb{i}(x, c, {cx.pattern_var}, 1)")
+            if op in _ARITH:
+                (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
+                if op == "add":
+                    return self._pair(f"{al} + {bl}", f"{ah} + {bh}")
+                if op == "sub":
+                    return self._pair(f"{al} - {bh}", f"{ah} - {bl}")
+                return self._pair(f"b_min4({al} * {bl}, {al} * {bh}, {ah} * {bl}, {ah} * {bh})",
+                                  f"b_max4({al} * {bl}, {al} * {bh}, {ah} * {bl}, {ah} * {bh})")
+            if op == "pow":
+                (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
+                return self._pair(f"b_pow(x, {al}, {ah}, {bl}, {bh}, 0)", f"b_pow(x, {al}, {ah}, {bl}, {bh}, 1)")
+            if op == "neg":
+                lo, hi = self.bounds(a[0])
+                return self._pair(f"-{hi}", f"-{lo}")
+            if op == "if" and cx.types.of(e) != "bool":
+                t = f"v{self.n}"
+                self.n += 2
+                self.lines.append(f"{t} = t_num({cx.tri(a[0])})")
+                (pl, ph), (ql, qh) = self.bounds(a[1]), self.bounds(a[2])
+                return self._pair(f"{pl} if {t} == 1.0 else {ql} if {t} == 0.0 else b_min2({pl}, {ql})",
+                                  f"{ph} if {t} == 1.0 else {qh} if {t} == 0.0 else b_max2({ph}, {qh})")
+            if op in ("max", "min") and a:
+                lo, hi = self.bounds(a[0])
+                for x in a[1:]:
+                    xl, xh = self.bounds(x)
+                    if op == "max":  # max >= each argument: a known lower bound stands even if another is not
+                        lo, hi = self._pair(f"b_max_known({lo}, {xl})", f"b_max2({hi}, {xh})")
+                    else:
+                        lo, hi = self._pair(f"b_min2({lo}, {xl})", f"b_min_known({hi}, {xh})")
+                return lo, hi
+            if cx.types.of(e) == "bool":
+                return self._bool(e)
+            return self._pair("NAN")
+        finally:
+            self.depth -= 1
+
+    def _bool(self, e: Expr) -> tuple[str, str]:
+        """A truth value used as a number: 0 or 1, exactly when the three-valued test knows it."""
+        t = self._pair(f"t_num({self.cx.tri(e)})")[0]
+        return self._pair(f"0.0 if isnan({t}) else {t}", f"1.0 if isnan({t}) else {t}")
+
+
+def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
+    """For table i, per pattern and column: the lowest value a reading of the pattern can look up (the best of
+    its rows without modifiers, which always match) and the highest (the best of all its rows); the status
+    (column) is worked out on the facts by `sts`."""
+    t = v.tables[i]
+    cols = [(si, t.columns.index(s.name)) for si, s in enumerate(v.statuses) if s.name in t.columns] \
+        if t.column_var else None
+    ncols = len(t.columns) if t.column_var else 1
+    pats = []
+    for pi, pat in enumerate(v.patterns):
+        cells = []
+        for ci in range(ncols):
+            lo = hi = None
+            for row in t.rows:
+                if row.pattern != pat.name or ci >= len(row.cells) or None in [
+                        cx.index["modifier"].get(m) for m in row.modifiers]:
+                    continue
+                x = row.cells[ci]
+                if isinstance(x, bool) or not isinstance(x, (int, float)) or number(x) is None:
+                    lo = hi = "bad"
+                    break
+                hi = x if hi is None else max(hi, x)
+                if not row.modifiers:
+                    lo = x if lo is None else max(lo, x)
+            if lo == "bad" or hi is None:
+                continue
+            cells.append({"col": ci, "lo": number(lo) if lo is not None else "NAN", "hi": number(hi)})
+        if cells:
+            pats.append({"p": pi, "cells": cells})
+    return {"i": i, "cols": cols, "pats": pats}
 
 
 def _counts_code(name: str, counts: str, g: Expr) -> str | None:
@@ -542,6 +662,19 @@ def render(v: Variant, key: str = "") -> str:
         amount = number(mn.amount) or "n_bad(x)"
         test = f"{cx.cond(mn.cond)} and " if mn.cond is not None else ""
         blocks["minimums"].append({"i": i, "code": f"{test}value < {amount}", "line": _line(mn.src)})
+    # the minimum-sure test: every reading of pattern p meets every minimum, on the facts alone
+    cx.pattern_var, cx.follow_defines = "p", 32
+    bc = BoundsCompiler(cx)
+    vlo = bc.bounds(v.score.value)[0] if v.score.minimum else "NAN"
+    sure = []
+    for mn in v.score.minimum:
+        amount = number(mn.amount)
+        sure.append({"cond": cx.tri(mn.cond) if mn.cond is not None else "1",
+                     "amount": amount if amount is not None else "NAN"})
+    statuses = [cx.tri(x.cond) if x.cond is not None else "1" for x in v.statuses]
+    cx.pattern_var, cx.follow_defines = None, 0
+    blocks["min_sure"] = {"lines": bc.lines, "vars": [f"v{i}" for i in range(bc.n)], "lo": vlo, "clauses": sure,
+                          "statuses": statuses, "tables": [_table_bounds(cx, v, i) for i in range(len(v.tables))]}
     value = cx.num(v.score.value)
     cx.win = True
     for i, (e, _, src) in enumerate(win_exprs(v)):

@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 8     # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 9     # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -81,6 +81,7 @@ ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
+ctypedef bint (*MinSureFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 
@@ -111,6 +112,7 @@ cdef struct Spec:
     ForbidCtxFn forbid_ctx        # on the facts alone (and the pattern, or -1): 2 some forbid holds whatever the
                                   # reading, 0 none can, 1 unknown
     MinimumFn minimum
+    MinSureFn min_sure            # on the facts alone: 1 when every reading of the pattern meets every minimum
     ClaimFn claim
     WinFn win
 
@@ -337,6 +339,55 @@ cdef inline double p_min(double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_min(a, b)
+
+# ---- bounds over readings (the minimum-sure test); NAN: no bound known ----------------------------------
+cdef inline double b_min2(double a, double b) noexcept nogil:
+    if isnan(a) or isnan(b):
+        return NAN
+    return a if a < b else b
+
+cdef inline double b_max2(double a, double b) noexcept nogil:
+    if isnan(a) or isnan(b):
+        return NAN
+    return a if a > b else b
+
+cdef inline double b_min4(double a, double b, double c, double d) noexcept nogil:
+    return b_min2(b_min2(a, b), b_min2(c, d))
+
+cdef inline double b_max4(double a, double b, double c, double d) noexcept nogil:
+    return b_max2(b_max2(a, b), b_max2(c, d))
+
+cdef inline double b_max_known(double a, double b) noexcept nogil:
+    """A lower bound of max(x, y) from lower bounds of x and y: either one that is known will do."""
+    if isnan(a):
+        return b
+    if isnan(b):
+        return a
+    return a if a > b else b
+
+cdef inline double b_min_known(double a, double b) noexcept nogil:
+    """An upper bound of min(x, y) from upper bounds of x and y: either one that is known will do."""
+    if isnan(a):
+        return b
+    if isnan(b):
+        return a
+    return a if a < b else b
+
+cdef inline double b_pow(Ctx* x, double al, double ah, double bl, double bh, bint hi) noexcept nogil:
+    """A bound of a ** b from bounds of a and b: exact when both are known exactly; with a whole exponent
+    known exactly and a base known non-negative, a ** b grows with a; else none."""
+    if isnan(al) or isnan(ah) or isnan(bl) or isnan(bh) or bl != bh:
+        if not isnan(bl) and bl == bh and bl == floor(bl) and bl >= 0.0 and fabs(bl) < 4096.0 \
+                and not isnan(al) and al >= 0.0:
+            if hi:
+                return NAN if isnan(ah) else c_pow(ah, bl)
+            return c_pow(al, bl)
+        return NAN
+    if al == ah:
+        return n_pow(x, al, bl)
+    if bl == floor(bl) and bl >= 0.0 and fabs(bl) < 4096.0 and al >= 0.0:
+        return c_pow(ah if hi else al, bl)
+    return NAN
 
 # ---- reading features (exact) ---------------------------------------------------------------------------
 cdef inline bint rf_distinct(int* c) noexcept nogil:

@@ -989,6 +989,19 @@ cdef inline bint _forbidden(Ctx* x) noexcept nogil:
     return _forbids(x, -1) == 2
 
 
+cdef bint _minimum_sure(Ctx* x, int p) noexcept nogil:
+    """Every reading of pattern p meets every minimum, on these facts alone (the generated `ms`: bounds of the
+    value over the readings; False whenever it cannot tell)."""
+    cdef bint r
+    if x.spec.nminimum == 0:
+        return True
+    r = x.spec.min_sure(x, x.f.base, p)
+    if x.err:
+        x.err = 0
+        return False
+    return r
+
+
 cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference)."""
@@ -997,8 +1010,8 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     cdef Reading scratch
     cdef int sets = (sp.win_size - 2) // 3
     _reset_memo(x)
-    if mode == 2 and sp.plain_standard >= 0 and sp.nminimum == 0 and (sp.win_size - 2) % 3 == 0 \
-            and _table_exact(x) and _forbids_off(x):
+    if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x) \
+            and _forbids_off(x) and _minimum_sure(x, sp.plain_standard):
         if std < 0:
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
         if std:
@@ -1288,6 +1301,17 @@ cdef class Kernel:
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
         return _decide(self.xc, mode, val, pat)
+
+    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1):
+        """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
+        reading of `pattern` meets every minimum? (The verdict skips enumerating readings when it does.)"""
+        if type(counts) is not bytes or len(<bytes>counts) != NK:
+            counts = self._as_bytes(counts, wilds, wild, False)
+        if self._load(counts, wilds, wild, self.sp.win_size):
+            self.invalid(counts, wilds, wild, False, None)
+            raise ValueError("invalid hand")
+        _reset_memo(self.xc)
+        return _minimum_sure(self.xc, pattern)
 
     def is_win(self, counts, int wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind

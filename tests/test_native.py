@@ -360,6 +360,86 @@ def test_spacing_and_constant_groups_agree(gap, tmp_path, monkeypatch):
     assert wins > 0
 
 
+_SR_VALUE = "value = if special then 16 else T * 2 ^ wild_discards * (if 杠上开花 and gangkai_double then 2 else 1)"
+_SR_VALUES = [  # 上饶's value, and others that read more of the reading (pattern 平胡 is p0, its 无宝 cell 4)
+    None,
+    "value = T - 3 + wild_discards",                       # 平胡 无宝: 1 (a reading may fail), 七对 无宝: 13
+    "value = max(T, fours * 4)",                            # max: a known lower bound stands alone
+    "value = min(T, 6 - count_in(honours))",               # unbounded below: never sure
+    "value = -(0 - T) * (if one_suit then 1 else 2)",      # a condition the facts do not decide: both branches
+    "value = T ^ 1 + (if 清一色 then 10 else 0) - (if special then 2 else 0)",
+]
+
+
+def _winning_counts(rng: random.Random, wilds: int, wild: int) -> tuple[list[int], int]:
+    """A winning 14-tile 上饶 hand (four sets and a pair, or seven pairs) with `wilds` of its tiles made wilds."""
+    for _ in range(1000):
+        tiles: list[int] = []
+        if rng.random() < 0.25:
+            for k in rng.sample(range(34), 7):
+                tiles += [k, k]
+        else:
+            for _ in range(4):
+                if rng.random() < 0.5:
+                    s, r = rng.randrange(3), rng.randrange(7)
+                    tiles += [9 * s + r, 9 * s + r + 1, 9 * s + r + 2]
+                else:
+                    tiles += [rng.randrange(34)] * 3
+            tiles += [rng.randrange(34)] * 2
+        if any(tiles.count(k) > 4 for k in tiles) or wild in tiles:
+            continue
+        for i in rng.sample(range(14), wilds):
+            tiles[i] = -1
+        c = [0] * 34
+        for k in tiles:
+            if k >= 0:
+                c[k] += 1
+        return c, wilds
+    raise AssertionError("no hand")
+
+
+@pytest.mark.parametrize("case", range(len(_SR_VALUES)))
+def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
+    """Where the generated minimum-sure test says every reading of a pattern meets the minimum (so is_win
+    answers without enumerating readings), the reference finds no reading of that pattern below it; and is_win
+    agrees with the reference. 上饶's value, and values with sub, neg, max, min, pow, if, modifiers, defines."""
+    from mjrules.check import situation_of
+    from mjrules.interp import evaluate
+
+    path = str(SPECS / "shangrao.mj")
+    if _SR_VALUES[case] is not None:
+        monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+        text = (SPECS / "shangrao.mj").read_text(encoding="utf-8")
+        assert _SR_VALUE in text
+        path = str(tmp_path / "shangrao.mj")
+        Path(path).write_text(text.replace(_SR_VALUE, _SR_VALUES[case], 1), encoding="utf-8")
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    v = ref.variant
+    kernel = nat._kernel
+    wild = 26  # 9s
+    rng = random.Random(case)
+    sure = 0
+    for n in range(90):
+        c, nw = _winning_counts(rng, n % 3, wild)
+        s = situation_of(v, c, nw, wild)
+        readings = ref.readings(s)
+        for p, pat in enumerate(v.patterns):
+            if not kernel.minimum_sure(bytes(c), nw, wild, p):
+                continue
+            sure += 1
+            for rd, env in readings:
+                if rd.pattern != pat.name:
+                    continue
+                value = evaluate(v.score.value, env)
+                for mn in v.score.minimum:
+                    assert not ((mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount), (c, nw, pat.name)
+        assert nat.is_win(bytes(c), nw, wild) == ref.is_win(bytes(c), nw, wild), (c, nw)
+    if case in (0, 1, 2, 4, 5):
+        assert sure > 20, "the test finds sure patterns on hands without wilds"
+    if case == 3:
+        assert sure == 0
+
+
 # ---- generated source, the cache, hostile specs ---------------------------------------------------------------
 def test_generated_source_is_deterministic():
     from mjrules.compiler import compile_variant
