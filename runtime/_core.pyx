@@ -353,6 +353,9 @@ cdef inline bint memcmp_u16(unsigned short* a, unsigned short* b, int n) noexcep
 cdef struct Std:
     Ctx* x
     int c[NK]
+    int F[10]             # _unit(x, c, u, &G[u]) of every unit u of c, kept as c changes (see _std_feasible)
+    int G[10]
+    int tiles             # the sum of c
     Reading rd
     ReadingCb cb
     void* ud
@@ -429,11 +432,34 @@ cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept nogil:
             return
 
 
+cdef inline int _unit_of(int k) noexcept nogil:
+    return k // 9 if k < 27 else k - 24
+
+
+cdef inline void _std_unit(Std* S, int u) noexcept nogil:
+    S.F[u] = _unit(S.x, S.c, u, &S.G[u])
+
+
+cdef bint _std_feasible(Std* S, int j, int sets, int pairs) noexcept nogil:
+    """_feasible(S.x, S.c, j, sets, pairs) from the units kept in S: a group taken or put back changes one
+    unit, so only that unit is looked up again."""
+    cdef int u, f, g, total = 0, delta = INF, low = 0
+    for u in range(10):
+        f = S.F[u]
+        g = S.G[u]
+        total += f
+        low += _lo(f, g) if pairs else f
+        if low > j:
+            return False
+        delta = _lo(delta, g - f)
+    return _combine(S.x, total, delta, S.tiles, j, sets, pairs)
+
+
 cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
     cdef int* c = S.c
-    cdef int k = 0, real, r, off
+    cdef int k = 0, real, r, off, u, f0, g0
     cdef unsigned long long cand = S.x.f.cand
-    if S.stop or not _feasible(S.x, c, j, sets, pairs):
+    if S.stop or not _std_feasible(S, j, sets, pairs):
         return
     while k < NK and c[k] == 0:
         k += 1
@@ -441,14 +467,20 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
         if j == 3 * sets + 2 * pairs:
             _all_jokers(S, sets, pairs, 0)
         return
+    u = _unit_of(k)
+    f0, g0 = S.F[u], S.G[u]
     if pairs:
         for real in range(2, 0, -1):
             if c[k] >= real and j >= 2 - real and (real == 2 or (cand >> k) & 1):
                 c[k] -= real
+                S.tiles -= real
+                _std_unit(S, u)
                 _push(&S.rd, G_PAIR, k, 0 if real == 2 else 2)
                 _std_rec(S, j - (2 - real), sets, pairs - 1)
                 S.rd.ngroups -= 1
                 c[k] += real
+                S.tiles += real
+                S.F[u], S.G[u] = f0, g0
                 if S.stop:
                     return
     if not sets:
@@ -456,10 +488,14 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
     for real in range(3, 0, -1):
         if c[k] >= real and j >= 3 - real and (real == 3 or (cand >> k) & 1):
             c[k] -= real
+            S.tiles -= real
+            _std_unit(S, u)
             _push(&S.rd, G_PUNG, k, (7 << real) & 7)
             _std_rec(S, j - (3 - real), sets - 1, pairs)
             S.rd.ngroups -= 1
             c[k] += real
+            S.tiles += real
+            S.F[u], S.G[u] = f0, g0
             if S.stop:
                 return
     if k >= 27:
@@ -481,6 +517,8 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
     cdef int i, t, a, b, e, need, wild
     cdef int* c = S.c
     cdef unsigned long long cand = S.x.f.cand
+    cdef int u = start // 9               # the sequence's suit: the one unit it changes
+    cdef int f0 = S.F[u], g0 = S.G[u]
     for i in range(3):
         t = start + i
         if t == k:
@@ -509,12 +547,16 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                 for i in range(3):
                     if not (wild >> i) & 1:
                         c[start + i] -= 1
+                S.tiles -= 3 - need
+                _std_unit(S, u)
                 _push(&S.rd, G_SEQ, start, wild)
                 _std_rec(S, j - need, sets - 1, pairs)
                 S.rd.ngroups -= 1
                 for i in range(3):
                     if not (wild >> i) & 1:
                         c[start + i] += 1
+                S.tiles += 3 - need
+                S.F[u], S.G[u] = f0, g0
                 if S.stop:
                     return
 
@@ -527,6 +569,11 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) no
     S.rd.ngroups = 0
     S.rd.pattern = 0
     memcpy(S.c, x.f.real, NK * sizeof(int))
+    S.tiles = 0
+    for k in range(NK):
+        S.tiles += S.c[k]
+    for k in range(10):
+        _std_unit(&S, k)
     S.nopt = 0
     for k in range(NK):
         if (x.f.cand >> k) & 1:
