@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "7"
+CODEGEN_VERSION = "8"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -555,35 +555,53 @@ class BoundsCompiler:
 
 
 def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
-    """For table i, per pattern and column: the lowest value a reading of the pattern can look up (the best of
-    its rows without modifiers, which always match) and the highest (the best of all its rows); the status
-    (column) is worked out on the facts by `sts`."""
+    """For table i, per pattern and column, its rows as (cell, the three-valued test that the row matches a
+    reading of that pattern on the facts: its modifiers'). The lower bound of a lookup is the best row that
+    surely matches, the upper one the best row that may; the status (column) is worked out on the facts by
+    `sts`. Rows with a cell that is not a number leave the pattern's bounds unknown."""
     t = v.tables[i]
     cols = [(si, t.columns.index(s.name)) for si, s in enumerate(v.statuses) if s.name in t.columns] \
         if t.column_var else None
     ncols = len(t.columns) if t.column_var else 1
     pats = []
     for pi, pat in enumerate(v.patterns):
+        saved, cx.pattern_var = cx.pattern_var, str(pi)
         cells = []
         for ci in range(ncols):
-            lo = hi = None
+            rows: list[dict[str, str]] | None = []
             for row in t.rows:
-                if row.pattern != pat.name or ci >= len(row.cells) or None in [
-                        cx.index["modifier"].get(m) for m in row.modifiers]:
+                mods = [cx.index["modifier"].get(m) for m in row.modifiers]
+                if row.pattern != pat.name or ci >= len(row.cells) or None in mods:
                     continue
                 x = row.cells[ci]
                 if isinstance(x, bool) or not isinstance(x, (int, float)) or number(x) is None:
-                    lo = hi = "bad"
+                    rows = None
                     break
-                hi = x if hi is None else max(hi, x)
-                if not row.modifiers:
-                    lo = x if lo is None else max(lo, x)
-            if lo == "bad" or hi is None:
-                continue
-            cells.append({"col": ci, "lo": number(lo) if lo is not None else "NAN", "hi": number(hi)})
+                test = "1"
+                for m in mods:
+                    test = f"t_and({test}, {_modifier_tri(cx, v, m, pi)})"
+                rows.append({"test": test, "v": number(x)})
+            if rows:
+                cells.append({"col": ci, "rows": rows})
+        cx.pattern_var = saved
         if cells:
             pats.append({"p": pi, "cells": cells})
     return {"i": i, "cols": cols, "pats": pats}
+
+
+def _modifier_tri(cx: ExprCompiler, v: Variant, m: int, p: int) -> str:
+    """Three-valued: does modifier m hold for a reading of pattern p, on the facts alone?"""
+    mod = v.modifiers[m]
+    if mod.applies_to and v.patterns[p].name not in mod.applies_to:
+        return "0"
+    return cx.tri(mod.cond) if mod.cond is not None else "1"
+
+
+def pung_only(v: Variant) -> list[int]:
+    """Per pattern: 1 when its condition requires no_sequences (one of its conjuncts), so a reading with a
+    sequence never holds it."""
+    return [int(p.shape == "standard" and p.cond is not None and any(
+        c.op == "var" and c.args == ("no_sequences",) for c in _conjuncts(p.cond))) for p in v.patterns]
 
 
 def _counts_code(name: str, counts: str, g: Expr) -> str | None:
@@ -665,7 +683,7 @@ def render(v: Variant, key: str = "") -> str:
     # the minimum-sure test: every reading of pattern p meets every minimum, on the facts alone
     cx.pattern_var, cx.follow_defines = "p", 32
     bc = BoundsCompiler(cx)
-    vlo = bc.bounds(v.score.value)[0] if v.score.minimum else "NAN"
+    vlo, vhi = bc.bounds(v.score.value) if v.score.minimum else ("NAN", "NAN")
     sure = []
     for mn in v.score.minimum:
         amount = number(mn.amount)
@@ -673,8 +691,11 @@ def render(v: Variant, key: str = "") -> str:
                      "amount": amount if amount is not None else "NAN"})
     statuses = [cx.tri(x.cond) if x.cond is not None else "1" for x in v.statuses]
     cx.pattern_var, cx.follow_defines = None, 0
-    blocks["min_sure"] = {"lines": bc.lines, "vars": [f"v{i}" for i in range(bc.n)], "lo": vlo, "clauses": sure,
-                          "statuses": statuses, "tables": [_table_bounds(cx, v, i) for i in range(len(v.tables))]}
+    cx.pattern_var, cx.follow_defines = None, 32
+    tables = [_table_bounds(cx, v, i) for i in range(len(v.tables))]
+    cx.follow_defines = 0
+    blocks["min_sure"] = {"lines": bc.lines, "vars": [f"v{i}" for i in range(bc.n)], "lo": vlo, "hi": vhi,
+                          "clauses": sure, "statuses": statuses, "tables": tables}
     value = cx.num(v.score.value)
     cx.win = True
     for i, (e, _, src) in enumerate(win_exprs(v)):
@@ -710,6 +731,7 @@ def render(v: Variant, key: str = "") -> str:
         "playable": [int(k) for k in v.tiles.playable], "copies": [int(n) for n in v.tiles.copies],
         "shapes": [_SHAPES.get(p.shape, 2) for p in v.patterns],
         "blind": reading_blind(v),
+        "pung_only": pung_only(v),
     }
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)), autoescape=False,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True,

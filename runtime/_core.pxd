@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 9     # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 10    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -81,7 +81,7 @@ ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
-ctypedef bint (*MinSureFn)(Ctx* x, int* counts, int pattern) noexcept nogil
+ctypedef bint (*MinSureFn)(Ctx* x, int* counts, int pattern, bint fails) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 
@@ -113,6 +113,8 @@ cdef struct Spec:
                                   # reading, 0 none can, 1 unknown
     MinimumFn minimum
     MinSureFn min_sure            # on the facts alone: 1 when every reading of the pattern meets every minimum
+                                  # (or, with fails, when every reading of it fails one)
+    const int* pung_only          # per pattern: its condition requires no_sequences (codegen.pung_only)
     ClaimFn claim
     WinFn win
 

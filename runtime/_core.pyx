@@ -356,6 +356,7 @@ cdef struct Std:
     int F[10]             # _unit(x, c, u, &G[u]) of every unit u of c, kept as c changes (see _std_feasible)
     int G[10]
     int tiles             # the sum of c
+    bint pungs            # no sequences
     Reading rd
     ReadingCb cb
     void* ud
@@ -498,7 +499,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
             S.F[u], S.G[u] = f0, g0
             if S.stop:
                 return
-    if k >= 27:
+    if k >= 27 or S.pungs:
         return
     r = k % 9
     for off in range(3):
@@ -561,11 +562,12 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                     return
 
 
-cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) noexcept nogil:
-    """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order."""
+cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, bint pungs=False) noexcept nogil:
+    """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order (with pungs, only
+    those without a sequence)."""
     cdef Std S
     cdef int k
-    S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
+    S.x, S.cb, S.ud, S.dd, S.stop, S.pungs = x, cb, ud, dd, False, pungs
     S.rd.ngroups = 0
     S.rd.pattern = 0
     memcpy(S.c, x.f.real, NK * sizeof(int))
@@ -579,7 +581,7 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) no
         if (x.f.cand >> k) & 1:
             S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_PUNG, k
             S.nopt += 1
-        if k < 27 and k % 9 <= 6 and (x.f.cand >> k) & 7 == 7:
+        if k < 27 and k % 9 <= 6 and (x.f.cand >> k) & 7 == 7 and not pungs:
             S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_SEQ, k
             S.nopt += 1
     if 3 * sets + 2 >= 3 * MAXG:
@@ -746,8 +748,9 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
 
 cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
     """Pattern p can give a legal reading: with legal_only, not when a forbid holds for every reading of pattern
-    p on these facts. Otherwise the best refused reading is reported, so every pattern is tried."""
-    return not R.legal_only or _forbids(x, p) != 2
+    p on these facts, nor when every one of them fails a minimum. Otherwise the best refused reading is reported,
+    so every pattern is tried."""
+    return not R.legal_only or (_forbids(x, p) != 2 and not _minimum_fails(x, p))
 
 
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
@@ -755,6 +758,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef Spec* sp = x.spec
     cdef int pats[MAXPAT]
     cdef int n, p, sets
+    cdef bint pungs = True
     if sp.npat > MAXPAT:
         x.err |= ERR_OTHER
         return
@@ -765,11 +769,13 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
             pats[n] = p
             n += 1
+            pungs = pungs and sp.pung_only[p]
     R.npats = n
     if n and sets >= 0 and _feasible(x, x.f.real, x.f.jokers, sets, 1):
         if dd != NULL:
             _dedup_reset(dd)
-        _enum_standard(x, sets, _on_reading, R, dd)
+        # when every pattern left needs no_sequences, a reading with a sequence holds none of them
+        _enum_standard(x, sets, _on_reading, R, dd, pungs)
     if x.err or R.found:
         return
     n = 0
@@ -1042,7 +1048,19 @@ cdef bint _minimum_sure(Ctx* x, int p) noexcept nogil:
     cdef bint r
     if x.spec.nminimum == 0:
         return True
-    r = x.spec.min_sure(x, x.f.base, p)
+    r = x.spec.min_sure(x, x.f.base, p, False)
+    if x.err:
+        x.err = 0
+        return False
+    return r
+
+
+cdef bint _minimum_fails(Ctx* x, int p) noexcept nogil:
+    """Every reading of pattern p fails a minimum, on these facts alone (False whenever it cannot tell)."""
+    cdef bint r
+    if x.spec.nminimum == 0:
+        return False
+    r = x.spec.min_sure(x, x.f.base, p, True)
     if x.err:
         x.err = 0
         return False
@@ -1349,16 +1367,17 @@ cdef class Kernel:
             raise ValueError("invalid hand")
         return _decide(self.xc, mode, val, pat)
 
-    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1):
+    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False):
         """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
-        reading of `pattern` meets every minimum? (The verdict skips enumerating readings when it does.)"""
+        reading of `pattern` meets every minimum (the verdict then skips enumerating readings), or with `fails`
+        that every one fails a minimum (the pattern is then never tried)?"""
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, False)
         if self._load(counts, wilds, wild, self.sp.win_size):
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
         _reset_memo(self.xc)
-        return _minimum_sure(self.xc, pattern)
+        return _minimum_fails(self.xc, pattern) if fails else _minimum_sure(self.xc, pattern)
 
     def is_win(self, counts, int wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind

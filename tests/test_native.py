@@ -360,6 +360,19 @@ def test_spacing_and_constant_groups_agree(gap, tmp_path, monkeypatch):
     assert wins > 0
 
 
+@pytest.mark.parametrize("variant,flags", [
+    ("shangrao", {"碰碰胡": 1}), ("fuzhou_jiangxi", {"碰碰胡": 1}), ("fuzhou_fujian", {}),
+])
+def test_pung_only_flags(variant, flags):
+    """Patterns whose condition requires no_sequences: with only those left open, the standard shape is
+    enumerated without sequences."""
+    from mjrules.compiler.codegen import pung_only
+    from mjrules.engine import load_ir
+
+    v = load_ir(variant)
+    assert {p.name: f for p, f in zip(v.patterns, pung_only(v)) if f} == flags
+
+
 _SR_VALUE = "value = if special then 16 else T * 2 ^ wild_discards * (if 杠上开花 and gangkai_double then 2 else 1)"
 _SR_VALUES = [  # 上饶's value, and others that read more of the reading (pattern 平胡 is p0, its 无宝 cell 4)
     None,
@@ -401,8 +414,10 @@ def _winning_counts(rng: random.Random, wilds: int, wild: int) -> tuple[list[int
 @pytest.mark.parametrize("case", range(len(_SR_VALUES)))
 def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     """Where the generated minimum-sure test says every reading of a pattern meets the minimum (so is_win
-    answers without enumerating readings), the reference finds no reading of that pattern below it; and is_win
-    agrees with the reference. 上饶's value, and values with sub, neg, max, min, pow, if, modifiers, defines."""
+    answers without enumerating readings), the reference finds no reading of that pattern below it; where it
+    says every reading fails one (so the pattern is not tried), the reference finds none that meets them; and
+    is_win agrees with the reference. 上饶's value, and values with sub, neg, max, min, pow, if, modifiers,
+    defines."""
     from mjrules.check import situation_of
     from mjrules.interp import evaluate
 
@@ -418,24 +433,26 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     kernel = nat._kernel
     wild = 26  # 9s
     rng = random.Random(case)
-    sure = 0
+    sure = fails = 0
     for n in range(90):
-        c, nw = _winning_counts(rng, n % 3, wild)
+        c, nw = _winning_counts(rng, n % 4, wild)
         s = situation_of(v, c, nw, wild)
         readings = ref.readings(s)
         for p, pat in enumerate(v.patterns):
-            if not kernel.minimum_sure(bytes(c), nw, wild, p):
-                continue
-            sure += 1
+            meets, fail = kernel.minimum_sure(bytes(c), nw, wild, p), kernel.minimum_sure(bytes(c), nw, wild, p, True)
+            assert not (meets and fail)
+            sure, fails = sure + meets, fails + fail
             for rd, env in readings:
-                if rd.pattern != pat.name:
+                if rd.pattern != pat.name or not (meets or fail):
                     continue
                 value = evaluate(v.score.value, env)
-                for mn in v.score.minimum:
-                    assert not ((mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount), (c, nw, pat.name)
+                below = any((mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount for mn in v.score.minimum)
+                assert below == fail, (c, nw, pat.name, value)
         assert nat.is_win(bytes(c), nw, wild) == ref.is_win(bytes(c), nw, wild), (c, nw)
     if case in (0, 1, 2, 4, 5):
         assert sure > 20, "the test finds sure patterns on hands without wilds"
+    if case in (0, 1):
+        assert fails > 20, "and patterns that cannot reach the minimum (平胡 有宝 across suits)"
     if case == 3:
         assert sure == 0
 
