@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "8"
+CODEGEN_VERSION = "9"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -511,7 +511,7 @@ class BoundsCompiler:
                 return self.bounds(d.expr)
             if op == "ref" and a[0] == "table" and a[1] in cx.index["table"] and cx.pattern_var is not None:
                 i = cx.index["table"][a[1]]
-                return self._pair(f"tb{i}(x, c, {cx.pattern_var}, 0)", f"tb{i}(x, c, {cx.pattern_var}, 1)")
+                return self._pair(f"tb{i}(x, c, {cx.pattern_var}, st, 0)", f"tb{i}(x, c, {cx.pattern_var}, st, 1)")
             if op in _ARITH:
                 (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
                 if op == "add":

@@ -813,7 +813,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     without a winning tile, or inside this very test)."""
     cdef Ctx* y = x.inner
     cdef Facts* f
-    cdef int i, k, w = x.f.w
+    cdef int i, k, sets, w = x.f.w
     cdef Run R
     cdef Reading scratch
     cdef bint result = True
@@ -845,6 +845,10 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             return 0
         y.err = 0
         _reset_memo(y)
+        sets = (x.spec.win_size - 2) // 3 - f.nmelds
+        if x.spec.plain_standard >= 0 and (x.spec.win_size - 2) % 3 == 0 and sets >= 0 and _table_exact(y) \
+                and _feasible(y, f.real, f.jokers, sets, 1):
+            continue  # the tables say a standard reading exists, and the plain standard pattern holds on any
         memset(&R, 0, sizeof(Run))
         R.x, R.mode, R.best = y, 1, &scratch
         _run_all(y, &R, NULL)
