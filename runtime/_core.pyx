@@ -1080,10 +1080,10 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     cdef int sets = (sp.win_size - 2) // 3
     _reset_memo(x)
     if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x) \
-            and _forbids_off(x) and _minimum_sure(x, sp.plain_standard):
+            and _forbids_off(x):
         if std < 0:
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
-        if std:
+        if std and _minimum_sure(x, sp.plain_standard):  # bounds only for hands the tables say can win
             return 1
     if not _may_fit(x, sets, std, odd) or _forbidden(x):
         return 0
