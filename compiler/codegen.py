@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "9"
+CODEGEN_VERSION = "11"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -511,7 +511,10 @@ class BoundsCompiler:
                 return self.bounds(d.expr)
             if op == "ref" and a[0] == "table" and a[1] in cx.index["table"] and cx.pattern_var is not None:
                 i = cx.index["table"][a[1]]
-                return self._pair(f"tb{i}(x, c, {cx.pattern_var}, st, 0)", f"tb{i}(x, c, {cx.pattern_var}, st, 1)")
+                lo, hi = f"v{self.n}", f"v{self.n + 1}"
+                self.n += 2
+                self.lines.append(f"tb{i}(x, c, {cx.pattern_var}, st, &{lo}, &{hi})")
+                return lo, hi
             if op in _ARITH:
                 (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
                 if op == "add":
@@ -580,8 +583,9 @@ def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
                 test = "1"
                 for m in mods:
                     test = f"t_and({test}, {_modifier_tri(cx, v, m, pi)})"
-                rows.append({"test": test, "v": number(x)})
+                rows.append({"test": test, "v": number(x), "x": x})
             if rows:
+                rows.sort(key=lambda r: -r["x"])  # the best first: the first row that qualifies is the bound
                 cells.append({"col": ci, "rows": rows})
         cx.pattern_var = saved
         if cells:
