@@ -571,7 +571,7 @@ def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
         saved, cx.pattern_var = cx.pattern_var, str(pi)
         cells = []
         for ci in range(ncols):
-            rows: list[dict[str, str]] | None = []
+            rows: list[dict[str, Any]] | None = []
             for row in t.rows:
                 mods = [cx.index["modifier"].get(m) for m in row.modifiers]
                 if row.pattern != pat.name or ci >= len(row.cells) or None in mods:
