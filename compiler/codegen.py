@@ -531,7 +531,7 @@ class BoundsCompiler:
                 return self._pair(f"-{hi}", f"-{lo}")
             if op == "if" and cx.types.of(e) != "bool":
                 t = f"v{self.n}"
-                self.n += 2
+                self.n += 1
                 self.lines.append(f"{t} = t_num({cx.tri(a[0])})")
                 (pl, ph), (ql, qh) = self.bounds(a[1]), self.bounds(a[2])
                 return self._pair(f"{pl} if {t} == 1.0 else {ql} if {t} == 0.0 else b_min2({pl}, {ql})",

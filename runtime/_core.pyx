@@ -750,7 +750,7 @@ cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
     """Pattern p can give a legal reading: with legal_only, not when a forbid holds for every reading of pattern
     p on these facts, nor when every one of them fails a minimum. Otherwise the best refused reading is reported,
     so every pattern is tried."""
-    return not R.legal_only or (_forbids(x, p) != 2 and not _minimum_fails(x, p))
+    return not R.legal_only or (_forbids(x, p) != 2 and not _minimum_bound(x, p, True))
 
 
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
@@ -814,6 +814,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     cdef Ctx* y = x.inner
     cdef Facts* f
     cdef int i, k, sets, w = x.f.w
+    cdef bint plain
     cdef Run R
     cdef Reading scratch
     cdef bint result = True
@@ -826,6 +827,8 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         x.err |= ERR_OTHER
         return 0
     f = &y.f
+    sets = (x.spec.win_size - 2) // 3 - x.f.nmelds
+    plain = x.spec.plain_standard >= 0 and (x.spec.win_size - 2) % 3 == 0 and sets >= 0
     for k in range(x.spec.nplayable):
         memcpy(f, &x.f, sizeof(Facts))
         f.nested, f.waits_all = True, 0
@@ -845,9 +848,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             return 0
         y.err = 0
         _reset_memo(y)
-        sets = (x.spec.win_size - 2) // 3 - f.nmelds
-        if x.spec.plain_standard >= 0 and (x.spec.win_size - 2) % 3 == 0 and sets >= 0 and _table_exact(y) \
-                and _feasible(y, f.real, f.jokers, sets, 1):
+        if plain and _table_exact(y) and _feasible(y, f.real, f.jokers, sets, 1):
             continue  # the tables say a standard reading exists, and the plain standard pattern holds on any
         memset(&R, 0, sizeof(Run))
         R.x, R.mode, R.best = y, 1, &scratch
@@ -1046,25 +1047,13 @@ cdef inline bint _forbidden(Ctx* x) noexcept nogil:
     return _forbids(x, -1) == 2
 
 
-cdef bint _minimum_sure(Ctx* x, int p) noexcept nogil:
-    """Every reading of pattern p meets every minimum, on these facts alone (the generated `ms`: bounds of the
-    value over the readings; False whenever it cannot tell)."""
+cdef bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
+    """On these facts alone (the generated `ms`: bounds of the value over the readings): every reading of
+    pattern p meets every minimum, or (fails) every one fails a minimum. False whenever it cannot tell."""
     cdef bint r
     if x.spec.nminimum == 0:
-        return True
-    r = x.spec.min_sure(x, x.f.base, p, False)
-    if x.err:
-        x.err = 0
-        return False
-    return r
-
-
-cdef bint _minimum_fails(Ctx* x, int p) noexcept nogil:
-    """Every reading of pattern p fails a minimum, on these facts alone (False whenever it cannot tell)."""
-    cdef bint r
-    if x.spec.nminimum == 0:
-        return False
-    r = x.spec.min_sure(x, x.f.base, p, True)
+        return not fails
+    r = x.spec.min_sure(x, x.f.base, p, fails)
     if x.err:
         x.err = 0
         return False
@@ -1083,7 +1072,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
             and _forbids_off(x):
         if std < 0:
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
-        if std and _minimum_sure(x, sp.plain_standard):  # bounds only for hands the tables say can win
+        if std and _minimum_bound(x, sp.plain_standard, False):  # bounds only for hands the tables say can win
             return 1
     if not _may_fit(x, sets, std, odd) or _forbidden(x):
         return 0
@@ -1381,7 +1370,7 @@ cdef class Kernel:
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
         _reset_memo(self.xc)
-        return _minimum_fails(self.xc, pattern) if fails else _minimum_sure(self.xc, pattern)
+        return _minimum_bound(self.xc, pattern, fails)
 
     def is_win(self, counts, int wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind

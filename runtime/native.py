@@ -695,25 +695,14 @@ class NativeEngine:
     def _fixed_lines(self, mods: tuple, events: tuple, status: int,
                      rows: tuple) -> tuple[tuple, tuple, str | None]:
         """For a chosen set of modifiers, events, status and table rows: their explanation lines (rule, rules,
-        text), the modifier and event names that follow the pattern in "patterns", and the status name.
-        Few such sets occur, so each is worked out once."""
-        key = (mods, events, status, rows)
-        try:
-            return self._fixed[key]
-        except AttributeError:
-            self._fixed: dict[tuple, tuple[tuple, tuple, str | None]] = {}
-        except KeyError:
-            pass
+        text), the modifier and event names that follow the pattern in "patterns", and the status name
+        (remembered by _middle)."""
         v = self.variant
         lines = tuple([self._mod_lines[m] for m in mods] + [self._ev_lines[e] for e in events] + (
             [self._st_lines[status]] if status >= 0 else []) + [
             self._table_line(ti, ri, status) for ti, ri in zip(self._used, rows)])
         tail = (*[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events])
-        got = lines, tail, v.statuses[status].name if status >= 0 else None
-        if len(self._fixed) >= 4096:
-            self._fixed.clear()
-        self._fixed[key] = got
-        return got
+        return lines, tail, v.statuses[status].name if status >= 0 else None
 
     def _middle(self, mods: tuple, events: tuple, status: int, rows: tuple, defines: tuple,
                 value: Any) -> tuple[tuple, tuple, str | None]:
