@@ -1649,3 +1649,4 @@ def standard_readings(real, int jokers, int sets, cand) -> list:
 
 
 include "_fastgame.pxi"
+include "_situation.pxi"

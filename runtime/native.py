@@ -37,8 +37,9 @@ from . import __version__
 from . import check as _check
 from .compiler.ir import Src, Variant, dump_json
 from .settle import explain_line, losing_result, settle_win
+from . import situation as _situation
 from .situation import Situation, SituationError, check_situation, situation_from_dict
-from .tiles import tile_name
+from .tiles import _ONE_TILE, parse_melds, tile_name
 
 CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
 MAGIC = 1                      # layout of a cache entry and its sidecar
@@ -297,6 +298,9 @@ def _cached_tables(core: Any) -> None:
             os.unlink(tmp)
 
 
+_CORE_SOURCES = ("_core.pyx", "_fastgame.pxi", "_situation.pxi")  # the .pyx includes the .pxi files
+
+
 def _import_core() -> Any:
     """mjrules._core, compiled into the cache first when the package was installed without it."""
     try:
@@ -305,13 +309,13 @@ def _import_core() -> Any:
     except ImportError:
         if "mjrules._core" in sys.modules:
             return sys.modules["mjrules._core"]
-    folder = cache_dir() / f"core-{_digest(HERE / '_core.pyx', HERE / '_core.pxd', HERE / '_fastgame.pxi')}-{platform_tag()}"
+    folder = cache_dir() / f"core-{_digest(*(HERE / p for p in ('_core.pxd', *_CORE_SOURCES)))}-{platform_tag()}"
     lib = folder / "mjrules" / f"_core{EXT}"
     folder.mkdir(parents=True, exist_ok=True)
     with _Lock(folder, "core"):
         if not lib.exists():
             with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
-                for part in ("_core.pyx", "_fastgame.pxi"):  # the .pyx includes the .pxi
+                for part in _CORE_SOURCES:
                     shutil.copyfile(HERE / part, Path(tmp) / part)
                 built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
                 lib.parent.mkdir(exist_ok=True)
@@ -347,12 +351,13 @@ def _num(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def _pre_draw(variant: Variant, situation: dict | Situation) -> Situation:
+def _pre_draw(variant: Variant, situation: dict | Situation, reader: Any = None) -> Situation:
     if isinstance(situation, Situation):
         check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
         return situation.replace(win_tile=None)
     d = {k: v for k, v in situation.items() if k != "win_tile"}
-    return situation_from_dict(variant, d, pre_draw=True)
+    s = None if reader is None else reader.read(d, True)
+    return situation_from_dict(variant, d, pre_draw=True) if s is None else s
 
 
 def _group(kind: int, k0: int, bits: int) -> tuple:
@@ -423,6 +428,9 @@ class NativeEngine:
             ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
         ]
         self._prepare()
+        # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
+        self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),
+                                            parse_melds)
         self._checks = _check.Checks()
         self._checks.variant, self._checks.judge = v, lambda s: self._reference().judge(s)
         sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
@@ -502,7 +510,9 @@ class NativeEngine:
 
     # ---- public interface -----------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation) -> dict[str, Any]:
-        s = situation_from_dict(self.variant, situation)
+        s = self._reader.read(situation)
+        if s is None:
+            s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
         return self._evaluate(s)[0]
@@ -514,11 +524,11 @@ class NativeEngine:
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
         return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
-                for k, r in self._completions(_pre_draw(self.variant, situation), True)]
+                for k, r in self._completions(_pre_draw(self.variant, situation, self._reader), True)]
 
     def ready(self, situation: dict | Situation) -> bool:
         """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
-        return next(self._completions(_pre_draw(self.variant, situation), False), None) is not None
+        return next(self._completions(_pre_draw(self.variant, situation, self._reader), False), None) is not None
 
     def _completions(self, s: Situation, values: bool) -> Iterator[tuple[int, dict[str, Any] | None]]:
         """(kind, result) for each kind completing the pre-draw hand s; the result is None without values.

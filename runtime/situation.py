@@ -131,6 +131,15 @@ _new_situation = _fast_new if (
     and "__slots__" not in Situation.__dict__) else Situation
 
 
+def blank() -> tuple[type, dict[str, Any]]:
+    """(class, instance dict) from which a reader in C makes Situations: a copy of the dict, fields set, becomes
+    the __dict__ of cls.__new__(cls) -- what _fast_new does; refused (ValueError) when that shortcut does not
+    stand, see _new_situation."""
+    if _new_situation is not _fast_new:
+        raise ValueError("Situation cannot be built from its instance dict")
+    return Situation, dict(Situation().__dict__)
+
+
 def _tiles(value: Any, key: str) -> list[Tile]:
     if isinstance(value, (list, tuple)):
         tiles = _fast_tile_list(value)

@@ -1,0 +1,400 @@
+# Included by _core.pyx: reading a situation dict in C (the native backend's evaluate and waits).
+#
+# SituationReader.read(d) is mjrules.situation.situation_from_dict for the input people and servers send
+# every time: ASCII tile notation ("123m 9s* f1"), melds as a list of "[555p]"-style strings, ints and bools
+# of the exact types. For such a dict whose situation is legal it returns the Situation situation_from_dict
+# builds; for anything else -- another notation, a value of an odd type, an impossible hand, options -- it
+# returns None and the caller takes situation_from_dict's path, which reports the error. It never accepts what
+# situation_from_dict refuses (tests/test_situation_reader.py compares the two on generated dicts).
+
+from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem
+from cpython.object cimport PyObject
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
+from cpython.ref cimport Py_INCREF
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
+# the situation keys, in the order SituationReader's keys argument must give them
+K_NAMES = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
+           "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
+           "dealer_won")
+cdef enum:
+    SK_SEAT, SK_DEALER, SK_CONCEALED, SK_MELDS, SK_WIN_TILE, SK_WIN_BY, SK_DISCARDER, SK_WILD, SK_INDICATOR, SK_FLOWERS
+    SK_WILD_DISCARDS, SK_DEALER_STREAK, SK_FIRST_TURN, SK_FIRST_DISCARD, SK_DECLARED_READY, SK_OPTIONS, SK_WINNERS
+    SK_DEALER_WON, SK_COUNT
+
+cdef enum:
+    RD_MAX = 64          # tiles in one text read here; more go to the Python path
+    RD_KINDS = 42        # every kind, flowers included (mjrules.tiles.N_KINDS)
+
+
+cdef inline int _digit(Py_UCS4 ch) noexcept:
+    return <int>ch - 48 if 48 <= <int>ch <= 57 else -1
+
+
+cdef int _scan_ascii(str text, int* kinds, bint* wild) except -2:
+    """mjrules.tiles._scan on text written with digits, m p s z, f1..f8, '*' and spaces: the number of tiles,
+    their kinds and wild marks into kinds / wild; -1 for any other text or any text _scan refuses."""
+    cdef int pend[RD_MAX]
+    cdef bint pwild[RD_MAX]
+    cdef int npend = 0, n = 0, i = 0, last_digit = -2, star_target = -1, d, j, top, base
+    cdef Py_ssize_t size = len(text)
+    cdef Py_UCS4 ch
+    while i < size:
+        ch = text[i]
+        d = _digit(ch)
+        if ch == u' ':
+            i += 1
+        elif d >= 0:
+            if npend == RD_MAX:
+                return -1
+            pend[npend], pwild[npend] = d, False
+            npend += 1
+            last_digit = i
+            i += 1
+        elif ch == u'*':
+            if npend and last_digit == i - 1:
+                pwild[npend - 1] = True
+            elif not npend and n and star_target == i and not wild[n - 1]:
+                wild[n - 1] = True
+            else:
+                return -1
+            i += 1
+        elif ch == u'm' or ch == u'p' or ch == u's' or ch == u'z':
+            if not npend or n + npend > RD_MAX:
+                return -1
+            top = 7 if ch == u'z' else 9
+            base = 0 if ch == u'm' else 9 if ch == u'p' else 18 if ch == u's' else 27
+            for j in range(npend):
+                if not 1 <= pend[j] <= top:
+                    return -1
+                kinds[n], wild[n] = base + pend[j] - 1, pwild[j]
+                n += 1
+            npend = 0
+            i += 1
+            star_target = i
+        elif ch == u'f':
+            if npend or i + 1 >= size or n == RD_MAX:
+                return -1
+            d = _digit(text[i + 1])
+            if not 1 <= d <= 8:
+                return -1
+            kinds[n], wild[n] = 34 + d - 1, False
+            n += 1
+            i += 2
+            star_target = i
+        else:
+            return -1
+    return -1 if npend else n
+
+
+_object_new = object.__new__
+
+
+cdef tuple _SMALL = tuple(range(RD_KINDS))
+
+
+cdef tuple _int_tuple(const int* xs, int n):
+    """The kinds xs[:n] (each 0 <= x < RD_KINDS) as a tuple of ints."""
+    cdef tuple t = PyTuple_New(n)
+    cdef int i
+    for i in range(n):
+        x = <object>PyTuple_GET_ITEM(_SMALL, xs[i])
+        Py_INCREF(x)
+        PyTuple_SET_ITEM(t, i, x)
+    return t
+
+
+cdef inline bint _exact_int(v, long lo, long hi, long* out) noexcept:
+    """v is an int (not a bool) in lo..hi: its value into out."""
+    cdef long x
+    if type(v) is not int:
+        return False
+    try:
+        x = v
+    except OverflowError:
+        return False
+    if not lo <= x <= hi:
+        return False
+    out[0] = x
+    return True
+
+
+cdef class SituationReader:
+    """situation_from_dict(variant, d) for plain dicts, in C; read() returns None where it must decide."""
+    cdef int players, fixed_wild, wb_discard, wb_rob_kong, wb_rob_gold, wb_dealt
+    cdef int sizes[2]
+    cdef int copies[RD_KINDS]
+    cdef int wild_of[RD_KINDS]
+    cdef unsigned long long playable, scored
+    cdef bint chi, kongs, has_wild, fixed, no_calls, indicator_stays, indicator_copy, rob_gold
+    cdef dict slots, win_by, one_tile, template, memo
+    cdef object cls, melds_of
+
+    def __init__(self, variant, keys, win_by, one_tile, cls, defaults, melds_of):
+        """keys: the known situation keys; win_by: the win_by names; one_tile: tile text -> Tile for every
+        spelling of one tile; cls, defaults: a Situation is cls.__new__(cls) given as its instance dict a copy
+        of defaults (every field, in order) with the read fields set; melds_of: one meld's text -> its melds
+        (raising on bad text)."""
+        cdef int k
+        w, t = variant.wild, variant.tiles
+        self.players = variant.players
+        self.sizes[0], self.sizes[1] = variant.win_size, variant.win_size - 1
+        self.playable = self.scored = 0
+        for k in range(RD_KINDS):
+            self.copies[k] = t.copies[k] if k < len(t.copies) else 0
+            self.wild_of[k] = -1
+        for k in t.playable:
+            self.playable |= 1ULL << k
+        for k in t.scored_flowers:
+            self.scored |= 1ULL << k
+        self.chi = variant.claims.chi_from != "none"
+        self.kongs = bool(variant.claims.kongs)
+        self.has_wild = w is not None
+        self.fixed = w is not None and w.mode == "fixed"
+        self.fixed_wild = w.fixed if self.fixed else -1
+        self.no_calls = w is not None and bool(w.no_calls)
+        self.indicator_stays = w is not None and bool(w.indicator_stays)
+        self.indicator_copy = w is not None and w.mode == "indicator"
+        self.rob_gold = w is not None and variant.rob_wild is not None
+        if w is not None and not self.fixed:
+            for k in range(RD_KINDS):
+                try:
+                    self.wild_of[k] = w.wild_kind(k)
+                except ValueError:
+                    pass
+        if tuple(keys) != K_NAMES:
+            raise ValueError("the situation keys changed: update _situation.pxi")
+        self.slots = {key: i for i, key in enumerate(keys)}
+        self.win_by = {w: i for i, w in enumerate(win_by)}
+        for w in ("discard", "rob_kong", "rob_gold", "dealt"):
+            if w not in self.win_by:
+                raise ValueError(f"win_by {w} unknown: update _situation.pxi")
+        self.wb_discard, self.wb_rob_kong = self.win_by["discard"], self.win_by["rob_kong"]
+        self.wb_rob_gold, self.wb_dealt = self.win_by["rob_gold"], self.win_by["dealt"]
+        self.one_tile, self.cls, self.template = dict(one_tile), cls, dict(defaults)
+        self.melds_of, self.memo = melds_of, {}
+
+    cdef object _melds(self, m):
+        """The melds of a list of meld texts, each one meld; None when the Python path must decide."""
+        if type(m) is not list:
+            return None
+        out = []
+        for item in m:
+            if type(item) is not str:
+                return None
+            p = PyDict_GetItem(self.memo, item)
+            if p != NULL:
+                got = <object>p
+            else:
+                if len(self.memo) >= 4096:
+                    self.memo.clear()
+                try:
+                    got = tuple(self.melds_of(item))
+                except Exception:  # noqa: any refusal is the Python path's to report
+                    got = ()
+                self.memo[item] = got
+            if len(got) != 1:
+                return None
+            out.append(got[0])
+        return tuple(out)
+
+    cdef int _kind(self, v) except -2:
+        """The kind of one tile's text, or -1."""
+        if type(v) is not str:
+            return -1
+        cdef PyObject* t = PyDict_GetItem(self.one_tile, v)
+        return -1 if t == NULL else (<object>t).kind
+
+    def read(self, d, bint pre_draw=False):
+        """The checked Situation of a plain situation dict, or None (then situation_from_dict decides)."""
+        cdef int kinds[RD_MAX]
+        cdef bint marks[RD_MAX]
+        cdef int fk[RD_MAX]
+        cdef bint fw[RD_MAX]
+        cdef int held[RD_KINDS]
+        cdef PyObject* got[SK_COUNT]
+        cdef PyObject* pk
+        cdef PyObject* pv
+        cdef Py_ssize_t pos = 0
+        cdef int n, nf = 0, i, k, wild = -1, indicator = -1, win_tile = -1, extra, wb
+        cdef PyObject* at
+        cdef long seat = 0, dealer = 0, discarder = -1, wild_discards = 0, dealer_streak = 0, winners = 1
+        cdef bint in_hand
+        if type(d) is not dict or self.players < 2:
+            return None
+        memset(got, 0, sizeof(got))
+        while PyDict_Next(d, &pos, &pk, &pv):  # borrowed references: d is not changed while they are used
+            at = PyDict_GetItem(self.slots, <object>pk)
+            if at == NULL:
+                return None
+            got[<int><object>at] = pv
+        if got[SK_SEAT] != NULL and not _exact_int(<object>got[SK_SEAT], 0, self.players - 1, &seat):
+            return None
+        if got[SK_DEALER] != NULL and not _exact_int(<object>got[SK_DEALER], 0, self.players - 1, &dealer):
+            return None
+        if got[SK_DISCARDER] != NULL and not _exact_int(<object>got[SK_DISCARDER], -1, self.players - 1, &discarder):
+            return None
+        win_by = <object>got[SK_WIN_BY] if got[SK_WIN_BY] != NULL else "self_draw"
+        if type(win_by) is not str:
+            return None
+        at = PyDict_GetItem(self.win_by, win_by)
+        if at == NULL:
+            return None
+        wb = <int><object>at
+        text = <object>got[SK_CONCEALED] if got[SK_CONCEALED] != NULL else ""
+        if type(text) is not str:
+            return None
+        n = _scan_ascii(text, kinds, marks)
+        if n < 0:
+            return None
+        melds = self._melds(<object>got[SK_MELDS]) if got[SK_MELDS] != NULL else ()
+        if melds is None:
+            return None
+        if got[SK_WILD] != NULL:
+            if got[SK_INDICATOR] != NULL:
+                return None
+            wild = self._kind(<object>got[SK_WILD])
+            if wild < 0:
+                return None
+        if got[SK_INDICATOR] != NULL:
+            indicator = self._kind(<object>got[SK_INDICATOR])
+            if indicator < 0:
+                return None
+        if got[SK_WIN_TILE] != NULL:
+            win_tile = self._kind(<object>got[SK_WIN_TILE])
+            if win_tile < 0:
+                return None
+        if got[SK_FLOWERS] != NULL:
+            fl = <object>got[SK_FLOWERS]
+            if type(fl) is str:
+                nf = _scan_ascii(fl, fk, fw)
+                if nf < 0:
+                    return None
+            elif type(fl) is list and len(fl) <= RD_MAX:
+                for x in fl:
+                    k = self._kind(x)
+                    if k < 0:
+                        return None
+                    fk[nf] = k
+                    nf += 1
+            else:
+                return None
+        if got[SK_OPTIONS] != NULL and (type(<object>got[SK_OPTIONS]) is not dict or <object>got[SK_OPTIONS]):
+            return None  # options: their types are the Python path's to check
+        if self.has_wild and indicator >= 0:
+            if self.fixed or self.wild_of[indicator] < 0:
+                return None
+            wild = self.wild_of[indicator]
+        if self.has_wild and wild < 0 and self.fixed:
+            wild = self.fixed_wild
+        for i in range(n):
+            if marks[i] and (not self.has_wild or kinds[i] != wild):
+                return None
+        if got[SK_WILD_DISCARDS] != NULL and not _exact_int(<object>got[SK_WILD_DISCARDS], 0, 200, &wild_discards):
+            return None
+        if got[SK_DEALER_STREAK] != NULL and not _exact_int(<object>got[SK_DEALER_STREAK], 0, 10_000, &dealer_streak):
+            return None
+        if got[SK_WINNERS] != NULL and not _exact_int(<object>got[SK_WINNERS], 1, self.players - 1, &winners):
+            return None
+        for i in (SK_FIRST_TURN, SK_FIRST_DISCARD, SK_DECLARED_READY, SK_DEALER_WON):
+            if got[i] != NULL and type(<object>got[i]) is not bool:
+                return None
+        first_discard = got[SK_FIRST_DISCARD] != NULL and <object>got[SK_FIRST_DISCARD] is True
+        # ---- check_situation's tests (those of situation._plainly_legal) -----------------------------------
+        if n + 3 * len(melds) != self.sizes[pre_draw]:
+            return None
+        memset(held, 0, sizeof(held))
+        for i in range(n):
+            if not (self.playable >> kinds[i]) & 1:
+                return None
+            held[kinds[i]] += 1
+        for m in melds:
+            mk = m.kind
+            if (mk == "chi" and not self.chi) or (mk == "kong" and not self.kongs):
+                return None
+            for k in m.tiles:
+                if not 0 <= k < RD_KINDS or not (self.playable >> k) & 1 or (wild == k and self.no_calls):
+                    return None
+                held[k] += 1
+        for i in range(nf):
+            if not (self.scored >> fk[i]) & 1:
+                return None
+            held[fk[i]] += 1
+        if wb != self.wb_rob_gold:  # the face-up indicator counts as a copy
+            extra = indicator if indicator >= 0 and self.indicator_stays else \
+                wild if wild >= 0 and self.indicator_copy else -1
+            if extra >= 0:
+                if not (self.playable >> extra) & 1:
+                    return None
+                held[extra] += 1
+        for k in range(RD_KINDS):
+            if held[k] > self.copies[k]:
+                return None
+        if wild >= 0 and self.has_wild and not (self.playable >> wild) & 1:
+            return None
+        if win_tile >= 0 and not pre_draw:
+            in_hand = False
+            for i in range(n):
+                if kinds[i] == win_tile:
+                    in_hand = True
+                    break
+            if not in_hand:
+                return None
+        if wb == self.wb_discard or wb == self.wb_rob_kong:
+            if discarder < 0 or discarder == seat:
+                return None
+        elif discarder >= 0:
+            return None
+        if first_discard and (wb != self.wb_discard or discarder != dealer):
+            return None
+        if (wb == self.wb_dealt and melds) or (wb == self.wb_rob_gold and not self.rob_gold):
+            return None
+        # ---- the Situation: the defaults' copy, with what was read ------------------------------------------
+        f = PyDict_Copy(self.template)
+        if seat:
+            f["seat"] = <int>seat
+        if dealer:
+            f["dealer"] = <int>dealer
+        f["concealed"] = _int_tuple(kinds, n)
+        if melds:
+            f["melds"] = melds
+        if win_tile >= 0:
+            f["win_tile"] = win_tile
+        f["win_by"] = win_by
+        if discarder >= 0:
+            f["discarder"] = <int>discarder
+        if wild >= 0:
+            f["wild"] = wild
+        if indicator >= 0:
+            f["indicator"] = indicator
+        if nf:
+            f["flowers"] = _int_tuple(fk, nf)
+        if wild_discards:
+            f["wild_discards"] = <int>wild_discards
+        if dealer_streak:
+            f["dealer_streak"] = <int>dealer_streak
+        if got[SK_FIRST_TURN] != NULL:
+            f["first_turn"] = <object>got[SK_FIRST_TURN]
+        if got[SK_FIRST_DISCARD] != NULL:
+            f["first_discard"] = <object>got[SK_FIRST_DISCARD]
+        if got[SK_DECLARED_READY] != NULL:
+            f["declared_ready"] = <object>got[SK_DECLARED_READY]
+        f["options"] = {}
+        if winners != 1:
+            f["winners"] = <int>winners
+        if got[SK_DEALER_WON] != NULL:
+            f["dealer_won"] = <object>got[SK_DEALER_WON]
+        sit = _object_new(self.cls)
+        PyObject_GenericSetAttr(sit, "__dict__", f)
+        return sit
+
+
+def scan_ascii(str text):
+    """[(kind, wild), ...] of text as SituationReader reads it, or None where it leaves text to the Python
+    scanner (for tests: it must agree with mjrules.tiles.parse_tiles)."""
+    cdef int kinds[RD_MAX]
+    cdef bint wild[RD_MAX]
+    cdef int n = _scan_ascii(text, kinds, wild)
+    return None if n < 0 else [(kinds[i], bool(wild[i])) for i in range(n)]
