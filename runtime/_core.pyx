@@ -13,6 +13,11 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy, memcmp
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem
+from cpython.object cimport PyObject
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
@@ -127,18 +132,6 @@ cdef int _build_tables() noexcept nogil:
 
 
 TABLES_FORMAT = b"mjrules-tables-1"
-
-
-def explain_lines(list out, lines) -> None:
-    """Append an explanation line {"rule", "rules", "text"} to out for each (rule, rules, text) of lines
-    (evaluate's results are built from such cached triples; each result gets its own dicts and lists)."""
-    for rule, rules, text in lines:
-        out.append({"rule": rule, "rules": list(rules), "text": text})
-
-
-def reading_groups(gs) -> list:
-    """A result's "reading" groups from NativeEngine's described groups (see native._group)."""
-    return [{"kind": g[1], "tiles": list(g[4]), "wild": list(g[2])} for g in gs]
 
 
 def tables_blob() -> bytes:
@@ -1094,6 +1087,20 @@ cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
     return x
 
 
+cdef extern from "Python.h":
+    PyObject** _PyObject_GetDictPtr(object o)
+
+
+cdef inline object _field(object s, PyObject* dd, str name):
+    """s.name, from s's instance dict dd when it holds the name (no attribute machinery), else getattr."""
+    cdef PyObject* v
+    if dd != NULL:
+        v = PyDict_GetItem(<object>dd, name)
+        if v != NULL:
+            return <object>v
+    return getattr(s, name)
+
+
 cdef class Kernel:
     """Evaluates situations with one generated variant module (its `capsule()`); not thread-safe."""
 
@@ -1160,19 +1167,22 @@ cdef class Kernel:
         cdef Facts* f = &x.f
         cdef int k, i
         cdef bint kong
+        cdef PyObject** dp = _PyObject_GetDictPtr(s)  # a Situation's fields are read from its instance dict
+        cdef PyObject* dd = dp[0] if dp != NULL else NULL
         memset(f, 0, sizeof(Facts))
         x.err = 0
         f.w = -1
-        if self.sp.has_wild and s.wild is not None:
-            f.w = s.wild
-        for k in s.concealed:
+        wild = _field(s, dd, "wild")
+        if self.sp.has_wild and wild is not None:
+            f.w = wild
+        for k in _field(s, dd, "concealed"):
             if k == f.w:
                 f.jokers += 1
             elif 0 <= k < NK:
                 f.real[k] += 1
             else:
                 x.err |= ERR_OTHER
-        melds = s.melds
+        melds = _field(s, dd, "melds")
         f.nmelds = len(melds)
         for m in melds:
             kind = m.kind
@@ -1205,22 +1215,23 @@ cdef class Kernel:
                 f.ncand += 1
         if f.jokers > MAXJ:
             x.err |= ERR_OTHER
-        flowers = s.flowers
+        flowers = _field(s, dd, "flowers")
         f.nflowers = len(flowers)
         for k in flowers:
             if 0 <= k < NALL:
                 f.flower_counts[k] += 1
             else:
                 x.err |= ERR_OTHER
-        f.seat, f.dealer, f.discarder = s.seat, s.dealer, s.discarder
+        f.seat, f.dealer, f.discarder = _field(s, dd, "seat"), _field(s, dd, "dealer"), _field(s, dd, "discarder")
         f.is_dealer = f.seat == f.dealer
-        f.wild_discards, f.dealer_streak = s.wild_discards, s.dealer_streak
-        f.first_turn, f.first_discard, f.declared_ready = s.first_turn, s.first_discard, s.declared_ready
+        f.wild_discards, f.dealer_streak = _field(s, dd, "wild_discards"), _field(s, dd, "dealer_streak")
+        f.first_turn, f.first_discard = _field(s, dd, "first_turn"), _field(s, dd, "first_discard")
+        f.declared_ready = _field(s, dd, "declared_ready")
         f.no_melds = f.nmelds == 0
-        f.winners, f.dealer_won = s.winners, s.dealer_among_winners
+        f.winners, f.dealer_won = _field(s, dd, "winners"), _field(s, dd, "dealer_among_winners")
         f.win_by = win_by
-        f.dealt = s.win_by == "dealt"
-        wt = s.win_tile
+        f.dealt = _field(s, dd, "win_by") == "dealt"
+        wt = _field(s, dd, "win_tile")
         f.win_tile = -1 if wt is None else wt
         f.waits_all = -1
         return 0
@@ -1236,7 +1247,8 @@ cdef class Kernel:
 
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
         """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
-        (WIN, pattern, value, modifiers, events, status, table_rows, defines, groups, assign, counts, waits_all),
+        (WIN, pattern, value, modifiers, events, status, table_rows, defines, groups, assign, counts, waits_all)
+        (counts None when there are groups),
         (FAIL, why, value, waits_all), (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
@@ -1297,7 +1309,8 @@ cdef class Kernel:
             return (ERR,)
         groups = tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)])
         assign = tuple([rd.assign[i] for i in range(rd.nassign)])
-        counts = tuple([rd.counts[i] for i in range(NK)])
+        # the reading's tile counts describe it only when it has no groups (a special shape)
+        counts = tuple([rd.counts[i] for i in range(NK)]) if not rd.ngroups else None
         return (WIN, rd.pattern, R.best_value, mods, events, status, tuple(rows), defines, groups, assign, counts,
                 x.f.waits_all)
 
@@ -1650,3 +1663,4 @@ def standard_readings(real, int jokers, int sets, cand) -> list:
 
 include "_fastgame.pxi"
 include "_situation.pxi"
+include "_result.pxi"

@@ -7,10 +7,6 @@
 # returns None and the caller takes situation_from_dict's path, which reports the error. It never accepts what
 # situation_from_dict refuses (tests/test_situation_reader.py compares the two on generated dicts).
 
-from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem
-from cpython.object cimport PyObject
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
-from cpython.ref cimport Py_INCREF
 
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1

@@ -35,9 +35,9 @@ from typing import Any, Self
 
 from . import __version__
 from . import check as _check
+from . import situation as _situation
 from .compiler.ir import Src, Variant, dump_json
 from .settle import explain_line, losing_result, settle_win
-from . import situation as _situation
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import _ONE_TILE, parse_melds, tile_name
 
@@ -298,7 +298,7 @@ def _cached_tables(core: Any) -> None:
             os.unlink(tmp)
 
 
-_CORE_SOURCES = ("_core.pyx", "_fastgame.pxi", "_situation.pxi")  # the .pyx includes the .pxi files
+_CORE_SOURCES = ("_core.pyx", "_fastgame.pxi", "_situation.pxi", "_result.pxi")  # the .pyx includes the .pxi files
 
 
 def _import_core() -> Any:
@@ -428,6 +428,10 @@ class NativeEngine:
             ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
         ]
         self._prepare()
+        # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
+        self._build = core.ResultBuilder(
+            self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
+            _group, self._groups, self._middles, self._settled).build
         # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
         self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),
                                             parse_melds)
@@ -610,7 +614,7 @@ class NativeEngine:
             code = r[0]
             if code == core.WIN:
                 try:
-                    return self._result(s, r), r[-1]
+                    return self._build(s, r), r[-1]
                 except core.Fallback:
                     code = core.ERR
         if code == core.ERR:
@@ -663,44 +667,6 @@ class NativeEngine:
             text = f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"
             self._table_lines[key] = (*self._src(row.src if row.src.rules else t.src), text)
         return self._table_lines[key]
-
-    def _result(self, s: Situation, r: tuple) -> dict[str, Any]:
-        _, p, value, mods, events, status, rows, defines, groups, assign, counts, _ = r
-        v = self.variant
-        value = _num(value)
-        known = self._groups
-        gs = []
-        for g in groups:
-            d = known.get(g)
-            if d is None:
-                d = known[g] = _group(*g)
-            gs.append(d)
-        gs.sort()
-        if gs:
-            described = " ".join([g[3] for g in gs])
-        else:
-            described = " ".join(_NAMES[k] for k in range(34) for _ in range(counts[k]))
-            if assign:
-                described += f"; wilds as {' '.join(_NAMES[k] for k in assign)}"
-        rule, rules, text = self._pat_lines[p]
-        explain = [{"rule": rule, "rules": [*rules], "text": text + described}]
-        lines, tail, status_name = self._middle(mods, events, status, rows, defines, value)
-        core = self._core
-        core.explain_lines(explain, lines)
-        payments, lines = self._settle(s, value)
-        core.explain_lines(explain, lines)
-        pat = v.patterns[p]
-        return {
-            "win": True,
-            "reason": f"{pat.name} ({pat.label})",
-            "pattern": pat.name,
-            "patterns": [pat.name, *tail],
-            "status": status_name,
-            "value": value,
-            "payments": payments,
-            "reading": {"groups": core.reading_groups(gs), "wilds_as": [_NAMES[k] for k in assign]},
-            "explain": explain,
-        }
 
     def _fixed_lines(self, mods: tuple, events: tuple, status: int,
                      rows: tuple) -> tuple[tuple, tuple, str | None]:
