@@ -47,6 +47,7 @@ TARGETS: dict[str, dict[str, Any]] = {
     "vs_is_agari": {"value": 10.0, "unit": "x", "kind": "min"},          # on near-winning hands, no wilds
     "waits": {"value": 1.0, "unit": "us", "kind": "max"},
     "evaluate": {"value": 3.0, "unit": "us", "kind": "max"},
+    "evaluate_vs_reference": {"value": 50.0, "unit": "x", "kind": "min"},  # the back-ends issue, same hands
     "simulate_random": {"value": 5_000, "unit": "hands/s", "kind": "min"},
     "simulate_greedy": {"value": 1_000, "unit": "hands/s", "kind": "min"},
     "import_load": {"value": 0.3, "unit": "s", "kind": "max"},
@@ -88,13 +89,15 @@ def spread(values: Sequence[float], digits: int = 4) -> dict[str, Any]:
 
 
 def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeats: int, budget: float) -> list[float]:
-    """Seconds per item for each repeat; a repeat runs fn over all items, looping until `budget` seconds."""
+    """Seconds per item for each repeat; a repeat runs fn over all items, looping until `budget` seconds (0: once,
+    without a warm-up; below 0: once, after a warm-up round)."""
     loops = 1
-    if budget > 0:                      # a warm-up round, which also calibrates the loop count
+    if budget != 0:                     # a warm-up round, which also calibrates the loop count (< 0: one loop)
         start = time.perf_counter()
         for a in items:
             fn(a)
-        loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
+        if budget > 0:
+            loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
     out = []
     for _ in range(repeats):
         t = time.perf_counter()
@@ -110,6 +113,23 @@ def check_target(name: str, figure: float | None) -> bool | None:
         return None
     t = TARGETS[name]
     return figure >= t["value"] if t["kind"] == "min" else figure <= t["value"]
+
+
+def bench_evaluate_ratio(engines: dict[str, Any], hands: dict[int, dict[str, list]], cfg: dict[str, Any]
+                         ) -> dict[str, Any]:
+    """evaluate on the reference's winning hands (a prefix of each wild count's), both back ends timed in each
+    repeat one after the other, so that the ratio of a repeat is taken while the machine runs at one speed."""
+    same = [d for by in hands.values() for d in by["winning"][:cfg["hands"]["reference"]]]
+    nat, ref, ratio = [], [], []
+    for _ in range(cfg["repeats"]):
+        n = per_item(engines["native"].evaluate, same, 1, cfg["budget"]["native"])[0]
+        r = per_item(engines["reference"].evaluate, same, 1, -1.0)[0]
+        nat.append(n * 1e6)
+        ref.append(r * 1e6)
+        ratio.append(r / n)
+    x = spread(ratio)
+    return {"hands": len(same), "native_us": spread(nat), "reference_us": spread(ref), "ratio": x,
+            "pass": check_target("evaluate_vs_reference", x["median"])}
 
 
 # ---- hands ----------------------------------------------------------------------------------------------------
@@ -444,6 +464,8 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
             vres["backends"][b] = bench_backend(engines[b], hands, cfg, note)
         native_us = {r["class"]: r["per_hand_us"]["median"] for r in vres["backends"]["native"]["win_check"]
                      if r["wilds"] == 0}
+        note(f"{name}: evaluate, native against reference on the same hands")
+        vres["evaluate_vs_reference"] = bench_evaluate_ratio(engines, hands, cfg)
         vres["mahjong"] = bench_mahjong(engines["native"], hands[0], native_us, cfg, note)
         note(f"{name}: import + load in a subprocess")
         vres["import_load"] = bench_import_load(name, cfg["import_runs"])
@@ -503,6 +525,10 @@ def render(r: dict[str, Any]) -> str:
                                 ("hand_value", "  hand_value (value, pattern) us/hand", False)):
             lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>36}{_fmt(ref[key]['per_hand_us']):>36}  "
                          + (f"{_target(key)} {_mark(nat[key]['pass'])}" if tgt else ""))
+        e = v["evaluate_vs_reference"]
+        label = f"  evaluate, the reference's {e['hands']} hands, us"
+        lines.append(f"  {label:<{w}}{_fmt(e['native_us']):>36}{_fmt(e['reference_us']):>36}  "
+                     f"ratio {_fmt(e['ratio'])} {_target('evaluate_vs_reference')} {_mark(e['pass'])}")
         for agent in ("random", "greedy"):
             a, b = nat["simulate"][agent], ref["simulate"][agent]
             label = f"simulate hands/s, {agent} agents ({a['hands']}/{b['hands']})"

@@ -1169,6 +1169,7 @@ cdef class Kernel:
         cdef bint kong
         cdef PyObject** dp = _PyObject_GetDictPtr(s)  # a Situation's fields are read from its instance dict
         cdef PyObject* dd = dp[0] if dp != NULL else NULL
+        cdef PyObject* won
         memset(f, 0, sizeof(Facts))
         x.err = 0
         f.w = -1
@@ -1228,7 +1229,12 @@ cdef class Kernel:
         f.first_turn, f.first_discard = _field(s, dd, "first_turn"), _field(s, dd, "first_discard")
         f.declared_ready = _field(s, dd, "declared_ready")
         f.no_melds = f.nmelds == 0
-        f.winners, f.dealer_won = _field(s, dd, "winners"), _field(s, dd, "dealer_among_winners")
+        f.winners = _field(s, dd, "winners")
+        won = PyDict_GetItem(<object>dd, "dealer_won") if dd != NULL else NULL
+        if won == NULL:
+            f.dealer_won = getattr(s, "dealer_among_winners")
+        else:  # Situation.dealer_among_winners without the property's call
+            f.dealer_won = f.is_dealer if <object>won is None else <object>won
         f.win_by = win_by
         f.dealt = _field(s, dd, "win_by") == "dealt"
         wt = _field(s, dd, "win_tile")
@@ -1248,7 +1254,7 @@ cdef class Kernel:
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
         """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
         (WIN, pattern, value, modifiers, events, status, table_rows, defines, groups, assign, counts, waits_all)
-        (counts None when there are groups),
+        (each group as kind << 16 | lowest kind << 8 | wild bits; counts None when there are groups),
         (FAIL, why, value, waits_all), (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
@@ -1307,7 +1313,8 @@ cdef class Kernel:
         defines = tuple([ref_define(x, rd, i) for i in range(sp.ndef)])
         if x.err:
             return (ERR,)
-        groups = tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)])
+        groups = tuple([(rd.groups[i].kind << 16) | (rd.groups[i].k0 << 8) | rd.groups[i].wild
+                        for i in range(rd.ngroups)])
         assign = tuple([rd.assign[i] for i in range(rd.nassign)])
         # the reading's tile counts describe it only when it has no groups (a special shape)
         counts = tuple([rd.counts[i] for i in range(NK)]) if not rd.ngroups else None

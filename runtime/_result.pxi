@@ -26,25 +26,43 @@ cdef list _list_of(tuple t):
     return out
 
 
-cdef inline void _explain_into(list out, tuple lines):
-    cdef tuple line
-    for line in lines:
-        out.append({"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2]})
+cdef void _explain_into(list out, tuple templates):
+    """Append an explanation line for each (template, rules) of templates: a copy of the template dict with its
+    own list of the rule ids (copying a small dict is cheaper than filling a new one)."""
+    cdef tuple t
+    for t in templates:
+        line = PyDict_Copy(<dict>t[0])
+        line["rules"] = _list_of(<tuple>t[1])
+        out.append(line)
 
 
 cdef class ResultBuilder:
     """A winning evaluate's result dict; see the comment at the top of runtime/_result.pxi."""
-    cdef object engine, kernel, group_of
+    cdef object engine, kernel
     cdef list pat_lines, pat_names, names
-    cdef dict groups, described, middles, settled
+    cdef dict groups, described, middles, settled, templates
 
-    def __init__(self, engine, kernel, pat_lines, pat_names, names, group_of, groups, middles, settled):
+    def __init__(self, engine, kernel, pat_lines, pat_names, names, groups, middles, settled):
         """pat_lines: per pattern (rule, rules, text before the groups); pat_names: per pattern (reason, name);
-        names: the 34 tile names; group_of: a kernel group -> its description, remembered in groups; middles,
-        settled: the engine's caches behind _middle and _settle (emptied in place, never replaced)."""
-        self.engine, self.kernel, self.group_of = engine, kernel, group_of
+        names: the 34 tile names; groups: every kernel group -> (its rank in the order of descriptions, its
+        description); middles, settled: the engine's caches behind _middle and _settle (emptied in place,
+        never replaced)."""
+        self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
-        self.groups, self.described, self.middles, self.settled = groups, {}, middles, settled
+        self.groups, self.described, self.middles, self.settled = dict(groups), {}, middles, settled
+        self.templates = {}
+
+    cdef tuple _templates(self, tuple lines):
+        """The line templates of a tuple of (rule, rules, text) lines, remembered per tuple object: the tuples
+        come from the engine's caches, and the entry keeps its tuple alive, so its id stays its own."""
+        cdef PyObject* hit = PyDict_GetItem(self.templates, id(lines))
+        if hit != NULL:
+            return <tuple>(<tuple>hit)[1]
+        got = tuple([({"rule": rule, "rules": None, "text": text}, rules) for rule, rules, text in lines])
+        if len(self.templates) >= 4096:
+            self.templates.clear()
+        self.templates[id(lines)] = (lines, got)
+        return got
 
     cdef str _loose(self, tuple counts, tuple assign):
         """The reading's tiles when it has no groups (a special shape), remembered per counts and wilds."""
@@ -64,30 +82,35 @@ cdef class ResultBuilder:
     def build(self, s, tuple r):
         """The result dict of s for the kernel's WIN tuple r (see Kernel.evaluate)."""
         cdef int p = r[1]
+        cdef int rank[RD_MAX]
+        cdef int n = 0, i, j, t
         cdef list gs = []
-        cdef tuple g, d, assign = r[9]
+        cdef tuple d, assign = r[9]
         cdef PyObject* hit
         value = _num_of(r[2])
-        for g in r[8]:
-            hit = PyDict_GetItem(self.groups, g)
-            if hit == NULL:
-                d = self.group_of(*g)
-                self.groups[g] = d
-            else:
-                d = <tuple>hit
-            gs.append(d)
-        gs.sort()
+        for g in r[8]:  # insertion sort by rank (a reading has a handful of groups)
+            d = <tuple>self.groups[g]
+            if n == RD_MAX:
+                raise ValueError("too many groups")
+            t = d[0]
+            i = n
+            while i > 0 and rank[i - 1] > t:
+                rank[i] = rank[i - 1]
+                i -= 1
+            rank[i] = t
+            gs.insert(i, d[1])
+            n += 1
         described = " ".join([d[3] for d in gs]) if gs else self._loose(r[10], assign)
         line = <tuple>self.pat_lines[p]
         explain = [{"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2] + described}]
         key = (r[3], r[4], r[5], r[6], r[7], value)
         hit = PyDict_GetItem(self.middles, key)
         middle = <tuple>hit if hit != NULL else self.engine._middle(r[3], r[4], r[5], r[6], r[7], value)
-        _explain_into(explain, <tuple>middle[0])
+        _explain_into(explain, self._templates(<tuple>middle[0]))
         vals = self.kernel.wins(<double>r[2])
         hit = PyDict_GetItem(self.settled, (vals, s.seat, s.discarder, s.dealer))
         settled = <tuple>hit if hit != NULL else self.engine._settle(s, value)
-        _explain_into(explain, <tuple>settled[1])
+        _explain_into(explain, self._templates(<tuple>settled[1]))
         reason, name = self.pat_names[p]
         patterns = [name]
         patterns.extend(<tuple>middle[1])

@@ -368,6 +368,16 @@ def _group(kind: int, k0: int, bits: int) -> tuple:
     return kinds, _GROUP_KINDS[kind], wild, text, tuple(tile_name(k) for k in kinds)
 
 
+@lru_cache(maxsize=1)
+def _all_groups() -> dict[int, tuple[int, tuple]]:
+    """Every kernel group (kind << 16 | lowest kind << 8 | wild bits) -> (its rank, its _group): sorting a
+    reading's groups by rank sorts their descriptions as the reference does."""
+    every = [(kind << 16 | k0 << 8 | bits, _group(kind, k0, bits)) for kind, size in enumerate((3, 3, 2))
+             for k0 in range(34) if kind or (k0 < 27 and k0 % 9 <= 6) for bits in range(1 << size)]
+    every.sort(key=lambda gd: gd[1])
+    return {g: (rank, d) for rank, (g, d) in enumerate(every)}
+
+
 class _Probe:
     """The fields the kernel reads from a situation, with the concealed tiles and winning tile settable."""
 
@@ -414,7 +424,6 @@ class NativeEngine:
         self._wins = {id(w[0]): (i, w[1]) for i, w in enumerate(codegen.win_exprs(v))}
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
-        self._groups: dict[tuple[int, int, int], tuple] = {}
         self._settled: dict[tuple, tuple[tuple, tuple]] = {}  # see _settle
         self._middles: dict[tuple, tuple[tuple, tuple, str | None]] = {}  # see _middle
         self._defined: dict[tuple, tuple[str, ...]] = {}  # see _define_texts
@@ -431,7 +440,7 @@ class NativeEngine:
         # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
         self._build = core.ResultBuilder(
             self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
-            _group, self._groups, self._middles, self._settled).build
+            _all_groups(), self._middles, self._settled).build
         # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
         self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),
                                             parse_melds)

@@ -31,8 +31,9 @@ def quick(tmp_path_factory):
 def test_top_level(quick):
     assert quick["schema"] == "mjrules-bench/1" and quick["quick"] is True
     assert list(quick["variants"]) == ["shangrao"]
-    assert set(quick["targets"]) == {"win_check", "batch_check", "vs_is_agari", "waits", "evaluate", "simulate_random",
-                                     "simulate_greedy", "import_load", "tables"}
+    assert set(quick["targets"]) == {"win_check", "batch_check", "vs_is_agari", "waits", "evaluate",
+                                     "evaluate_vs_reference", "simulate_random", "simulate_greedy", "import_load",
+                                     "tables"}
     t = quick["tables"]
     assert t["suit_tables_bytes"] == 2 * 5 ** 9 and isinstance(t["pass"], bool)
 
@@ -63,6 +64,10 @@ def test_backends(quick):
 
 def test_mahjong_and_import(quick):
     v = quick["variants"]["shangrao"]
+    e = v["evaluate_vs_reference"]
+    for key in ("native_us", "reference_us", "ratio"):
+        _stat(e[key])
+    assert e["hands"] > 0 and isinstance(e["pass"], bool)
     m = v["mahjong"]
     assert m["available"]
     assert set(m["classes"]) == {"random", "near", "winning"}
