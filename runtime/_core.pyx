@@ -403,6 +403,21 @@ cdef void _std_emit(Std* S) noexcept nogil:
         S.stop = True
 
 
+cdef void _std_opts(Std* S) noexcept nogil:
+    """S.opts: every set wilds alone can make (a pung of each candidate kind, a sequence of three candidate kinds
+    unless S.pungs), in the order of the (kinds, kind) list."""
+    cdef unsigned long long cand = S.x.f.cand
+    cdef int k
+    S.nopt = 0
+    for k in range(NK):
+        if (cand >> k) & 1:
+            S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_PUNG, k
+            S.nopt += 1
+        if k < 27 and k % 9 <= 6 and (cand >> k) & 7 == 7 and not S.pungs:
+            S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_SEQ, k
+            S.nopt += 1
+
+
 cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept nogil:
     """Groups of wilds only, after every real tile is placed: a pair of any candidate, then sets in a
     non-decreasing order of the (kinds, kind) list, so each combination appears once."""
@@ -418,6 +433,8 @@ cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept nogil:
     if not sets:
         _std_emit(S)
         return
+    if S.nopt < 0:
+        _std_opts(S)
     for i in range(lo, S.nopt):
         _push(&S.rd, S.opts[i].kind, S.opts[i].k0, 7)
         _all_jokers(S, sets - 1, 0, i)
@@ -569,14 +586,7 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, bi
         S.tiles += S.c[k]
     for k in range(10):
         _std_unit(&S, k)
-    S.nopt = 0
-    for k in range(NK):
-        if (x.f.cand >> k) & 1:
-            S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_PUNG, k
-            S.nopt += 1
-        if k < 27 and k % 9 <= 6 and (x.f.cand >> k) & 7 == 7 and not pungs:
-            S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_SEQ, k
-            S.nopt += 1
+    S.nopt = -1  # the sets wilds alone can make: listed by _all_jokers when it first needs them
     if 3 * sets + 2 >= 3 * MAXG:
         x.err |= ERR_OTHER
         return
@@ -669,6 +679,8 @@ cdef struct Run:
     int fail_pattern
     int fail_nmods
     int fail_why
+    bint std_known       # std_ok holds the standard shape's feasibility on these facts (no melds), already
+    bint std_ok          # worked out by the caller
 
 
 cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) noexcept nogil:
@@ -764,7 +776,8 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
             n += 1
             pungs = pungs and sp.pung_only[p]
     R.npats = n
-    if n and sets >= 0 and _feasible(x, x.f.real, x.f.jokers, sets, 1):
+    if n and sets >= 0 and (R.std_ok if R.std_known and not x.f.nmelds else
+                            _feasible(x, x.f.real, x.f.jokers, sets, 1)):
         if dd != NULL:
             _dedup_reset(dd)
         # when every pattern left needs no_sequences, a reading with a sequence holds none of them
@@ -1071,6 +1084,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
         return 0
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True
+    R.std_known, R.std_ok = std >= 0, std > 0
     _run_all(x, &R, NULL)
     if x.err:
         return -1
