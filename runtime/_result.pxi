@@ -1,10 +1,9 @@
 # Included by _core.pyx: the result dict of a winning evaluate, assembled in C from the kernel's reading.
 #
 # The same dict as the reference's (tests/test_differential.py and every behavioural test compare them), its
-# pieces taken from the engine's caches: the described
-# groups per kernel group, the explanation lines per (modifiers, events, status, rows, defines, value) and the
-# payments per (win expression values, winner, discarder, dealer). A piece not cached yet is made by the
-# engine's own Python method, which caches it.
+# pieces taken from the engine's caches: the described groups per kernel group, the explanation lines per
+# (modifiers, events, status, rows, defines, value) and the payments per (win expression values, winner,
+# discarder, dealer). A piece not cached yet is made by the engine's own Python method, which caches it.
 
 
 cdef inline object _num_of(double v):
@@ -83,7 +82,7 @@ cdef class ResultBuilder:
         """The result dict of s for the kernel's WIN tuple r (see Kernel.evaluate)."""
         cdef int p = r[1]
         cdef int rank[RD_MAX]
-        cdef int n = 0, i, j, t
+        cdef int n = 0, i, t
         cdef list gs = []
         cdef tuple d, assign = r[9]
         cdef PyObject* hit

@@ -178,7 +178,7 @@ cdef class SituationReader:
             return None
         out = []
         for item in m:
-            if type(item) is not str:
+            if type(item) is not str or len(<str>item) > 64:  # longer texts are not remembered: Python reads them
                 return None
             p = PyDict_GetItem(self.memo, item)
             if p != NULL:
