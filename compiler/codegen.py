@@ -21,7 +21,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "11"
+CODEGEN_VERSION = "12"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -603,9 +603,16 @@ def _modifier_tri(cx: ExprCompiler, v: Variant, m: int, p: int) -> str:
 
 def pung_only(v: Variant) -> list[int]:
     """Per pattern: 1 when its condition requires no_sequences (one of its conjuncts), so a reading with a
-    sequence never holds it."""
-    return [int(p.shape == "standard" and p.cond is not None and any(
-        c.op == "var" and c.args == ("no_sequences",) for c in _conjuncts(p.cond))) for p in v.patterns]
+    sequence never holds it; 2 when no_sequences is its whole condition, so it holds on every reading of the
+    standard shape without a sequence (the win check then asks only whether such a reading exists)."""
+    def flag(p: Any) -> int:
+        if p.shape != "standard" or p.cond is None:
+            return 0
+        terms = _conjuncts(p.cond)
+        if not any(c.op == "var" and c.args == ("no_sequences",) for c in terms):
+            return 0
+        return 2 if len(terms) == 1 else 1
+    return [flag(p) for p in v.patterns]
 
 
 def _counts_code(name: str, counts: str, g: Expr) -> str | None:

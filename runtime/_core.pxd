@@ -114,7 +114,8 @@ cdef struct Spec:
     MinimumFn minimum
     MinSureFn min_sure            # on the facts alone: 1 when every reading of the pattern meets every minimum
                                   # (or, with fails, when every reading of it fails one)
-    const int* pung_only          # per pattern: its condition requires no_sequences (codegen.pung_only)
+    const int* pung_only          # per pattern: 1 its condition requires no_sequences, 2 it is no_sequences
+                                  # alone (codegen.pung_only)
     ClaimFn claim
     WinFn win
 

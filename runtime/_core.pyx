@@ -1066,6 +1066,95 @@ cdef bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
     return r
 
 
+# _pungs_exist's wilds per kind held c = 0..4 times: to make its tiles pungs (FP), or pungs and the pair (GP);
+# _FIXED for a kind no wild may stand for. FP: c % 3 short of a pung; GP: the cheaper of one real tile and a
+# wild as the pair (1 + FP[c - 1]) or two real tiles (FP[c - 2]); two wilds when none is held.
+cdef int _PUNG_FP[5]
+cdef int _PUNG_GP[5]
+cdef int _PUNG_FP_FIXED[5]
+cdef int _PUNG_GP_FIXED[5]
+_PUNG_FP[:] = [0, 2, 1, 0, 2]
+_PUNG_GP[:] = [2, 1, 0, 2, 1]
+_PUNG_FP_FIXED[:] = [0, INF, INF, 0, INF]
+_PUNG_GP_FIXED[:] = [INF, INF, 0, INF, INF]
+
+
+cdef bint _pungs_exist(Ctx* x, int sets) noexcept nogil:
+    """Does the standard shape have a reading without a sequence (`sets` pungs and a pair, each of one kind)?
+    Exactly what _enum_standard with pungs finds: a wild stands for a candidate kind only, wilds left over make
+    pungs or the pair of any candidate. Per kind, the fewest wilds to make its tiles pungs (fp) or pungs and
+    the pair (gp); the pair goes where it costs least, or is two wilds."""
+    cdef unsigned long long cand = x.f.cand
+    cdef int k, c, fp, gp, need = 0, extra = INF, tiles = 0
+    for k in range(NK):
+        c = x.f.real[k]
+        if c > 4:
+            return False
+        tiles += c
+        if (cand >> k) & 1:
+            fp, gp = _PUNG_FP[c], _PUNG_GP[c]
+        else:
+            fp, gp = _PUNG_FP_FIXED[c], _PUNG_GP_FIXED[c]
+        if fp >= INF:
+            return False
+        need += fp
+        if gp < INF:
+            extra = _lo(extra, gp - fp)
+    if extra >= INF or tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
+        return False
+    need += extra
+    return need <= x.f.jokers and (need == x.f.jokers or x.f.ncand > 0)
+
+
+cdef bint _pairs_exist(Ctx* x, int n) noexcept nogil:
+    """Does the pairs shape have a reading (n pairs)? Exactly what _enum_pairs finds: four alike are two pairs,
+    a kind held an odd number of times takes a wild (a candidate kind only), wilds left over pair up as any
+    candidate."""
+    cdef unsigned long long cand = x.f.cand
+    cdef int k, c, groups = 0, odd = 0, left
+    if x.f.nmelds or n > MAXG:
+        return False
+    for k in range(NK):
+        c = x.f.real[k]
+        groups += c // 2
+        if c % 2:
+            if not (cand >> k) & 1:
+                return False
+            odd += 1
+    left = x.f.jokers - odd
+    return left >= 0 and left % 2 == 0 and groups + odd + left // 2 == n and (left == 0 or x.f.ncand > 0)
+
+
+cdef int _shape_settles(Ctx* x, int sets) noexcept nogil:
+    """Mode 2 without enumerating (is some reading legal?): 1 when a pattern's condition holds on every reading
+    of a shape that has one -- a standard pattern whose condition is no_sequences alone, on a hand with a
+    pungs-and-pair reading; a pairs pattern whose condition reads nothing of the reading and holds, on a hand
+    with a pairs reading -- and every reading of it surely meets every minimum (no forbid can hold: the
+    caller's test). 0 when it cannot tell."""
+    cdef Spec* sp = x.spec
+    cdef Reading scratch
+    cdef int p
+    cdef bint ok
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2:
+            ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, sets)
+        elif sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1 \
+                and sp.win_size % 2 == 0 and _pairs_exist(x, sp.win_size // 2):
+            scratch.ngroups = 0
+            scratch.nassign = 0
+            scratch.pattern = p
+            x.gen += 1
+            ok = sp.pattern(x, &scratch, p)
+            if x.err:
+                x.err = 0
+                ok = False
+        else:
+            continue
+        if ok and _minimum_bound(x, p, False):
+            return 1
+    return 0
+
+
 cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference)."""
@@ -1080,6 +1169,8 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
         if std and _minimum_bound(x, sp.plain_standard, False):  # bounds only for hands the tables say can win
             return 1
+    if mode == 2 and _forbids_off(x) and _shape_settles(x, sets - x.f.nmelds):
+        return 1
     if not _may_fit(x, sets, std, odd) or _forbidden(x):
         return 0
     memset(&R, 0, sizeof(Run))

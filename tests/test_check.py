@@ -349,3 +349,62 @@ def test_batch_with_a_wild_kind_per_row(load):
         eng.check_batch(rows, wl, wild=bad)
     with pytest.raises(ValueError, match="one kind per row"):
         eng.check_batch(rows, wl, wild=kinds[:-1])
+
+
+@pytest.fixture(scope="module")
+def suited_wilds(tmp_path_factory):
+    """上饶 with wilds standing for suited kinds only: the pungs and pairs shapes then meet kinds no wild may
+    stand for (the win check's shortcut for them must say so, as the enumeration does)."""
+    import os
+
+    from mjrules.compiler import compile_file
+    from mjrules.native import NativeEngine
+    from mjrules.reference import ReferenceEngine
+
+    tmp = tmp_path_factory.mktemp("suited")
+    p = tmp / "suited.mj"
+    text = (SPECS / "shangrao.mj").read_text(encoding="utf-8")
+    assert "stands_for all " in text
+    p.write_text(text.replace("stands_for all ", "stands_for suited "), encoding="utf-8")
+    old = os.environ.get("MJRULES_CACHE")
+    os.environ["MJRULES_CACHE"] = str(tmp / "cache")
+    try:
+        ir = compile_file(str(p))
+        yield NativeEngine(ir), ReferenceEngine(ir)
+    finally:
+        if old is None:
+            del os.environ["MJRULES_CACHE"]
+        else:
+            os.environ["MJRULES_CACHE"] = old
+
+
+SUITED_WILDS = [  # 碰碰胡 and 七对 where a wild would have to stand for an honour, or for a suited kind
+    "111m999p111s11z22z9s*", "111m999p111s11z2s2s9s*", "1122m3344p5566s7z9s*", "1122m3344p556s77z9s*",
+    "11m22m33m44p55p6z9s*9s*9s*", "111m999p11z222z9s*9s*9s*", "11m22p33s44z5z6z9s*9s*9s*9s*",
+    "11z22z33z44z55z66z7z9s*",
+]
+
+
+def test_wilds_only_for_their_kinds(suited_wilds):
+    nat, ref = suited_wilds
+    verdicts = []
+    for hand in SUITED_WILDS:
+        c, nw = form(hand)
+        verdicts.append(ref.is_win(c, nw, "9s"))
+        assert nat.is_win(c, nw, "9s") == verdicts[-1], hand
+    assert verdicts == [False, True, False, True, False, True, False, True]
+
+
+@settings(max_examples=examples(150, 1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([0, 8, 9, 17, 18, 27, 28, 29, 30, 31]), min_size=10, max_size=13),
+       st.integers(1, 4))
+def test_wilds_only_for_their_kinds_generated(suited_wilds, tiles, nw):
+    """Honour-heavy hands, paired up mostly, with 1-4 wilds of 9s."""
+    nat, ref = suited_wilds
+    c = [0] * 34
+    for k in sorted(tiles) * 2:
+        if sum(c) + nw < 14 and c[k] < 4:
+            c[k] += 1
+    if sum(c) + nw != 14:
+        return
+    assert nat.is_win(c, nw, "9s") == ref.is_win(c, nw, "9s")

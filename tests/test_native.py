@@ -361,11 +361,11 @@ def test_spacing_and_constant_groups_agree(gap, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("variant,flags", [
-    ("shangrao", {"碰碰胡": 1}), ("fuzhou_jiangxi", {"碰碰胡": 1}), ("fuzhou_fujian", {}),
+    ("shangrao", {"碰碰胡": 2}), ("fuzhou_jiangxi", {"碰碰胡": 2}), ("fuzhou_fujian", {}),
 ])
 def test_pung_only_flags(variant, flags):
-    """Patterns whose condition requires no_sequences: with only those left open, the standard shape is
-    enumerated without sequences."""
+    """Patterns whose condition requires no_sequences (1; 2 when that is the whole condition): with only those
+    left open, the standard shape is enumerated without sequences."""
     from mjrules.compiler.codegen import pung_only
     from mjrules.engine import load_ir
 
