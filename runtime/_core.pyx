@@ -1169,10 +1169,10 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
         if std and _minimum_bound(x, sp.plain_standard, False):  # bounds only for hands the tables say can win
             return 1
-    if mode == 2 and _forbids_off(x) and _shape_settles(x, sets - x.f.nmelds):
-        return 1
     if not _may_fit(x, sets, std, odd) or _forbidden(x):
         return 0
+    if mode == 2 and _forbids_off(x) and _shape_settles(x, sets - x.f.nmelds):  # (after the cheap refusals)
+        return 1
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True
     R.std_known, R.std_ok = std >= 0, std > 0
