@@ -1143,6 +1143,7 @@ cdef int _shape_settles(Ctx* x, int sets) noexcept nogil:
             scratch.ngroups = 0
             scratch.nassign = 0
             scratch.pattern = p
+            memcpy(scratch.counts, x.f.base, NK * sizeof(int))  # without wilds, every reading's counts
             x.gen += 1
             ok = sp.pattern(x, &scratch, p)
             if x.err:
