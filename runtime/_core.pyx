@@ -1043,11 +1043,6 @@ cdef signed char _forbids(Ctx* x, int p) noexcept nogil:
     return r
 
 
-cdef inline bint _forbids_off(Ctx* x) noexcept nogil:
-    """No forbid can hold for any reading of these facts (the check's context decides them all)."""
-    return _forbids(x, -1) == 0
-
-
 cdef inline bint _forbidden(Ctx* x) noexcept nogil:
     """Some forbid holds on these facts whatever the reading: no reading is legal."""
     return _forbids(x, -1) == 2
@@ -1163,16 +1158,22 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     cdef Run R
     cdef Reading scratch
     cdef int sets = (sp.win_size - 2) // 3
+    cdef int forbids = -1  # _forbids(x, -1) once asked: 0 no forbid can hold, 2 one holds whatever the reading
     _reset_memo(x)
-    if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x) \
-            and _forbids_off(x):
-        if std < 0:
-            std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
-        if std and _minimum_bound(x, sp.plain_standard, False):  # bounds only for hands the tables say can win
-            return 1
-    if not _may_fit(x, sets, std, odd) or _forbidden(x):
+    if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
+        forbids = _forbids(x, -1)
+        if forbids == 0:
+            if std < 0:
+                std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
+            if std and _minimum_bound(x, sp.plain_standard, False):  # bounds only for hands the tables say win
+                return 1
+    if not _may_fit(x, sets, std, odd):
         return 0
-    if mode == 2 and _forbids_off(x) and _shape_settles(x, sets - x.f.nmelds):  # (after the cheap refusals)
+    if forbids < 0:
+        forbids = _forbids(x, -1)
+    if forbids == 2:
+        return 0
+    if mode == 2 and forbids == 0 and _shape_settles(x, sets - x.f.nmelds):  # (after the cheap refusals)
         return 1
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True

@@ -353,11 +353,9 @@ def test_batch_with_a_wild_kind_per_row(load):
 
 @pytest.fixture(scope="module")
 def suited_wilds(tmp_path_factory):
-    """上饶 with wilds standing for suited kinds only, and 七对 only with honours: the pungs and pairs shapes then
+    """上饶 with wilds standing for suited kinds only, and 七对 only with two honours: the pungs and pairs shapes then
     meet kinds no wild may stand for, and a pairs condition that reads the counts (the win check's shortcut for
     them must answer as the enumeration does)."""
-    import os
-
     from mjrules.compiler import compile_file
     from mjrules.native import NativeEngine
     from mjrules.reference import ReferenceEngine
@@ -370,16 +368,10 @@ def suited_wilds(tmp_path_factory):
     assert old in text   # a condition on the counts, which only a hand without wilds reads from the facts
     p.write_text(text.replace("stands_for all ", "stands_for suited ").replace(
         old, 'pattern 七对 "Seven Pairs" shape pairs when no_melds and count_in(honours) >= 2 '), encoding="utf-8")
-    old = os.environ.get("MJRULES_CACHE")
-    os.environ["MJRULES_CACHE"] = str(tmp / "cache")
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MJRULES_CACHE", str(tmp / "cache"))
         ir = compile_file(str(p))
         yield NativeEngine(ir), ReferenceEngine(ir)
-    finally:
-        if old is None:
-            del os.environ["MJRULES_CACHE"]
-        else:
-            os.environ["MJRULES_CACHE"] = old
 
 
 SUITED_WILDS = [  # 碰碰胡 and 七对 where a wild would have to stand for an honour, or for a suited kind
