@@ -137,6 +137,10 @@ cdef struct Ctx:
     double value                  # the win context's value
     int err
     Ctx* inner                    # scratch context for waits_all
+    int nfree                     # the free-shape patterns, in order (_may_fit's viability tests)
+    int* free_pats
+    bint has_std, has_pairs       # some pattern has the standard shape, the pairs shape
+    bint ev_dirty                 # ev_memo holds a value (_reset_memo clears it only then)
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil
@@ -145,6 +149,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil
 cdef inline bint ref_event(Ctx* x, int e) noexcept nogil:
     if x.ev_memo[e] < 0:
         x.ev_memo[e] = x.spec.event(x, e)
+        x.ev_dirty = True
     return x.ev_memo[e]
 
 cdef inline bint ref_mod(Ctx* x, Reading* rd, int m) noexcept nogil:

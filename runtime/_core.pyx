@@ -166,6 +166,23 @@ cdef int _ensure_tables() except -1:
     return 0
 
 
+cdef inline int _suit_at(Ctx* x, int u, int idx, int* g) noexcept nogil:
+    """_unit for suit u (0..2) whose counts (each 0..4) have table index idx (rank r's count times 5 ** r)."""
+    cdef unsigned short e = _tfg[idx]
+    cdef int f = e & 0xFF
+    g[0] = e >> 8
+    if (f or g[0]) and ((x.f.cand >> (9 * u)) & 0x1FF) == 0:
+        if f:
+            f = INF
+        if g[0]:
+            g[0] = INF
+    return f
+
+
+cdef int _POW5[9]
+_POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
+
+
 cdef inline int _unit(Ctx* x, int* c, int u, int* g) noexcept nogil:
     """Unit u (suits 0..2, then the honour kinds 27..33 as units 3..9) of counts c: the fewest wilds that
     make it sets (returned) and sets plus one pair (*g), INF where its kinds are no candidates of the wild,
@@ -183,15 +200,7 @@ cdef inline int _unit(Ctx* x, int* c, int u, int* g) noexcept nogil:
         if big:
             g[0] = 0
             return 0
-        e = _tfg[idx]
-        f = e & 0xFF
-        g[0] = e >> 8
-        if (f or g[0]) and ((x.f.cand >> (9 * u)) & 0x1FF) == 0:
-            if f:
-                f = INF
-            if g[0]:
-                g[0] = INF
-        return f
+        return _suit_at(x, u, idx, g)
     v = c[24 + u]
     if v >= NH:
         g[0] = 0
@@ -803,9 +812,11 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
                 return
 
 
-cdef void _reset_memo(Ctx* x) noexcept nogil:
+cdef inline void _reset_memo(Ctx* x) noexcept nogil:
     cdef Spec* sp = x.spec
-    memset(x.ev_memo, 0xFF, sp.nev + 1)
+    if x.ev_dirty:
+        memset(x.ev_memo, 0xFF, sp.nev + 1)
+        x.ev_dirty = False
     if x.gen > 0x7FFFFFFF:
         memset(x.mod_gen, 0, (sp.nmod + 1) * sizeof(unsigned int))
         memset(x.tb_gen, 0, (sp.ntab + 1) * sizeof(unsigned int))
@@ -870,6 +881,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
 
 
 cdef Ctx* _ctx_new(Spec* sp) except NULL:
+    cdef int p
     cdef Ctx* x = <Ctx*>calloc(1, sizeof(Ctx))
     if x == NULL:
         raise MemoryError()
@@ -882,9 +894,20 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.tb_row = <int*>calloc(sp.ntab + 1, sizeof(int))
     x.df_gen = <unsigned int*>calloc(sp.ndef + 1, sizeof(unsigned int))
     x.df_val = <double*>calloc(sp.ndef + 1, sizeof(double))
-    if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val):
+    x.free_pats = <int*>calloc(sp.npat + 1, sizeof(int))
+    if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
+            and x.free_pats):
         _ctx_free(x)
         raise MemoryError()
+    x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_STANDARD:
+            x.has_std = True
+        elif sp.shapes[p] == SH_PAIRS:
+            x.has_pairs = True
+        else:
+            x.free_pats[x.nfree] = p
+            x.nfree += 1
     return x
 
 
@@ -899,6 +922,7 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.tb_row)
     free(x.df_gen)
     free(x.df_val)
+    free(x.free_pats)
     free(x)
 
 
@@ -1006,27 +1030,22 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
     is already false. sets: the sets the concealed tiles must make; std: the standard shape's feasibility
     and odd: the number of kinds held an odd number of times, when known, else -1."""
     cdef Spec* sp = x.spec
-    cdef int p, k
-    for p in range(sp.npat):
-        if sp.shapes[p] == SH_STANDARD:
-            if sets < 0:
-                continue
-            if std < 0:
-                std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
-            if std:
-                return True
-        elif sp.shapes[p] == SH_PAIRS:
-            if x.f.nmelds:   # pairs take every tile: no meld
-                continue
-            if odd < 0:
-                odd = 0
-                for k in range(NK):
-                    odd += x.f.real[k] & 1
-            if odd <= x.f.jokers and sp.win_size % 2 == 0:
-                return True
-        else:
-            if sp.viable(x, x.f.base, p) != 0 or x.err:
-                return True
+    cdef int i, k
+    if x.has_std and sets >= 0:
+        if std < 0:
+            std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
+        if std:
+            return True
+    if x.has_pairs and not x.f.nmelds and sp.win_size % 2 == 0:   # pairs take every tile: no meld
+        if odd < 0:
+            odd = 0
+            for k in range(NK):
+                odd += x.f.real[k] & 1
+        if odd <= x.f.jokers:
+            return True
+    for i in range(x.nfree):
+        if sp.viable(x, x.f.base, x.free_pats[i]) != 0 or x.err:
+            return True
     return False
 
 
@@ -1526,11 +1545,12 @@ cdef class Kernel:
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
-        cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std, odd, odd0
+        cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std, odd, odd0, d, lo1, lo2, lo1u
         cdef int F[10]
         cdef int G[10]
+        cdef int IDX[3]
         cdef double val
-        cdef bint undecided = False
+        cdef bint undecided = False, odd_size
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
         e = self._load(counts, wilds, wild, self.sp.win_size - 1)
@@ -1540,13 +1560,28 @@ cdef class Kernel:
             raise ValueError("invalid hand")
         out = []
         sets = (self.sp.win_size - 2) // 3
+        odd_size = (self.sp.win_size - 2) % 3 != 0
         tiles = 0
         for k in range(NK):
             tiles += x.f.real[k]
         total = 0
+        lo1 = lo2 = INF   # the least and second least g - f over the units, and the unit of the least
+        lo1u = -1
         for u in range(10):
             F[u] = _unit(x, x.f.real, u, &G[u])
             total += F[u]
+            if u < 3:   # the suit's table index, to add one tile to without a rescan
+                IDX[u] = 0
+                for i in range(8, -1, -1):
+                    if x.f.real[9 * u + i] > 4:
+                        IDX[u] = -1
+                        break
+                    IDX[u] = IDX[u] * 5 + x.f.real[9 * u + i]
+            d = G[u] - F[u]
+            if d < lo1:
+                lo2, lo1, lo1u = lo1, d, u
+            elif d < lo2:
+                lo2 = d
         odd0 = 0
         for k in range(NK):
             odd0 += x.f.real[k] & 1
@@ -1567,17 +1602,21 @@ cdef class Kernel:
                 x.f.base[k] += 1
             x.err = 0
             x.f.waits_all = -1
-            if k == w or (self.sp.win_size - 2) % 3:
+            if k == w or odd_size:
                 std = -1
             else:                                   # only k's unit changed: the others' table entries stand
                 ku = k // 9 if k < 27 else k - 24
-                f = _unit(x, x.f.real, ku, &g)
-                delta = g - f
-                for u in range(10):
-                    if u != ku:
-                        delta = _lo(delta, G[u] - F[u])
+                if ku < 3 and IDX[ku] >= 0 and x.f.real[k] <= 4:
+                    f = _suit_at(x, ku, IDX[ku] + _POW5[k - 9 * ku], &g)
+                else:
+                    f = _unit(x, x.f.real, ku, &g)
+                delta = _lo(g - f, lo2 if ku == lo1u else lo1)
                 std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
-            r = _decide(x, 2, &val, &pat, std, odd)
+            if not std:   # _decide's own first refusal, without its set-up: most kinds complete nothing
+                _reset_memo(x)
+                r = 0 if not _may_fit(x, sets, std, odd) else _decide(x, 2, &val, &pat, std, odd)
+            else:
+                r = _decide(x, 2, &val, &pat, std, odd)
             if k == w:
                 x.f.jokers -= 1
             else:
