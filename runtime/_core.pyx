@@ -12,7 +12,8 @@ callback share C statics and call each other inline; split, they would become cr
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy, memcmp
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
+from libc.stdint cimport int32_t
 from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem
 from cpython.object cimport PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
@@ -1429,14 +1430,7 @@ cdef class Kernel:
                 return (FAIL, R.fail_why, R.fail_value, x.f.waits_all)
             return (NOFIT, x.f.waits_all)
         x.gen += 1
-        mods = tuple([i for i in range(sp.nmod) if ref_mod(x, rd, i)])
-        events = tuple([i for i in range(sp.nev) if ref_event(x, i)])
-        status = ref_status(x, rd)
-        rows = []
-        for i in self.used_tables:
-            ref_table(x, rd, i)
-            rows.append(x.tb_row[i])
-        defines = tuple([ref_define(x, rd, i) for i in range(sp.ndef)])
+        sig = self._signature(rd, R.best_value)
         if x.err:
             return (ERR,)
         groups = tuple([(rd.groups[i].kind << 16) | (rd.groups[i].k0 << 8) | rd.groups[i].wild
@@ -1444,8 +1438,69 @@ cdef class Kernel:
         assign = tuple([rd.assign[i] for i in range(rd.nassign)])
         # the reading's tile counts describe it only when it has no groups (a special shape)
         counts = tuple([rd.counts[i] for i in range(NK)]) if not rd.ngroups else None
-        return (WIN, rd.pattern, R.best_value, mods, events, status, tuple(rows), defines, groups, assign, counts,
-                x.f.waits_all)
+        return (WIN, rd.pattern, R.best_value, sig, groups, assign, counts, x.f.waits_all)
+
+    cdef bytes _signature(self, Reading* rd, double value):
+        """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed:
+        a byte per modifier and per event (1: holds), the status, the used tables' rows (int32 each), the
+        defines' values and the value (doubles each). `parts` unpacks it."""
+        cdef Ctx* x = self.x
+        cdef Spec* sp = self.sp
+        cdef Py_ssize_t n = sp.nmod + sp.nev + 4 * (1 + len(self.used_tables)) + 8 * (sp.ndef + 1)
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+        cdef char* b = PyBytes_AS_STRING(out)
+        cdef int i, t, o = 0
+        cdef int32_t v
+        cdef double d
+        for i in range(sp.nmod):
+            b[o] = ref_mod(x, rd, i)
+            o += 1
+        for i in range(sp.nev):
+            b[o] = ref_event(x, i)
+            o += 1
+        v = ref_status(x, rd)
+        memcpy(b + o, &v, 4)
+        o += 4
+        for t in self.used_tables:
+            ref_table(x, rd, t)
+            v = x.tb_row[t]
+            memcpy(b + o, &v, 4)
+            o += 4
+        for i in range(sp.ndef):
+            d = ref_define(x, rd, i)
+            memcpy(b + o, &d, 8)
+            o += 8
+        memcpy(b + o, &value, 8)
+        return out
+
+    def parts(self, bytes sig):
+        """A signature (see _signature) as (modifiers, events, status, table rows, defines): the indices of the
+        modifiers and events that hold, the status index (-1: none), the rows, the defines' values."""
+        cdef Spec* sp = self.sp
+        cdef const char* b = PyBytes_AS_STRING(sig)
+        cdef int i, o = 0, nt = len(self.used_tables)
+        cdef int32_t v
+        cdef double d
+        if len(sig) != sp.nmod + sp.nev + 4 * (1 + nt) + 8 * (sp.ndef + 1):
+            raise ValueError("not a signature of this kernel")
+        mods = tuple([i for i in range(sp.nmod) if b[i]])
+        o = sp.nmod
+        events = tuple([i for i in range(sp.nev) if b[o + i]])
+        o += sp.nev
+        memcpy(&v, b + o, 4)
+        status = v
+        o += 4
+        rows = []
+        for i in range(nt):
+            memcpy(&v, b + o, 4)
+            rows.append(v)
+            o += 4
+        defines = []
+        for i in range(sp.ndef):
+            memcpy(&d, b + o, 8)
+            defines.append(d)
+            o += 8
+        return mods, events, status, tuple(rows), tuple(defines)
 
     # ---- the bare win check ------------------------------------------------------------------------------
     def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, kind_of, undecided, invalid,
@@ -1739,6 +1794,28 @@ cdef class Kernel:
         if self.x.err:
             raise Fallback(i)
         return r
+
+    cdef object _settle_signature(self, double value):
+        """What settle_win reads of the reading just chosen, packed: every win-settlement expression's value with
+        `value` set (doubles), then the winner, the discarder and the dealer (int32 each); None when the native
+        code cannot evaluate an expression (wins() gives None there)."""
+        cdef Py_ssize_t n = 8 * self.sp.nwin + 12
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+        cdef char* b = PyBytes_AS_STRING(out)
+        cdef double r
+        cdef int i
+        cdef int32_t who[3]
+        self.x.value = value
+        for i in range(self.sp.nwin):
+            self.x.err = 0
+            r = self.sp.win(self.x, &self.best, i)
+            if self.x.err:
+                self.x.err = 0
+                return None
+            memcpy(b + 8 * i, &r, 8)
+        who[0], who[1], who[2] = self.x.f.seat, self.x.f.discarder, self.x.f.dealer
+        memcpy(b + 8 * self.sp.nwin, who, 12)
+        return out
 
     def wins(self, double value):
         """Every win-settlement expression on the reading just chosen, with `value` set: a tuple in the order of

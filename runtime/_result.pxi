@@ -2,8 +2,9 @@
 #
 # The same dict as the reference's (tests/test_differential.py and every behavioural test compare them), its
 # pieces taken from the engine's caches: the described groups per kernel group, the explanation lines per
-# (modifiers, events, status, rows, defines, value) and the payments per (win expression values, winner,
-# discarder, dealer). A piece not cached yet is made by the engine's own Python method, which caches it.
+# reading's signature (Kernel._signature: modifiers, events, status, rows, defines, value) and the payments per
+# settle signature (win expression values, winner, discarder, dealer). A piece not cached yet is made by the
+# engine's own Python method.
 
 
 cdef inline object _num_of(double v):
@@ -37,19 +38,19 @@ cdef void _explain_into(list out, tuple templates):
 
 cdef class ResultBuilder:
     """A winning evaluate's result dict; see the comment at the top of runtime/_result.pxi."""
-    cdef object engine, kernel
+    cdef object engine
+    cdef Kernel kernel
     cdef list pat_lines, pat_names, names
-    cdef dict groups, described, middles, settled, templates
+    cdef dict groups, described, middles, templates, by_sig, by_settle
 
-    def __init__(self, engine, kernel, pat_lines, pat_names, names, groups, middles, settled):
+    def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles):
         """pat_lines: per pattern (rule, rules, text before the groups); pat_names: per pattern (reason, name);
         names: the 34 tile names; groups: every kernel group -> (its rank in the order of descriptions, its
-        description); middles, settled: the engine's caches behind _middle and _settle (emptied in place,
-        never replaced)."""
+        description); middles: the engine's cache behind _middle (emptied in place, never replaced)."""
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
-        self.groups, self.described, self.middles, self.settled = dict(groups), {}, middles, settled
-        self.templates = {}
+        self.groups, self.described, self.middles = dict(groups), {}, middles
+        self.templates, self.by_sig, self.by_settle = {}, {}, {}
 
     cdef tuple _templates(self, tuple lines):
         """The line templates of a tuple of (rule, rules, text) lines, remembered per tuple object: the tuples
@@ -78,16 +79,45 @@ cdef class ResultBuilder:
             self.described[key] = got
         return got
 
+    cdef tuple _middle(self, bytes sig, value):
+        """engine._middle for the reading whose signature is sig (Kernel._signature), remembered per signature
+        where the engine remembers it (not while a define's string value has no name yet)."""
+        cdef PyObject* hit = PyDict_GetItem(self.by_sig, sig)
+        if hit != NULL:
+            return <tuple>hit
+        mods, events, status, rows, defines = self.kernel.parts(sig)
+        got = self.engine._middle(mods, events, status, rows, defines, value)
+        if (mods, events, status, rows, defines, value) in self.middles:
+            if len(self.by_sig) >= 4096:
+                self.by_sig.clear()
+            self.by_sig[sig] = got
+        return got
+
+    cdef tuple _settled(self, s, double value, object num):
+        """(payments dict, explanation lines) of settle_win on the reading just chosen, remembered per
+        Kernel._settle_signature (settle_win reads nothing else); the caller copies the dict."""
+        cdef PyObject* hit
+        sig = self.kernel._settle_signature(value)
+        if sig is not None:
+            hit = PyDict_GetItem(self.by_settle, sig)
+            if hit != NULL:
+                return <tuple>hit
+        got = self.engine._settle(s, num)
+        if sig is not None:
+            if len(self.by_settle) >= 4096:
+                self.by_settle.clear()
+            self.by_settle[sig] = got
+        return got
+
     def build(self, s, tuple r):
         """The result dict of s for the kernel's WIN tuple r (see Kernel.evaluate)."""
         cdef int p = r[1]
         cdef int rank[RD_MAX]
         cdef int n = 0, i, t
         cdef list gs = []
-        cdef tuple d, assign = r[9]
-        cdef PyObject* hit
+        cdef tuple d, assign = r[5]
         value = _num_of(r[2])
-        for g in r[8]:  # insertion sort by rank (a reading has a handful of groups)
+        for g in r[4]:  # insertion sort by rank (a reading has a handful of groups)
             d = <tuple>self.groups[g]
             if n == RD_MAX:
                 raise ValueError("too many groups")
@@ -99,16 +129,12 @@ cdef class ResultBuilder:
             rank[i] = t
             gs.insert(i, d[1])
             n += 1
-        described = " ".join([d[3] for d in gs]) if gs else self._loose(r[10], assign)
+        described = " ".join([d[3] for d in gs]) if gs else self._loose(r[6], assign)
         line = <tuple>self.pat_lines[p]
         explain = [{"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2] + described}]
-        key = (r[3], r[4], r[5], r[6], r[7], value)
-        hit = PyDict_GetItem(self.middles, key)
-        middle = <tuple>hit if hit != NULL else self.engine._middle(r[3], r[4], r[5], r[6], r[7], value)
+        middle = self._middle(<bytes>r[3], value)
         _explain_into(explain, self._templates(<tuple>middle[0]))
-        vals = self.kernel.wins(<double>r[2])
-        hit = PyDict_GetItem(self.settled, (vals, s.seat, s.discarder, s.dealer))
-        settled = <tuple>hit if hit != NULL else self.engine._settle(s, value)
+        settled = self._settled(s, <double>r[2], value)
         _explain_into(explain, self._templates(<tuple>settled[1]))
         reason, name = self.pat_names[p]
         patterns = [name]
@@ -121,7 +147,7 @@ cdef class ResultBuilder:
             "patterns": patterns,
             "status": middle[2],
             "value": value,
-            "payments": dict(settled[0]),
+            "payments": PyDict_Copy(<dict>settled[0]),
             "reading": {"groups": [{"kind": d[1], "tiles": _list_of(<tuple>d[4]),
                                     "wild": _list_of(<tuple>d[2])} for d in gs],
                         "wilds_as": [names[k] for k in assign]},
