@@ -1179,13 +1179,17 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     cdef Reading scratch
     cdef int sets = (sp.win_size - 2) // 3
     cdef int forbids = -1  # _forbids(x, -1) once asked: 0 no forbid can hold, 2 one holds whatever the reading
+    cdef bint plain = False  # the plain standard pattern has a reading and no forbid can hold
     _reset_memo(x)
     if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
         forbids = _forbids(x, -1)
         if forbids == 0:
             if std < 0:
                 std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
-            if std and _minimum_bound(x, sp.plain_standard, False):  # bounds only for hands the tables say win
+            plain = std > 0
+            # bounds only for hands the tables say win; with wilds after the shape shortcut (below), since a
+            # minimum is most often unsure of a reading that may use wilds
+            if plain and not x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
                 return 1
     if not _may_fit(x, sets, std, odd):
         return 0
@@ -1194,6 +1198,8 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     if forbids == 2:
         return 0
     if mode == 2 and forbids == 0 and _shape_settles(x, sets - x.f.nmelds):  # (after the cheap refusals)
+        return 1
+    if plain and x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
         return 1
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True
