@@ -731,7 +731,16 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                 why = sp.forbid(x, rd)
                 if x.err:
                     return 1
-            if why < 0:
+            if why < 0 and R.mode == 2 and R.legal_only:
+                # a verdict needs one legal reading: its value only against a minimum, its modifiers never
+                value = sp.value(x, rd) if sp.nminimum else NAN
+                if not x.err and (not sp.nminimum or sp.minimum(x, rd, value) < 0) and not x.err:
+                    R.found = R.has_best = True
+                    R.best_value = value
+                    return 1
+                if x.err:
+                    return 1
+            elif why < 0:
                 value = sp.value(x, rd)
                 why = sp.forbid(x, rd)
                 if why < 0:
