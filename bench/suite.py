@@ -57,9 +57,10 @@ TARGETS: dict[str, dict[str, Any]] = {
 # our honour kinds 27..33 (1z..7z = 東南西北中發白) -> Tenhou 34-order (東南西北 白發中 = 27..33)
 TENHOU = list(range(27)) + [27, 28, 29, 30, 33, 32, 31]
 
-# The kernel's lookup tables (runtime/_core.pyx, _build_tables): two byte tables over 5**9 suit count
-# vectors (_tf, _tg: fewest wilds to sets / sets and a pair), two int tables over NH = 24 honour counts
-# (_hf, _hg) and the powers of five (_p5[10]).
+# The kernel's lookup tables (runtime/_core.pyx, _build_tables): two 16-bit tables over the 5**9 suit count
+# vectors (_tfg: fewest wilds to sets / sets and a pair; _tpp: the pung-only and pairs shortcuts' sums), two
+# int tables over NH = 24 honour counts (_hf, _hg) and the powers of five (_p5[10]); table_memory measures
+# them as the kernel's own tables_blob() holds them.
 N5, NH, INT = 5 ** 9, 24, 4
 
 
@@ -432,9 +433,11 @@ def bench_import_load(variant: str, runs: int) -> dict[str, Any]:
 
 
 def table_memory() -> dict[str, Any]:
-    suit = 2 * N5          # unsigned char _tf[5**9], _tg[5**9]
+    from mjrules import _core
+
     other = 2 * NH * INT + 10 * INT
-    total = suit + other
+    total = len(_core.tables_blob())
+    suit = total - other   # unsigned short _tfg[5**9], _tpp[5**9]
     return {"suit_tables_bytes": suit, "other_tables_bytes": other, "total_bytes": total,
             "total_mb": round(total / 1e6, 3), "pass": check_target("tables", total / 1e6)}
 

@@ -39,6 +39,10 @@ class Fallback(Exception):
 # ---- the standard-shape table --------------------------------------------------------------------------
 cdef unsigned short* _tfg = NULL  # per suit count vector: fewest wilds to make it sets (low byte), sets and
                                   # one pair (high byte); one table, so one cache line per suit looked up
+cdef unsigned short* _tpp = NULL  # per suit count vector, for the pung-only and pairs shortcuts (every kind a
+                                  # candidate): bits 0-4 the wilds that make each kind's tiles pungs, bit 5 some
+                                  # kind's pair costs a wild less than its pungs (a count of 1, 2 or 4), bits 6-10
+                                  # the pairs (sum of count // 2), bits 11-14 the kinds held an odd number of times
 cdef int _hf[NH]
 cdef int _hg[NH]
 cdef int _p5[10]
@@ -50,17 +54,19 @@ cdef inline int _lo(int a, int b) noexcept nogil:
 
 cdef int _build_tables() noexcept nogil:
     """Fill the suit tables by dynamic programming over the lowest tile (each entry needs smaller ones)."""
-    global _tfg
+    global _tfg, _tpp
     cdef unsigned char* tf = <unsigned char*>malloc(N5)
     cdef unsigned char* tg = <unsigned char*>malloc(N5)
     cdef unsigned short* tfg = <unsigned short*>malloc(N5 * sizeof(unsigned short))
+    cdef unsigned short* tpp = <unsigned short*>malloc(N5 * sizeof(unsigned short))
     cdef int d[9]
     cdef int idx, i, r, n, off, start, a, pos, npos, t, cost, i2, f, g
     cdef bint ok
-    if tf == NULL or tg == NULL or tfg == NULL:
+    if tf == NULL or tg == NULL or tfg == NULL or tpp == NULL:
         free(tf)
         free(tg)
         free(tfg)
+        free(tpp)
         return -1
     _p5[0] = 1
     for i in range(1, 10):
@@ -126,38 +132,67 @@ cdef int _build_tables() noexcept nogil:
         _hg[i] = _lo(g, f + 2)
     for idx in range(N5):
         tfg[idx] = tf[idx] | (tg[idx] << 8)
+    _pp_table(tpp)
     free(tf)
     free(tg)
-    _tfg = tfg
+    _tfg, _tpp = tfg, tpp
     return 0
 
 
-TABLES_FORMAT = b"mjrules-tables-1"
+cdef void _pp_table(unsigned short* tpp) noexcept nogil:
+    """Fill _tpp (see its declaration) for every suit count vector."""
+    cdef int d[9]
+    cdef int idx, i, need, pairs, odd
+    cdef bint cheaper
+    memset(d, 0, sizeof(d))
+    for idx in range(N5):
+        if idx:
+            i = 0
+            while d[i] == 4:
+                d[i] = 0
+                i += 1
+            d[i] += 1
+        need = pairs = odd = 0
+        cheaper = False
+        for i in range(9):
+            need += _PUNG_FP[d[i]]
+            cheaper |= _PUNG_GP[d[i]] < _PUNG_FP[d[i]]
+            pairs += d[i] // 2
+            odd += d[i] & 1
+        tpp[idx] = need | (cheaper << 5) | (pairs << 6) | (odd << 11)
+
+
+TABLES_FORMAT = b"mjrules-tables-2"
 
 
 def tables_blob() -> bytes:
-    """The shape tables as bytes (the suit table, then the honour tables), for a cache file."""
+    """The shape tables as bytes (the two suit tables, then the honour tables), for a cache file."""
     _ensure_tables()
-    return (<char*>_tfg)[:N5 * sizeof(unsigned short)] + (<char*>_hf)[:NH * sizeof(int)] \
-        + (<char*>_hg)[:NH * sizeof(int)] + (<char*>_p5)[:10 * sizeof(int)]
+    return (<char*>_tfg)[:N5 * sizeof(unsigned short)] + (<char*>_tpp)[:N5 * sizeof(unsigned short)] \
+        + (<char*>_hf)[:NH * sizeof(int)] + (<char*>_hg)[:NH * sizeof(int)] + (<char*>_p5)[:10 * sizeof(int)]
 
 
 def install_tables(const unsigned char[::1] blob) -> bool:
     """Use tables_blob() bytes (checked by the caller) instead of building the tables; False if already built
     or the size is wrong."""
-    global _tfg
+    global _tfg, _tpp
     cdef Py_ssize_t n = N5 * sizeof(unsigned short)
     cdef unsigned short* tfg
-    if _tfg != NULL or blob.shape[0] != n + (2 * NH + 10) * sizeof(int):
+    cdef unsigned short* tpp
+    if _tfg != NULL or blob.shape[0] != 2 * n + (2 * NH + 10) * sizeof(int):
         return False
     tfg = <unsigned short*>malloc(n)
-    if tfg == NULL:
+    tpp = <unsigned short*>malloc(n)
+    if tfg == NULL or tpp == NULL:
+        free(tfg)
+        free(tpp)
         raise MemoryError()
     memcpy(tfg, &blob[0], n)
-    memcpy(_hf, &blob[n], NH * sizeof(int))
-    memcpy(_hg, &blob[n + NH * sizeof(int)], NH * sizeof(int))
-    memcpy(_p5, &blob[n + 2 * NH * sizeof(int)], 10 * sizeof(int))
-    _tfg = tfg
+    memcpy(tpp, &blob[n], n)
+    memcpy(_hf, &blob[2 * n], NH * sizeof(int))
+    memcpy(_hg, &blob[2 * n + NH * sizeof(int)], NH * sizeof(int))
+    memcpy(_p5, &blob[2 * n + 2 * NH * sizeof(int)], 10 * sizeof(int))
+    _tfg, _tpp = tfg, tpp
     return True
 
 
@@ -1103,27 +1138,51 @@ _PUNG_FP_FIXED[:] = [0, INF, INF, 0, INF]
 _PUNG_GP_FIXED[:] = [INF, INF, 0, INF, INF]
 
 
+cdef inline int _suit_idx(int* c, int* tiles) noexcept nogil:
+    """The table index of a suit's nine counts (rank r's count times 5 ** r), adding them to *tiles; -1 when a
+    count exceeds 4."""
+    cdef int r, v, idx = 0
+    cdef bint big = False
+    for r in range(8, -1, -1):
+        v = c[r]
+        big |= v > 4
+        tiles[0] += v
+        idx = idx * 5 + v
+    return -1 if big else idx
+
+
 cdef bint _pungs_exist(Ctx* x, int sets) noexcept nogil:
     """Does the standard shape have a reading without a sequence (`sets` pungs and a pair, each of one kind)?
     Exactly what _enum_standard with pungs finds: a wild stands for a candidate kind only, wilds left over make
     pungs or the pair of any candidate. Per kind, the fewest wilds to make its tiles pungs (fp) or pungs and
     the pair (gp); the pair goes where it costs least, or is two wilds."""
     cdef unsigned long long cand = x.f.cand
-    cdef int k, c, fp, gp, need = 0, extra = INF, tiles = 0
-    for k in range(NK):
-        c = x.f.real[k]
-        if c > 4:
-            return False
-        tiles += c
-        if (cand >> k) & 1:
-            fp, gp = _PUNG_FP[c], _PUNG_GP[c]
-        else:
-            fp, gp = _PUNG_FP_FIXED[c], _PUNG_GP_FIXED[c]
-        if fp >= INF:
-            return False
-        need += fp
-        if gp < INF:
-            extra = _lo(extra, gp - fp)
+    cdef int k, c, fp, gp, need = 0, extra = INF, tiles = 0, u, idx, k0
+    cdef unsigned short e
+    for u in range(4):   # the suits (a suit whose kinds are all candidates from _tpp), then the honours
+        k0 = 9 * u
+        if u < 3 and ((cand >> k0) & 0x1FF) == 0x1FF:
+            idx = _suit_idx(x.f.real + k0, &tiles)
+            if idx < 0:
+                return False
+            e = _tpp[idx]
+            need += e & 31
+            extra = _lo(extra, -1 if e & 32 else 2)
+            continue
+        for k in range(k0, k0 + 9 if u < 3 else NK):
+            c = x.f.real[k]
+            if c > 4:
+                return False
+            tiles += c
+            if (cand >> k) & 1:
+                fp, gp = _PUNG_FP[c], _PUNG_GP[c]
+            else:
+                fp, gp = _PUNG_FP_FIXED[c], _PUNG_GP_FIXED[c]
+            if fp >= INF:
+                return False
+            need += fp
+            if gp < INF:
+                extra = _lo(extra, gp - fp)
     if extra >= INF or tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
         return False
     need += extra
@@ -1135,16 +1194,26 @@ cdef bint _pairs_exist(Ctx* x, int n) noexcept nogil:
     a kind held an odd number of times takes a wild (a candidate kind only), wilds left over pair up as any
     candidate."""
     cdef unsigned long long cand = x.f.cand
-    cdef int k, c, groups = 0, odd = 0, left
+    cdef int k, c, groups = 0, odd = 0, left, u, idx, k0, tiles = 0
+    cdef unsigned short e
     if x.f.nmelds or n > MAXG:
         return False
-    for k in range(NK):
-        c = x.f.real[k]
-        groups += c // 2
-        if c % 2:
-            if not (cand >> k) & 1:
-                return False
-            odd += 1
+    for u in range(4):   # as in _pungs_exist
+        k0 = 9 * u
+        if u < 3 and ((cand >> k0) & 0x1FF) == 0x1FF:
+            idx = _suit_idx(x.f.real + k0, &tiles)
+            if idx >= 0:
+                e = _tpp[idx]
+                groups += (e >> 6) & 31
+                odd += (e >> 11) & 15
+                continue
+        for k in range(k0, k0 + 9 if u < 3 else NK):
+            c = x.f.real[k]
+            groups += c // 2
+            if c % 2:
+                if not (cand >> k) & 1:
+                    return False
+                odd += 1
     left = x.f.jokers - odd
     return left >= 0 and left % 2 == 0 and groups + odd + left // 2 == n and (left == 0 or x.f.ncand > 0)
 
@@ -1874,6 +1943,20 @@ def min_wilds(counts, bint pair) -> int:
         if (n + j - 2 * pair) % 3 == 0 and _feasible(&x, c, j, (n + j - 2 * pair) // 3, pair):
             return j
     return -1
+
+
+def suit_sums(counts) -> tuple:
+    """For tests: _tpp's entry for a suit's nine counts (0..4) as (wilds to make every kind's tiles pungs, some
+    kind's pair costs a wild less than its pungs, pairs, kinds held an odd number of times)."""
+    cdef int c[9]
+    cdef int i, tiles = 0
+    _ensure_tables()
+    for i in range(9):
+        c[i] = counts[i]
+        if not 0 <= c[i] <= 4:
+            raise ValueError("counts must be 0..4")
+    cdef unsigned short e = _tpp[_suit_idx(c, &tiles)]
+    return e & 31, bool(e & 32), (e >> 6) & 31, (e >> 11) & 15
 
 
 cdef int _collect(void* ud, Reading* rd) noexcept nogil:

@@ -35,7 +35,7 @@ def test_top_level(quick):
                                      "evaluate_vs_reference", "simulate_random", "simulate_greedy", "import_load",
                                      "tables"}
     t = quick["tables"]
-    assert t["suit_tables_bytes"] == 2 * 5 ** 9 and isinstance(t["pass"], bool)
+    assert t["suit_tables_bytes"] == 4 * 5 ** 9 and isinstance(t["pass"], bool)
 
 
 def test_backends(quick):

@@ -222,6 +222,22 @@ def test_min_wilds_table_matches_brute_force():
             assert _core.min_wilds(c, pair) == want, (c, pair)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_suit_sums_table(seed):
+    """The pung-only and pairs shortcuts' suit table against its definition, on random suits and the extremes:
+    per kind, the wilds to make its tiles pungs ((3 - c % 3) % 3, two for four alike), whether its pair is a wild
+    cheaper (held once, twice or four times), its pairs, whether it is held an odd number of times."""
+    from mjrules import _core
+
+    rng = random.Random(seed)
+    suits = [[rng.randint(0, 4) for _ in range(9)] for _ in range(500)] + [[0] * 9, [4] * 9, [1] * 9, [3] * 9]
+    for c in suits:
+        pung = [0, 2, 1, 0, 2]
+        want = (sum(pung[v] for v in c), any(v in (1, 2, 4) for v in c), sum(v // 2 for v in c),
+                sum(v % 2 for v in c))
+        assert _core.suit_sums(c) == want, c
+
+
 def test_standard_readings_in_reference_order():
     from mjrules import _core
 
