@@ -60,8 +60,8 @@ cdef int _build_tables() noexcept nogil:
     cdef unsigned short* tfg = <unsigned short*>malloc(N5 * sizeof(unsigned short))
     cdef unsigned short* tpp = <unsigned short*>malloc(N5 * sizeof(unsigned short))
     cdef int d[9]
-    cdef int idx, i, r, n, off, start, a, pos, npos, t, cost, i2, f, g
-    cdef bint ok
+    cdef int idx, i, r, n, off, start, a, pos, npos, t, cost, i2, f, g, need, pairs, odd
+    cdef bint ok, cheaper
     if tf == NULL or tg == NULL or tfg == NULL or tpp == NULL:
         free(tf)
         free(tg)
@@ -79,6 +79,14 @@ cdef int _build_tables() noexcept nogil:
                 d[i] = 0
                 i += 1
             d[i] += 1
+        need = pairs = odd = 0     # _tpp's sums (see its declaration)
+        cheaper = False
+        for i in range(9):
+            need += _PUNG_FP[d[i]]
+            cheaper |= _PUNG_GP[d[i]] < _PUNG_FP[d[i]]
+            pairs += d[i] // 2
+            odd += d[i] & 1
+        tpp[idx] = need | (cheaper << 5) | (pairs << 6) | (odd << 11)
         r = 0
         while r < 9 and d[r] == 0:
             r += 1
@@ -132,34 +140,10 @@ cdef int _build_tables() noexcept nogil:
         _hg[i] = _lo(g, f + 2)
     for idx in range(N5):
         tfg[idx] = tf[idx] | (tg[idx] << 8)
-    _pp_table(tpp)
     free(tf)
     free(tg)
     _tfg, _tpp = tfg, tpp
     return 0
-
-
-cdef void _pp_table(unsigned short* tpp) noexcept nogil:
-    """Fill _tpp (see its declaration) for every suit count vector."""
-    cdef int d[9]
-    cdef int idx, i, need, pairs, odd
-    cdef bint cheaper
-    memset(d, 0, sizeof(d))
-    for idx in range(N5):
-        if idx:
-            i = 0
-            while d[i] == 4:
-                d[i] = 0
-                i += 1
-            d[i] += 1
-        need = pairs = odd = 0
-        cheaper = False
-        for i in range(9):
-            need += _PUNG_FP[d[i]]
-            cheaper |= _PUNG_GP[d[i]] < _PUNG_FP[d[i]]
-            pairs += d[i] // 2
-            odd += d[i] & 1
-        tpp[idx] = need | (cheaper << 5) | (pairs << 6) | (odd << 11)
 
 
 TABLES_FORMAT = b"mjrules-tables-2"
@@ -202,6 +186,19 @@ cdef int _ensure_tables() except -1:
     return 0
 
 
+cdef inline int _suit_idx(int* c, int* tiles) noexcept nogil:
+    """The table index of a suit's nine counts (rank r's count times 5 ** r), adding them to *tiles; -1 when a
+    count exceeds 4."""
+    cdef int r, v, idx = 0
+    cdef bint big = False
+    for r in range(8, -1, -1):
+        v = c[r]
+        big |= v > 4
+        tiles[0] += v
+        idx = idx * 5 + v
+    return -1 if big else idx
+
+
 cdef inline int _suit_at(Ctx* x, int u, int idx, int* g) noexcept nogil:
     """_unit for suit u (0..2) whose counts (each 0..4) have table index idx (rank r's count times 5 ** r)."""
     cdef unsigned short e = _tfg[idx]
@@ -215,25 +212,14 @@ cdef inline int _suit_at(Ctx* x, int u, int idx, int* g) noexcept nogil:
     return f
 
 
-cdef int _POW5[9]
-_POW5[:] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625]
-
-
 cdef inline int _unit(Ctx* x, int* c, int u, int* g) noexcept nogil:
     """Unit u (suits 0..2, then the honour kinds 27..33 as units 3..9) of counts c: the fewest wilds that
     make it sets (returned) and sets plus one pair (*g), INF where its kinds are no candidates of the wild,
     0 and 0 (a lower bound) where a count exceeds the tables."""
-    cdef int r, v, idx = 0, f
-    cdef unsigned short e
-    cdef int* cs
-    cdef bint big = False
+    cdef int v, idx, f, tiles = 0
     if u < 3:
-        cs = c + 9 * u
-        for r in range(8, -1, -1):
-            v = cs[r]
-            big |= v > 4
-            idx = idx * 5 + v
-        if big:
+        idx = _suit_idx(c + 9 * u, &tiles)
+        if idx < 0:
             g[0] = 0
             return 0
         return _suit_at(x, u, idx, g)
@@ -768,12 +754,15 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                     return 1
             if why < 0 and R.mode == 2 and R.legal_only:
                 # a verdict needs one legal reading: its value only against a minimum, its modifiers never
-                value = sp.value(x, rd) if sp.nminimum else NAN
-                if not x.err and (not sp.nminimum or sp.minimum(x, rd, value) < 0) and not x.err:
+                value = NAN
+                if sp.nminimum:
+                    value = sp.value(x, rd)
+                    why = sp.minimum(x, rd, value)
+                if x.err:
+                    return 1
+                if why < 0:
                     R.found = R.has_best = True
                     R.best_value = value
-                    return 1
-                if x.err:
                     return 1
             elif why < 0:
                 value = sp.value(x, rd)
@@ -1136,19 +1125,6 @@ _PUNG_FP[:] = [0, 2, 1, 0, 2]
 _PUNG_GP[:] = [2, 1, 0, 2, 1]
 _PUNG_FP_FIXED[:] = [0, INF, INF, 0, INF]
 _PUNG_GP_FIXED[:] = [INF, INF, 0, INF, INF]
-
-
-cdef inline int _suit_idx(int* c, int* tiles) noexcept nogil:
-    """The table index of a suit's nine counts (rank r's count times 5 ** r), adding them to *tiles; -1 when a
-    count exceeds 4."""
-    cdef int r, v, idx = 0
-    cdef bint big = False
-    for r in range(8, -1, -1):
-        v = c[r]
-        big |= v > 4
-        tiles[0] += v
-        idx = idx * 5 + v
-    return -1 if big else idx
 
 
 cdef bint _pungs_exist(Ctx* x, int sets) noexcept nogil:
@@ -1688,6 +1664,7 @@ cdef class Kernel:
         cdef int F[10]
         cdef int G[10]
         cdef int IDX[3]
+        cdef int t0 = 0   # _suit_idx's tile count, not needed here
         cdef double val
         cdef bint undecided = False, odd_size
         if type(counts) is not bytes or len(<bytes>counts) != NK:
@@ -1710,12 +1687,7 @@ cdef class Kernel:
             F[u] = _unit(x, x.f.real, u, &G[u])
             total += F[u]
             if u < 3:   # the suit's table index, to add one tile to without a rescan
-                IDX[u] = 0
-                for i in range(8, -1, -1):
-                    if x.f.real[9 * u + i] > 4:
-                        IDX[u] = -1
-                        break
-                    IDX[u] = IDX[u] * 5 + x.f.real[9 * u + i]
+                IDX[u] = _suit_idx(x.f.real + 9 * u, &t0)
             d = G[u] - F[u]
             if d < lo1:
                 lo2, lo1, lo1u = lo1, d, u
@@ -1746,7 +1718,7 @@ cdef class Kernel:
             else:                                   # only k's unit changed: the others' table entries stand
                 ku = k // 9 if k < 27 else k - 24
                 if ku < 3 and IDX[ku] >= 0 and x.f.real[k] <= 4:
-                    f = _suit_at(x, ku, IDX[ku] + _POW5[k - 9 * ku], &g)
+                    f = _suit_at(x, ku, IDX[ku] + _p5[k - 9 * ku], &g)
                 else:
                     f = _unit(x, x.f.real, ku, &g)
                 delta = _lo(g - f, lo2 if ku == lo1u else lo1)

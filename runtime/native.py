@@ -424,7 +424,6 @@ class NativeEngine:
         self._wins = {id(w[0]): (i, w[1]) for i, w in enumerate(codegen.win_exprs(v))}
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
-        self._settled: dict[tuple, tuple[tuple, tuple]] = {}  # see _settle
         self._middles: dict[tuple, tuple[tuple, tuple, str | None]] = {}  # see _middle
         self._defined: dict[tuple, tuple[str, ...]] = {}  # see _define_texts
         self._reference_engine: Any = None
@@ -727,28 +726,20 @@ class NativeEngine:
         (rule, rules, text).
 
         Every win expression is evaluated in one kernel call; settle_win reads nothing else but the winner, the
-        discarder and the dealer, so its answer is remembered per those and the expressions' values."""
+        discarder and the dealer, so the result builder remembers the answer per those and the expressions'
+        values (Kernel._settle_signature) and asks here only on a miss."""
         vals = self._kernel.wins(float(value))
-        key = (vals, s.seat, s.discarder, s.dealer)
-        try:
-            payments, lines = self._settled[key]
-        except KeyError:
-            wins, fallback = self._wins, self._core.Fallback
+        wins, fallback = self._wins, self._core.Fallback
 
-            def ev(e: Any) -> Any:
-                i, t = wins[id(e)]
-                y = vals[i]
-                if y is None:
-                    raise fallback(i)
-                if t == "b":
-                    return bool(y)
-                return int(y) if y.is_integer() else y  # _num(y)
+        def ev(e: Any) -> Any:
+            i, t = wins[id(e)]
+            y = vals[i]
+            if y is None:
+                raise fallback(i)
+            if t == "b":
+                return bool(y)
+            return int(y) if y.is_integer() else y  # _num(y)
 
-            added: list[dict[str, Any]] = []
-            paid = settle_win(self.variant, s, ev, added)
-            payments = tuple(paid.items())
-            lines = tuple([(x["rule"], tuple(x["rules"]), x["text"]) for x in added])
-            if len(self._settled) >= 4096:
-                self._settled.clear()
-            self._settled[key] = payments, lines
-        return dict(payments), lines
+        added: list[dict[str, Any]] = []
+        paid = settle_win(self.variant, s, ev, added)
+        return paid, tuple([(x["rule"], tuple(x["rules"]), x["text"]) for x in added])
