@@ -1440,9 +1440,13 @@ cdef class Kernel:
 
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
         """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
-        (WIN, pattern, value, modifiers, events, status, table_rows, defines, groups, assign, counts, waits_all)
-        (each group as kind << 16 | lowest kind << 8 | wild bits; counts None when there are groups),
-        (FAIL, why, value, waits_all), (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
+        (WIN, pattern, value, signature, groups, assign, counts, waits_all)
+        (each group as kind << 16 | lowest kind << 8 | wild bits; counts None when there are groups; the
+        signature as Kernel._signature packs it), (FAIL, why, value, waits_all), (NOFIT, waits_all),
+        (REFUSE, reason), (ERR,)."""
+        return self._evaluate(s, opts, win_by, waits_all)
+
+    cdef tuple _evaluate(self, s, tuple opts, double win_by, int waits_all):
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Run R

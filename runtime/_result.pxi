@@ -111,6 +111,9 @@ cdef class ResultBuilder:
 
     def build(self, s, tuple r):
         """The result dict of s for the kernel's WIN tuple r (see Kernel.evaluate)."""
+        return self._build(s, r)
+
+    cdef dict _build(self, s, tuple r):
         cdef int p = r[1]
         cdef int rank[RD_MAX]
         cdef int n = 0, i, t
@@ -153,3 +156,52 @@ cdef class ResultBuilder:
                         "wilds_as": [names[k] for k in assign]},
             "explain": explain,
         }
+
+
+cdef class FastEvaluate:
+    """NativeEngine.evaluate in one C call for what it is nearly always given: a situation dict the reader takes
+    (plain notation, no options) whose hand the kernel finds winning. Read, judged and built in C under the
+    engine's lock; everything else -- a dict the reader leaves to situation_from_dict, a missing winning tile,
+    a losing hand, a reading whose payments only the reference can settle -- goes to the engine's Python path,
+    which gives the same answer or raises the same error as before."""
+    cdef SituationReader reader
+    cdef Kernel kernel
+    cdef ResultBuilder builder
+    cdef tuple opts
+    cdef dict win_by_ids
+    cdef object acquire, release, slow, decided
+
+    def __init__(self, SituationReader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
+                 lock, slow, decided):
+        """opts: the spec's default option values (encoded); win_by_ids: win_by string -> its id; lock: the
+        engine's lock around the kernel; slow(situation): the Python evaluate; decided(s, r): the result of
+        a kernel answer r other than a built win."""
+        self.reader, self.kernel, self.builder = reader, kernel, builder
+        self.opts, self.win_by_ids = opts, win_by_ids
+        self.acquire, self.release = lock.acquire, lock.release
+        self.slow, self.decided = slow, decided
+
+    def __call__(self, situation):
+        """The result dict of a situation (see NativeEngine.evaluate)."""
+        cdef PyObject* wb
+        cdef tuple r
+        cdef dict out = None
+        s = self.reader._read(situation, False)
+        if s is None:
+            return self.slow(situation)
+        dd = <dict>(_PyObject_GetDictPtr(s)[0])  # the reader's Situation always has its instance dict
+        win_by = dd["win_by"]
+        wb = PyDict_GetItem(self.win_by_ids, win_by)
+        if wb == NULL or (dd["win_tile"] is None and win_by != "dealt"):
+            return self.slow(s)
+        self.acquire()
+        try:
+            r = self.kernel._evaluate(s, self.opts, <double>(<object>wb), -1)
+            if r[0] == WIN:
+                try:
+                    out = self.builder._build(s, r)
+                except Fallback:
+                    r = (ERR,)
+        finally:
+            self.release()
+        return out if out is not None else self.decided(s, r)

@@ -205,6 +205,9 @@ cdef class SituationReader:
 
     def read(self, d, bint pre_draw=False):
         """The checked Situation of a plain situation dict, or None (then situation_from_dict decides)."""
+        return self._read(d, pre_draw)
+
+    cdef object _read(self, d, bint pre_draw):
         cdef int kinds[RD_MAX]
         cdef bint marks[RD_MAX]
         cdef int fk[RD_MAX]

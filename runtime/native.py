@@ -437,9 +437,10 @@ class NativeEngine:
         ]
         self._prepare()
         # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
-        self._build = core.ResultBuilder(
+        builder = core.ResultBuilder(
             self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
-            _all_groups(), self._middles).build
+            _all_groups(), self._middles)
+        self._build = builder.build
         # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
         self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),
                                             parse_melds)
@@ -457,6 +458,10 @@ class NativeEngine:
                                          tuple(p.name for p in v.patterns))
             self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
             self.hand_value = self._kernel.hand_value
+            # a plain situation dict of a winning hand is read, judged and built in one C call
+            self.evaluate = core.FastEvaluate(  # type: ignore[method-assign]
+                self._reader, self._kernel, builder, self._defaults, self._strings, self._lock,
+                self._evaluate_dict, lambda s, r: self._decided(s, r)[0])
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
@@ -522,6 +527,11 @@ class NativeEngine:
 
     # ---- public interface -----------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation) -> dict[str, Any]:
+        """The result dict of a situation (dict or Situation); replaced in __init__ by core.FastEvaluate, which
+        calls _evaluate_dict for what it does not decide itself."""
+        return self._evaluate_dict(situation)
+
+    def _evaluate_dict(self, situation: dict | Situation) -> dict[str, Any]:
         s = self._reader.read(situation)
         if s is None:
             s = situation_from_dict(self.variant, situation)
@@ -619,12 +629,16 @@ class NativeEngine:
         core = self._core
         with self._lock:
             r = self._kernel.evaluate(s, opts, float(win_by), waits_all)
-            code = r[0]
-            if code == core.WIN:
+            if r[0] == core.WIN:
                 try:
                     return self._build(s, r), r[-1]
                 except core.Fallback:
-                    code = core.ERR
+                    r = (core.ERR,)
+        return self._decided(s, r, waits_all)
+
+    def _decided(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
+        """The result of a kernel answer r (Kernel.evaluate) other than a win it built."""
+        code, core = r[0], self._core
         if code == core.ERR:
             return self._reference()._evaluate(s), waits_all
         if code == core.REFUSE:
