@@ -1278,6 +1278,34 @@ cdef extern from "Python.h":
     PyObject** _PyObject_GetDictPtr(object o)
 
 
+cdef enum:
+    RD_MAX = 64          # tiles in one text (or one Situation) read natively; more go to the Python path
+    RD_KINDS = 42        # every kind, flowers included (mjrules.tiles.N_KINDS)
+    BY_OTHER = 0         # Sit.by: how the hand was won, as far as the kernel's own tests ask
+    BY_DISCARD = 1
+    BY_ROB_KONG = 2
+    BY_DEALT = 3
+
+
+cdef struct Sit:
+    # a situation's fields as the kernel reads them: SituationReader fills one from a dict without making a
+    # Situation, Kernel._sit_of from a Situation; Kernel._fill_sit turns one into the facts
+    int n                # concealed tiles (-1: more than RD_MAX)
+    int kinds[RD_MAX]
+    int nf               # flowers (-1: more than RD_MAX)
+    int fk[RD_MAX]
+    int win_tile, wild, indicator    # -1: none
+    int by               # BY_*
+    long seat, dealer, discarder, wild_discards, dealer_streak, winners
+    signed char first_turn, first_discard, declared_ready, dealer_won   # -1: not given (the default)
+    PyObject* win_by     # the win_by string (borrowed from the dict or Situation read)
+
+
+cdef inline int _by_code(str wb) noexcept:
+    return BY_DISCARD if wb == "discard" else BY_ROB_KONG if wb == "rob_kong" else BY_DEALT if wb == "dealt" \
+        else BY_OTHER
+
+
 cdef inline object _field(object s, PyObject* dd, str name):
     """s.name, from s's instance dict dd when it holds the name (no attribute machinery), else getattr."""
     cdef PyObject* v
@@ -1349,28 +1377,72 @@ cdef class Kernel:
         _ctx_free(self.xc)
         free(self.chk_opts)
 
+    cdef object _sit_of(self, s, Sit* st):
+        """The fields of Situation s into st (read from its instance dict: no attribute machinery); returns its
+        melds, which st does not hold. st.win_by is borrowed from s."""
+        cdef PyObject** dp = _PyObject_GetDictPtr(s)
+        cdef PyObject* dd = dp[0] if dp != NULL else NULL
+        cdef PyObject* won
+        cdef int i
+        wild = _field(s, dd, "wild")
+        st.wild = -1 if wild is None else wild
+        concealed = _field(s, dd, "concealed")
+        st.n = len(concealed)
+        if st.n > RD_MAX:
+            st.n = -1
+        else:
+            for i in range(st.n):
+                st.kinds[i] = concealed[i]
+        flowers = _field(s, dd, "flowers")
+        st.nf = len(flowers)
+        if st.nf > RD_MAX:
+            st.nf = -1
+        else:
+            for i in range(st.nf):
+                st.fk[i] = flowers[i]
+        wt = _field(s, dd, "win_tile")
+        st.win_tile = -1 if wt is None else wt
+        st.indicator = -1
+        wb = _field(s, dd, "win_by")
+        st.win_by = <PyObject*>wb if dd != NULL else NULL  # borrowed: only a dict's value outlives this call
+        st.by = _by_code(wb) if isinstance(wb, str) else BY_OTHER
+        st.seat, st.dealer, st.discarder = _field(s, dd, "seat"), _field(s, dd, "dealer"), _field(s, dd, "discarder")
+        st.wild_discards, st.dealer_streak = _field(s, dd, "wild_discards"), _field(s, dd, "dealer_streak")
+        st.first_turn, st.first_discard = bool(_field(s, dd, "first_turn")), bool(_field(s, dd, "first_discard"))
+        st.declared_ready = bool(_field(s, dd, "declared_ready"))
+        st.winners = _field(s, dd, "winners")
+        won = PyDict_GetItem(<object>dd, "dealer_won") if dd != NULL else NULL
+        if won == NULL:
+            st.dealer_won = bool(getattr(s, "dealer_among_winners"))
+        else:  # Situation.dealer_among_winners without the property's call: -1 stands for "the winner's own"
+            st.dealer_won = -1 if <object>won is None else bool(<object>won)
+        return _field(s, dd, "melds")
+
     cdef int _fill(self, s, double win_by) except -1:
+        cdef Sit st
+        melds = self._sit_of(s, &st)
+        return self._fill_sit(&st, melds, win_by)
+
+    cdef int _fill_sit(self, Sit* st, melds, double win_by) except -1:
         cdef Ctx* x = self.x
         cdef Facts* f = &x.f
         cdef int k, i
         cdef bint kong
-        cdef PyObject** dp = _PyObject_GetDictPtr(s)  # a Situation's fields are read from its instance dict
-        cdef PyObject* dd = dp[0] if dp != NULL else NULL
-        cdef PyObject* won
         memset(f, 0, sizeof(Facts))
         x.err = 0
         f.w = -1
-        wild = _field(s, dd, "wild")
-        if self.sp.has_wild and wild is not None:
-            f.w = wild
-        for k in _field(s, dd, "concealed"):
+        if self.sp.has_wild and st.wild != -1:
+            f.w = st.wild
+        if st.n < 0 or st.nf < 0:
+            x.err |= ERR_OTHER
+        for i in range(st.n):
+            k = st.kinds[i]
             if k == f.w:
                 f.jokers += 1
             elif 0 <= k < NK:
                 f.real[k] += 1
             else:
                 x.err |= ERR_OTHER
-        melds = _field(s, dd, "melds")
         f.nmelds = len(melds)
         for m in melds:
             kind = m.kind
@@ -1403,39 +1475,38 @@ cdef class Kernel:
                 f.ncand += 1
         if f.jokers > MAXJ:
             x.err |= ERR_OTHER
-        flowers = _field(s, dd, "flowers")
-        f.nflowers = len(flowers)
-        for k in flowers:
+        f.nflowers = st.nf if st.nf > 0 else 0
+        for i in range(f.nflowers):
+            k = st.fk[i]
             if 0 <= k < NALL:
                 f.flower_counts[k] += 1
             else:
                 x.err |= ERR_OTHER
-        f.seat, f.dealer, f.discarder = _field(s, dd, "seat"), _field(s, dd, "dealer"), _field(s, dd, "discarder")
+        f.seat, f.dealer, f.discarder = st.seat, st.dealer, st.discarder
         f.is_dealer = f.seat == f.dealer
-        f.wild_discards, f.dealer_streak = _field(s, dd, "wild_discards"), _field(s, dd, "dealer_streak")
-        f.first_turn, f.first_discard = _field(s, dd, "first_turn"), _field(s, dd, "first_discard")
-        f.declared_ready = _field(s, dd, "declared_ready")
+        f.wild_discards, f.dealer_streak = st.wild_discards, st.dealer_streak
+        f.first_turn, f.first_discard = st.first_turn == 1, st.first_discard == 1
+        f.declared_ready = st.declared_ready == 1
         f.no_melds = f.nmelds == 0
-        f.winners = _field(s, dd, "winners")
-        won = PyDict_GetItem(<object>dd, "dealer_won") if dd != NULL else NULL
-        if won == NULL:
-            f.dealer_won = getattr(s, "dealer_among_winners")
-        else:  # Situation.dealer_among_winners without the property's call
-            f.dealer_won = f.is_dealer if <object>won is None else <object>won
+        f.winners = st.winners
+        f.dealer_won = f.is_dealer if st.dealer_won < 0 else st.dealer_won == 1
         f.win_by = win_by
-        f.dealt = _field(s, dd, "win_by") == "dealt"
-        wt = _field(s, dd, "win_tile")
-        f.win_tile = -1 if wt is None else wt
+        f.dealt = st.by == BY_DEALT
+        f.win_tile = st.win_tile
         f.waits_all = -1
         return 0
 
-    cdef int _load_situation(self, s, tuple opts, double win_by) except -1:
-        """The option values and the facts of situation s into self.x (x.err says what it cannot read)."""
+    cdef int _load_opts(self, tuple opts) except -1:
         cdef int i
         if len(opts) != self.sp.nopt:
             raise ValueError("wrong number of option values")
         for i in range(self.sp.nopt):
             self.opts[i] = opts[i]
+        return 0
+
+    cdef int _load_situation(self, s, tuple opts, double win_by) except -1:
+        """The option values and the facts of situation s into self.x (x.err says what it cannot read)."""
+        self._load_opts(opts)
         return self._fill(s, win_by)
 
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
@@ -1447,31 +1518,37 @@ cdef class Kernel:
         return self._evaluate(s, opts, win_by, waits_all)
 
     cdef tuple _evaluate(self, s, tuple opts, double win_by, int waits_all):
+        cdef Sit st
+        melds = self._sit_of(s, &st)
+        return self._evaluate_sit(&st, melds, opts, win_by, waits_all)
+
+    cdef tuple _evaluate_sit(self, Sit* st, melds, tuple opts, double win_by, int waits_all):
+        """evaluate() of the situation read into st (and its melds)."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Run R
         cdef Reading* rd = &self.best
         cdef int i
         cdef bint ok
-        self._load_situation(s, opts, win_by)
+        self._load_opts(opts)
+        self._fill_sit(st, melds, win_by)
         if x.err:
             return (ERR,)
         if waits_all >= 0:
             x.f.waits_all = waits_all
         _reset_memo(x)
-        wb = s.win_by
-        if wb == "discard":
-            if sp.has_wild and sp.discard_unclaimable and s.win_tile == s.wild:
+        if st.by == BY_DISCARD:
+            if sp.has_wild and sp.discard_unclaimable and st.win_tile == st.wild:
                 return (REFUSE, 0)
             ok = sp.has_win_on_discard and sp.claim(x)
             if x.err:
                 return (ERR,)
             if not ok:
                 return (REFUSE, 1)
-        elif wb == "rob_kong":
+        elif st.by == BY_ROB_KONG:
             if not sp.rob_kong:
                 return (REFUSE, 2)
-            if s.win_tile == s.wild and s.wild is not None:
+            if st.win_tile == st.wild and st.wild != -1:
                 return (REFUSE, 3)
         if not _may_fit(x, (sp.win_size - 2) // 3 - x.f.nmelds, -1):
             if x.err:

@@ -26,14 +26,18 @@ cdef list _list_of(tuple t):
     return out
 
 
-cdef void _explain_into(list out, tuple templates):
-    """Append an explanation line for each (template, rules) of templates: a copy of the template dict with its
-    own list of the rule ids (copying a small dict is cheaper than filling a new one)."""
+cdef Py_ssize_t _explain_at(list out, Py_ssize_t at, tuple templates) except -1:
+    """Put an explanation line for each (template, rules) of templates into out from index at (out made by
+    PyList_New, those slots empty): a copy of the template dict with its own list of the rule ids (copying a
+    small dict is cheaper than filling a new one). Returns the next index."""
     cdef tuple t
     for t in templates:
         line = PyDict_Copy(<dict>t[0])
         line["rules"] = _list_of(<tuple>t[1])
-        out.append(line)
+        Py_INCREF(line)
+        PyList_SET_ITEM(out, at, line)
+        at += 1
+    return at
 
 
 cdef class ResultBuilder:
@@ -80,13 +84,15 @@ cdef class ResultBuilder:
         return got
 
     cdef tuple _middle(self, bytes sig, value):
-        """engine._middle for the reading whose signature is sig (Kernel._signature), remembered per signature
-        where the engine remembers it (not while a define's string value has no name yet)."""
+        """(engine._middle, its lines' templates) for the reading whose signature is sig (Kernel._signature),
+        remembered per signature where the engine remembers it (not while a define's string value has no name
+        yet)."""
         cdef PyObject* hit = PyDict_GetItem(self.by_sig, sig)
         if hit != NULL:
             return <tuple>hit
         mods, events, status, rows, defines = self.kernel.parts(sig)
-        got = self.engine._middle(mods, events, status, rows, defines, value)
+        middle = self.engine._middle(mods, events, status, rows, defines, value)
+        got = (middle, self._templates(<tuple>middle[0]))
         if (mods, events, status, rows, defines, value) in self.middles:
             if len(self.by_sig) >= 4096:
                 self.by_sig.clear()
@@ -94,7 +100,7 @@ cdef class ResultBuilder:
         return got
 
     cdef tuple _settled(self, s, double value, object num):
-        """(payments dict, explanation lines) of settle_win on the reading just chosen, remembered per
+        """(payments dict, its explanation lines' templates) of settle_win on the reading just chosen, remembered per
         Kernel._settle_signature (settle_win reads nothing else); the caller copies the dict."""
         cdef PyObject* hit
         sig = self.kernel._settle_signature(value)
@@ -102,7 +108,10 @@ cdef class ResultBuilder:
             hit = PyDict_GetItem(self.by_settle, sig)
             if hit != NULL:
                 return <tuple>hit
-        got = self.engine._settle(s, num)
+        if s is None:  # not remembered, and the caller has not made the Situation yet: see _build
+            return None
+        paid, lines = self.engine._settle(s, num)
+        got = (paid, self._templates(<tuple>lines))
         if sig is not None:
             if len(self.by_settle) >= 4096:
                 self.by_settle.clear()
@@ -114,13 +123,16 @@ cdef class ResultBuilder:
         return self._build(s, r)
 
     cdef dict _build(self, s, tuple r):
+        """build(); with s None, returns None where the settlement is not remembered and needs the Situation."""
         cdef int p = r[1]
         cdef int rank[RD_MAX]
+        cdef PyObject* order[RD_MAX]  # the described groups (borrowed from self.groups), sorted by rank
         cdef int n = 0, i, t
-        cdef list gs = []
-        cdef tuple d, assign = r[5]
+        cdef tuple d, assign = r[5], mid_t, set_t
+        cdef Py_ssize_t at
+        cdef list explain, groups
         value = _num_of(r[2])
-        for g in r[4]:  # insertion sort by rank (a reading has a handful of groups)
+        for g in <tuple>r[4]:  # insertion sort by rank (a reading has a handful of groups)
             d = <tuple>self.groups[g]
             if n == RD_MAX:
                 raise ValueError("too many groups")
@@ -128,17 +140,33 @@ cdef class ResultBuilder:
             i = n
             while i > 0 and rank[i - 1] > t:
                 rank[i] = rank[i - 1]
+                order[i] = order[i - 1]
                 i -= 1
             rank[i] = t
-            gs.insert(i, d[1])
+            order[i] = <PyObject*>d[1]
             n += 1
-        described = " ".join([d[3] for d in gs]) if gs else self._loose(r[6], assign)
-        line = <tuple>self.pat_lines[p]
-        explain = [{"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2] + described}]
-        middle = self._middle(<bytes>r[3], value)
-        _explain_into(explain, self._templates(<tuple>middle[0]))
+        middle, mid_t = self._middle(<bytes>r[3], value)
         settled = self._settled(s, <double>r[2], value)
-        _explain_into(explain, self._templates(<tuple>settled[1]))
+        if settled is None:
+            return None
+        paid, set_t = settled
+        if n:
+            described = " ".join([(<tuple>order[i])[3] for i in range(n)])
+        else:
+            described = self._loose(r[6], assign)
+        line = <tuple>self.pat_lines[p]
+        explain = PyList_New(1 + len(mid_t) + len(set_t))
+        first = {"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2] + described}
+        Py_INCREF(first)
+        PyList_SET_ITEM(explain, 0, first)
+        at = _explain_at(explain, 1, mid_t)
+        _explain_at(explain, at, set_t)
+        groups = PyList_New(n)
+        for i in range(n):
+            d = <tuple>order[i]
+            gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4]), "wild": _list_of(<tuple>d[2])}
+            Py_INCREF(gd)
+            PyList_SET_ITEM(groups, i, gd)
         reason, name = self.pat_names[p]
         patterns = [name]
         patterns.extend(<tuple>middle[1])
@@ -150,10 +178,8 @@ cdef class ResultBuilder:
             "patterns": patterns,
             "status": middle[2],
             "value": value,
-            "payments": PyDict_Copy(<dict>settled[0]),
-            "reading": {"groups": [{"kind": d[1], "tiles": _list_of(<tuple>d[4]),
-                                    "wild": _list_of(<tuple>d[2])} for d in gs],
-                        "wilds_as": [names[k] for k in assign]},
+            "payments": PyDict_Copy(<dict>paid),
+            "reading": {"groups": groups, "wilds_as": [names[k] for k in assign]},
             "explain": explain,
         }
 
@@ -186,22 +212,23 @@ cdef class FastEvaluate:
         cdef PyObject* wb
         cdef tuple r
         cdef dict out = None
-        s = self.reader._read(situation, False)
-        if s is None:
+        cdef Sit st
+        melds = self.reader._parse(situation, False, &st)  # no Situation is made unless a slow path needs it
+        if melds is None:
             return self.slow(situation)
-        dd = <dict>(_PyObject_GetDictPtr(s)[0])  # the reader's Situation always has its instance dict
-        win_by = dd["win_by"]
-        wb = PyDict_GetItem(self.win_by_ids, win_by)
-        if wb == NULL or (dd["win_tile"] is None and win_by != "dealt"):
-            return self.slow(s)
+        wb = PyDict_GetItem(self.win_by_ids, <object>st.win_by)
+        if wb == NULL or (st.win_tile < 0 and st.by != BY_DEALT):
+            return self.slow(self.reader._situation(&st, melds))
         self.acquire()
         try:
-            r = self.kernel._evaluate(s, self.opts, <double>(<object>wb), -1)
+            r = self.kernel._evaluate_sit(&st, melds, self.opts, <double>(<object>wb), -1)
             if r[0] == WIN:
                 try:
-                    out = self.builder._build(s, r)
+                    out = self.builder._build(None, r)
+                    if out is None:  # a settlement not remembered yet: the engine makes it from the Situation
+                        out = self.builder._build(self.reader._situation(&st, melds), r)
                 except Fallback:
                     r = (ERR,)
         finally:
             self.release()
-        return out if out is not None else self.decided(s, r)
+        return out if out is not None else self.decided(self.reader._situation(&st, melds), r)

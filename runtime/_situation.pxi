@@ -20,10 +20,6 @@ cdef enum:
     SK_WILD_DISCARDS, SK_DEALER_STREAK, SK_FIRST_TURN, SK_FIRST_DISCARD, SK_DECLARED_READY, SK_OPTIONS, SK_WINNERS
     SK_DEALER_WON, SK_COUNT
 
-cdef enum:
-    RD_MAX = 64          # tiles in one text read here; more go to the Python path
-    RD_KINDS = 42        # every kind, flowers included (mjrules.tiles.N_KINDS)
-
 
 cdef inline int _digit(Py_UCS4 ch) noexcept:
     return <int>ch - 48 if 48 <= <int>ch <= 57 else -1
@@ -117,6 +113,11 @@ cdef inline bint _exact_int(v, long lo, long hi, long* out) noexcept:
     return True
 
 
+cdef inline signed char _flag(PyObject* v) noexcept:
+    """A bool the reader checked, as Sit keeps it: -1 when not given."""
+    return -1 if v == NULL else (1 if <object>v is True else 0)
+
+
 cdef class SituationReader:
     """situation_from_dict(variant, d) for plain dicts, in C; read() returns None where it must decide."""
     cdef int players, fixed_wild, wb_discard, wb_rob_kong, wb_rob_gold, wb_dealt
@@ -208,9 +209,16 @@ cdef class SituationReader:
         return self._read(d, pre_draw)
 
     cdef object _read(self, d, bint pre_draw):
-        cdef int kinds[RD_MAX]
+        cdef Sit st
+        melds = self._parse(d, pre_draw, &st)
+        return None if melds is None else self._situation(&st, melds)
+
+    cdef object _parse(self, d, bint pre_draw, Sit* st):
+        """A plain situation dict's checked fields into st; returns its melds (a tuple), or None where
+        situation_from_dict must decide. st.win_by is borrowed from d."""
+        cdef int* kinds = st.kinds
         cdef bint marks[RD_MAX]
-        cdef int fk[RD_MAX]
+        cdef int* fk = st.fk
         cdef bint fw[RD_MAX]
         cdef int held[RD_KINDS]
         cdef PyObject* got[SK_COUNT]
@@ -350,41 +358,54 @@ cdef class SituationReader:
             return None
         if (wb == self.wb_dealt and melds) or (wb == self.wb_rob_gold and not self.rob_gold):
             return None
-        # ---- the Situation: the defaults' copy, with what was read ------------------------------------------
+        st.n, st.nf, st.win_tile, st.wild, st.indicator = n, nf, win_tile, wild, indicator
+        st.by = BY_DISCARD if wb == self.wb_discard else BY_ROB_KONG if wb == self.wb_rob_kong else \
+            BY_DEALT if wb == self.wb_dealt else BY_OTHER
+        st.seat, st.dealer, st.discarder = seat, dealer, discarder
+        st.wild_discards, st.dealer_streak, st.winners = wild_discards, dealer_streak, winners
+        st.first_turn = _flag(got[SK_FIRST_TURN])
+        st.first_discard = _flag(got[SK_FIRST_DISCARD])
+        st.declared_ready = _flag(got[SK_DECLARED_READY])
+        st.dealer_won = _flag(got[SK_DEALER_WON])
+        st.win_by = <PyObject*>win_by
+        return melds
+
+    cdef object _situation(self, Sit* st, melds):
+        """The Situation of what _parse read into st: the defaults' copy, with what was read."""
         f = PyDict_Copy(self.template)
-        if seat:
-            f["seat"] = <int>seat
-        if dealer:
-            f["dealer"] = <int>dealer
-        f["concealed"] = _int_tuple(kinds, n)
+        if st.seat:
+            f["seat"] = <int>st.seat
+        if st.dealer:
+            f["dealer"] = <int>st.dealer
+        f["concealed"] = _int_tuple(st.kinds, st.n)
         if melds:
             f["melds"] = melds
-        if win_tile >= 0:
-            f["win_tile"] = win_tile
-        f["win_by"] = win_by
-        if discarder >= 0:
-            f["discarder"] = <int>discarder
-        if wild >= 0:
-            f["wild"] = wild
-        if indicator >= 0:
-            f["indicator"] = indicator
-        if nf:
-            f["flowers"] = _int_tuple(fk, nf)
-        if wild_discards:
-            f["wild_discards"] = <int>wild_discards
-        if dealer_streak:
-            f["dealer_streak"] = <int>dealer_streak
-        if got[SK_FIRST_TURN] != NULL:
-            f["first_turn"] = <object>got[SK_FIRST_TURN]
-        if got[SK_FIRST_DISCARD] != NULL:
-            f["first_discard"] = <object>got[SK_FIRST_DISCARD]
-        if got[SK_DECLARED_READY] != NULL:
-            f["declared_ready"] = <object>got[SK_DECLARED_READY]
+        if st.win_tile >= 0:
+            f["win_tile"] = st.win_tile
+        f["win_by"] = <object>st.win_by
+        if st.discarder >= 0:
+            f["discarder"] = <int>st.discarder
+        if st.wild >= 0:
+            f["wild"] = st.wild
+        if st.indicator >= 0:
+            f["indicator"] = st.indicator
+        if st.nf:
+            f["flowers"] = _int_tuple(st.fk, st.nf)
+        if st.wild_discards:
+            f["wild_discards"] = <int>st.wild_discards
+        if st.dealer_streak:
+            f["dealer_streak"] = <int>st.dealer_streak
+        if st.first_turn >= 0:
+            f["first_turn"] = st.first_turn == 1
+        if st.first_discard >= 0:
+            f["first_discard"] = st.first_discard == 1
+        if st.declared_ready >= 0:
+            f["declared_ready"] = st.declared_ready == 1
         f["options"] = {}
-        if winners != 1:
-            f["winners"] = <int>winners
-        if got[SK_DEALER_WON] != NULL:
-            f["dealer_won"] = <object>got[SK_DEALER_WON]
+        if st.winners != 1:
+            f["winners"] = <int>st.winners
+        if st.dealer_won >= 0:
+            f["dealer_won"] = st.dealer_won == 1
         sit = _object_new(self.cls)
         PyObject_GenericSetAttr(sit, "__dict__", f)
         return sit
