@@ -17,7 +17,7 @@ from libc.stdint cimport int32_t
 from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem
 from cpython.object cimport PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM
 from cpython.ref cimport Py_INCREF
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
@@ -497,9 +497,11 @@ cdef bint _std_feasible(Std* S, int j, int sets, int pairs) noexcept nogil:
     return _combine(S.x, total, delta, S.tiles, j, sets, pairs)
 
 
-cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
+cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
+    """Every reading of S.c with j wilds as `sets` sets and `pairs` pairs; k: no kind below it is held (the
+    lowest held kind is taken first, so it never decreases down the recursion)."""
     cdef int* c = S.c
-    cdef int k = 0, real, r, off, u, f0, g0
+    cdef int real, r, off, u, f0, g0
     cdef unsigned long long cand = S.x.f.cand
     if S.stop or not _std_feasible(S, j, sets, pairs):
         return
@@ -518,7 +520,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
                 S.tiles -= real
                 _std_unit(S, u)
                 _push(&S.rd, G_PAIR, k, 0 if real == 2 else 2)
-                _std_rec(S, j - (2 - real), sets, pairs - 1)
+                _std_rec(S, j - (2 - real), sets, pairs - 1, k)
                 S.rd.ngroups -= 1
                 c[k] += real
                 S.tiles += real
@@ -533,7 +535,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs) noexcept nogil:
             S.tiles -= real
             _std_unit(S, u)
             _push(&S.rd, G_PUNG, k, (7 << real) & 7)
-            _std_rec(S, j - (3 - real), sets - 1, pairs)
+            _std_rec(S, j - (3 - real), sets - 1, pairs, k)
             S.rd.ngroups -= 1
             c[k] += real
             S.tiles += real
@@ -592,7 +594,7 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                 S.tiles -= 3 - need
                 _std_unit(S, u)
                 _push(&S.rd, G_SEQ, start, wild)
-                _std_rec(S, j - need, sets - 1, pairs)
+                _std_rec(S, j - need, sets - 1, pairs, k)
                 S.rd.ngroups -= 1
                 for i in range(3):
                     if not (wild >> i) & 1:
@@ -621,7 +623,7 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, bi
     if 3 * sets + 2 >= 3 * MAXG:
         x.err |= ERR_OTHER
         return
-    _std_rec(&S, x.f.jokers, sets, 1)
+    _std_rec(&S, x.f.jokers, sets, 1, 0)
 
 
 cdef int _pairs_rec(Ctx* x, Reading* rd, int r, int lo, ReadingCb cb, void* ud) noexcept nogil:
@@ -819,8 +821,8 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
             n += 1
             pungs = pungs and sp.pung_only[p]
     R.npats = n
-    if n and sets >= 0 and (R.std_ok if R.std_known and not x.f.nmelds else
-                            _feasible(x, x.f.real, x.f.jokers, sets, 1)):
+    # the enumeration's first step is _feasible's test on the same counts, so it is not asked here as well
+    if n and sets >= 0 and (R.std_ok or not R.std_known or x.f.nmelds):
         if dd != NULL:
             _dedup_reset(dd)
         # when every pattern left needs no_sequences, a reading with a sequence holds none of them
@@ -1511,10 +1513,9 @@ cdef class Kernel:
 
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
         """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
-        (WIN, pattern, value, signature, groups, assign, counts, waits_all)
-        (each group as kind << 16 | lowest kind << 8 | wild bits; counts None when there are groups; the
-        signature as Kernel._signature packs it), (FAIL, why, value, waits_all), (NOFIT, waits_all),
-        (REFUSE, reason), (ERR,)."""
+        (WIN, pattern, value, signature, waits_all) (the signature as Kernel._signature packs it; the chosen
+        reading stays in the kernel for ResultBuilder, see reading()), (FAIL, why, value, waits_all),
+        (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
         return self._evaluate(s, opts, win_by, waits_all)
 
     cdef tuple _evaluate(self, s, tuple opts, double win_by, int waits_all):
@@ -1574,12 +1575,17 @@ cdef class Kernel:
         sig = self._signature(rd, R.best_value)
         if x.err:
             return (ERR,)
-        groups = tuple([(rd.groups[i].kind << 16) | (rd.groups[i].k0 << 8) | rd.groups[i].wild
-                        for i in range(rd.ngroups)])
-        assign = tuple([rd.assign[i] for i in range(rd.nassign)])
-        # the reading's tile counts describe it only when it has no groups (a special shape)
-        counts = tuple([rd.counts[i] for i in range(NK)]) if not rd.ngroups else None
-        return (WIN, rd.pattern, R.best_value, sig, groups, assign, counts, x.f.waits_all)
+        return (WIN, rd.pattern, R.best_value, sig, x.f.waits_all)
+
+    def reading(self):
+        """(groups, assign, counts) of the reading the last WIN chose: each group as kind << 16 | lowest kind << 8
+        | wild bits, the kinds the wilds stand for, the tile counts (None when there are groups)."""
+        cdef Reading* rd = &self.best
+        cdef int i
+        return (tuple([(rd.groups[i].kind << 16) | (rd.groups[i].k0 << 8) | rd.groups[i].wild
+                       for i in range(rd.ngroups)]),
+                tuple([rd.assign[i] for i in range(rd.nassign)]),
+                tuple([rd.counts[i] for i in range(NK)]) if not rd.ngroups else None)
 
     cdef bytes _signature(self, Reading* rd, double value):
         """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed:

@@ -40,12 +40,24 @@ cdef Py_ssize_t _explain_at(list out, Py_ssize_t at, tuple templates) except -1:
     return at
 
 
+cdef enum:
+    GSLOTS = 3 * NK * 8                # a kernel group's slot: (kind, lowest kind, wild bits)
+
+
+cdef inline int _gslot(int kind, int k0, int wild) noexcept nogil:
+    if not (0 <= kind < 3 and 0 <= k0 < NK and 0 <= wild < 8):
+        return -1
+    return (kind * NK + k0) * 8 + wild
+
+
 cdef class ResultBuilder:
     """A winning evaluate's result dict; see the comment at the top of runtime/_result.pxi."""
     cdef object engine
     cdef Kernel kernel
     cdef list pat_lines, pat_names, names
-    cdef dict groups, described, middles, templates, by_sig, by_settle
+    cdef dict described, middles, templates, by_sig, by_settle
+    cdef list gdesc                    # per group slot (_gslot) its description, None for no group
+    cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles):
         """pat_lines: per pattern (rule, rules, text before the groups); pat_names: per pattern (reason, name);
@@ -53,7 +65,14 @@ cdef class ResultBuilder:
         description); middles: the engine's cache behind _middle (emptied in place, never replaced)."""
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
-        self.groups, self.described, self.middles = dict(groups), {}, middles
+        cdef int slot
+        self.described, self.middles = {}, middles
+        self.gdesc = [None] * GSLOTS
+        for g, (rank, d) in groups.items():
+            slot = _gslot((g >> 16) & 0xFF, (g >> 8) & 0xFF, g & 0xFF)
+            if slot < 0:
+                raise ValueError(f"not a kernel group: {g}")
+            self.gdesc[slot], self.grank[slot] = d, rank
         self.templates, self.by_sig, self.by_settle = {}, {}, {}
 
     cdef tuple _templates(self, tuple lines):
@@ -119,31 +138,32 @@ cdef class ResultBuilder:
         return got
 
     def build(self, s, tuple r):
-        """The result dict of s for the kernel's WIN tuple r (see Kernel.evaluate)."""
+        """The result dict of s for the kernel's WIN tuple r: its last evaluate's (see Kernel.evaluate)."""
         return self._build(s, r)
 
     cdef dict _build(self, s, tuple r):
         """build(); with s None, returns None where the settlement is not remembered and needs the Situation."""
         cdef int p = r[1]
-        cdef int rank[RD_MAX]
-        cdef PyObject* order[RD_MAX]  # the described groups (borrowed from self.groups), sorted by rank
-        cdef int n = 0, i, t
-        cdef tuple d, assign = r[5], mid_t, set_t
+        cdef Reading* rd = &self.kernel.best  # the chosen reading, kept by the kernel until its next evaluate
+        cdef int rank[MAXG]
+        cdef PyObject* order[MAXG]  # the described groups (borrowed from self.gdesc), sorted by rank
+        cdef int n = 0, i, t, slot, k
+        cdef tuple d, mid_t, set_t
         cdef Py_ssize_t at
-        cdef list explain, groups
+        cdef list explain, groups, gdesc = self.gdesc, names = self.names
         value = _num_of(r[2])
-        for g in <tuple>r[4]:  # insertion sort by rank (a reading has a handful of groups)
-            d = <tuple>self.groups[g]
-            if n == RD_MAX:
-                raise ValueError("too many groups")
-            t = d[0]
+        for k in range(rd.ngroups):  # insertion sort by rank (a reading has a handful of groups)
+            slot = _gslot(rd.groups[k].kind, rd.groups[k].k0, rd.groups[k].wild)
+            if slot < 0 or <object>PyList_GET_ITEM(gdesc, slot) is None or n == MAXG:
+                raise ValueError("not a kernel group")
+            t = self.grank[slot]
             i = n
             while i > 0 and rank[i - 1] > t:
                 rank[i] = rank[i - 1]
                 order[i] = order[i - 1]
                 i -= 1
             rank[i] = t
-            order[i] = <PyObject*>d[1]
+            order[i] = PyList_GET_ITEM(gdesc, slot)
             n += 1
         middle, mid_t = self._middle(<bytes>r[3], value)
         settled = self._settled(s, <double>r[2], value)
@@ -152,8 +172,9 @@ cdef class ResultBuilder:
         paid, set_t = settled
         if n:
             described = " ".join([(<tuple>order[i])[3] for i in range(n)])
-        else:
-            described = self._loose(r[6], assign)
+        else:  # a special shape: described by its tile counts
+            described = self._loose(tuple([rd.counts[i] for i in range(NK)]),
+                                    tuple([rd.assign[i] for i in range(rd.nassign)]))
         line = <tuple>self.pat_lines[p]
         explain = PyList_New(1 + len(mid_t) + len(set_t))
         first = {"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2] + described}
@@ -170,7 +191,13 @@ cdef class ResultBuilder:
         reason, name = self.pat_names[p]
         patterns = [name]
         patterns.extend(<tuple>middle[1])
-        names = self.names
+        wilds_as = PyList_New(rd.nassign)
+        for i in range(rd.nassign):
+            if not 0 <= rd.assign[i] < len(names):
+                raise ValueError("not a tile kind")
+            x = <object>PyList_GET_ITEM(names, rd.assign[i])
+            Py_INCREF(x)
+            PyList_SET_ITEM(wilds_as, i, x)
         return {
             "win": True,
             "reason": reason,
@@ -179,7 +206,7 @@ cdef class ResultBuilder:
             "status": middle[2],
             "value": value,
             "payments": PyDict_Copy(<dict>paid),
-            "reading": {"groups": groups, "wilds_as": [names[k] for k in assign]},
+            "reading": {"groups": groups, "wilds_as": wilds_as},
             "explain": explain,
         }
 

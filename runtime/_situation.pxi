@@ -10,6 +10,9 @@
 
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
+    int PyUnicode_1BYTE_KIND
 
 # the situation keys, in the order SituationReader's keys argument must give them
 K_NAMES = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
@@ -33,8 +36,12 @@ cdef int _scan_ascii(str text, int* kinds, bint* wild) except -2:
     cdef int npend = 0, n = 0, i = 0, last_digit = -2, star_target = -1, d, j, top, base
     cdef Py_ssize_t size = len(text)
     cdef Py_UCS4 ch
+    cdef const unsigned char* at
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:  # a character beyond Latin-1: not this notation
+        return -1
+    at = <const unsigned char*>PyUnicode_DATA(text)
     while i < size:
-        ch = text[i]
+        ch = at[i]
         d = _digit(ch)
         if ch == u' ':
             i += 1
@@ -69,7 +76,7 @@ cdef int _scan_ascii(str text, int* kinds, bint* wild) except -2:
         elif ch == u'f':
             if npend or i + 1 >= size or n == RD_MAX:
                 return -1
-            d = _digit(text[i + 1])
+            d = _digit(at[i + 1])
             if not 1 <= d <= 8:
                 return -1
             kinds[n], wild[n] = 34 + d - 1, False
