@@ -57,6 +57,7 @@ cdef class ResultBuilder:
     cdef list pat_lines, pat_names, names
     cdef dict described, middles, templates, by_sig, by_settle
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
+    cdef dict rtpl                     # a winning result's dict with its values still to fill
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles):
@@ -68,6 +69,8 @@ cdef class ResultBuilder:
         cdef int slot
         self.described, self.middles = {}, middles
         self.gdesc = [None] * GSLOTS
+        self.rtpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None, "value": None,
+                     "payments": None, "reading": None, "explain": None}
         for g, (rank, d) in groups.items():
             slot = _gslot((g >> 16) & 0xFF, (g >> 8) & 0xFF, g & 0xFF)
             if slot < 0:
@@ -198,17 +201,16 @@ cdef class ResultBuilder:
             x = <object>PyList_GET_ITEM(names, rd.assign[i])
             Py_INCREF(x)
             PyList_SET_ITEM(wilds_as, i, x)
-        return {
-            "win": True,
-            "reason": reason,
-            "pattern": name,
-            "patterns": patterns,
-            "status": middle[2],
-            "value": value,
-            "payments": PyDict_Copy(<dict>paid),
-            "reading": {"groups": groups, "wilds_as": wilds_as},
-            "explain": explain,
-        }
+        out = PyDict_Copy(self.rtpl)  # copying the keys of a small dict is cheaper than inserting them
+        out["reason"] = reason
+        out["pattern"] = name
+        out["patterns"] = patterns
+        out["status"] = middle[2]
+        out["value"] = value
+        out["payments"] = PyDict_Copy(<dict>paid)
+        out["reading"] = {"groups": groups, "wilds_as": wilds_as}
+        out["explain"] = explain
+        return out
 
 
 cdef class FastEvaluate:
