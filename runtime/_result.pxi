@@ -58,12 +58,15 @@ cdef class ResultBuilder:
     cdef dict described, middles, templates, by_sig, by_settle
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef dict rtpl                     # a winning result's dict with its values still to fill
+    cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
 
-    def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles):
+    def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds):
         """pat_lines: per pattern (rule, rules, text before the groups); pat_names: per pattern (reason, name);
         names: the 34 tile names; groups: every kernel group -> (its rank in the order of descriptions, its
-        description); middles: the engine's cache behind _middle (emptied in place, never replaced)."""
+        description); middles: the engine's cache behind _middle (emptied in place, never replaced); wilds:
+        the variant has wilds (without, a reading shows no wild marks and no wilds_as)."""
+        self.wilds = wilds
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
         cdef int slot
@@ -188,19 +191,26 @@ cdef class ResultBuilder:
         groups = PyList_New(n)
         for i in range(n):
             d = <tuple>order[i]
-            gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4]), "wild": _list_of(<tuple>d[2])}
+            if self.wilds:
+                gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4]), "wild": _list_of(<tuple>d[2])}
+            else:
+                gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4])}
             Py_INCREF(gd)
             PyList_SET_ITEM(groups, i, gd)
         reason, name = self.pat_names[p]
         patterns = [name]
         patterns.extend(<tuple>middle[1])
-        wilds_as = PyList_New(rd.nassign)
-        for i in range(rd.nassign):
-            if not 0 <= rd.assign[i] < len(names):
-                raise ValueError("not a tile kind")
-            x = <object>PyList_GET_ITEM(names, rd.assign[i])
-            Py_INCREF(x)
-            PyList_SET_ITEM(wilds_as, i, x)
+        if self.wilds:
+            wilds_as = PyList_New(rd.nassign)
+            for i in range(rd.nassign):
+                if not 0 <= rd.assign[i] < len(names):
+                    raise ValueError("not a tile kind")
+                x = <object>PyList_GET_ITEM(names, rd.assign[i])
+                Py_INCREF(x)
+                PyList_SET_ITEM(wilds_as, i, x)
+            reading = {"groups": groups, "wilds_as": wilds_as}
+        else:
+            reading = {"groups": groups}
         out = PyDict_Copy(self.rtpl)  # copying the keys of a small dict is cheaper than inserting them
         out["reason"] = reason
         out["pattern"] = name
@@ -208,7 +218,7 @@ cdef class ResultBuilder:
         out["status"] = middle[2]
         out["value"] = value
         out["payments"] = PyDict_Copy(<dict>paid)
-        out["reading"] = {"groups": groups, "wilds_as": wilds_as}
+        out["reading"] = reading
         out["explain"] = explain
         return out
 

@@ -439,7 +439,7 @@ class NativeEngine:
         # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
         builder = core.ResultBuilder(
             self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
-            _all_groups(), self._middles)
+            _all_groups(), self._middles, v.wild is not None)
         self._build = builder.build
         # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
         self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),

@@ -396,7 +396,7 @@ class ReferenceEngine(Checks):
             "status": status,
             "value": value,
             "payments": payments,
-            "reading": _reading_json(rd),
+            "reading": _reading_json(rd, v.wild is not None),
             "explain": explain,
         }
 
@@ -490,7 +490,10 @@ def _describe(rd: Reading) -> str:
     return " ".join(parts)
 
 
-def _reading_json(rd: Reading) -> dict[str, Any]:
+def _reading_json(rd: Reading, wilds: bool) -> dict[str, Any]:
+    """The reading as the result shows it; a variant without wilds has no wild marks to show."""
+    if not wilds:
+        return {"groups": [{"kind": g.kind, "tiles": [tile_name(k) for k in g.kinds]} for g in rd.groups]}
     return {"groups": [{"kind": g.kind, "tiles": [tile_name(k) for k in g.kinds], "wild": list(g.wild)}
                        for g in rd.groups],
             "wilds_as": [tile_name(k) for k in rd.assignment]}
