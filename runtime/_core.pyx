@@ -1227,9 +1227,11 @@ cdef int _shape_settles(Ctx* x, int sets) noexcept nogil:
     return 0
 
 
-cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1) noexcept nogil:
+cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1,
+                 bint fits=False) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
-    -1 when the native code cannot decide exactly (the caller asks the reference)."""
+    -1 when the native code cannot decide exactly (the caller asks the reference). fits: the caller found
+    _may_fit(x, sets, std, odd) true just now (std 0 or 1, as passed)."""
     cdef Spec* sp = x.spec
     cdef Run R
     cdef Reading scratch
@@ -1247,7 +1249,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
             # minimum is most often unsure of a reading that may use wilds
             if plain and not x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
                 return 1
-    if not _may_fit(x, sets, std, odd):
+    if not fits and not _may_fit(x, sets, std, odd):
         return 0
     if forbids < 0:
         forbids = _forbids(x, -1)
@@ -1752,6 +1754,8 @@ cdef class Kernel:
         cdef int G[10]
         cdef int IDX[3]
         cdef int t0 = 0   # _suit_idx's tile count, not needed here
+        cdef int found[NK]
+        cdef int nfound = 0
         cdef double val
         cdef bint undecided = False, odd_size
         if type(counts) is not bytes or len(<bytes>counts) != NK:
@@ -1761,7 +1765,6 @@ cdef class Kernel:
         if e:
             self.invalid(counts, wilds, wild, True, None)
             raise ValueError("invalid hand")
-        out = []
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
         tiles = 0
@@ -1812,7 +1815,7 @@ cdef class Kernel:
                 std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
             if not std:   # _decide's own first refusal, without its set-up: most kinds complete nothing
                 _reset_memo(x)
-                r = 0 if not _may_fit(x, sets, std, odd) else _decide(x, 2, &val, &pat, std, odd)
+                r = 0 if not _may_fit(x, sets, std, odd) else _decide(x, 2, &val, &pat, std, odd, True)
             else:
                 r = _decide(x, 2, &val, &pat, std, odd)
             if k == w:
@@ -1823,9 +1826,15 @@ cdef class Kernel:
             if r < 0:
                 undecided = True
             elif r:
-                out.append(k)
+                found[nfound] = k
+                nfound += 1
         if undecided:
-            out = [k for k in range(NK) if self._completes(counts, wilds, w, k)]
+            return [k for k in range(NK) if self._completes(counts, wilds, w, k)]
+        out = PyList_New(nfound)  # made at its size: appending kind by kind reallocates
+        for i in range(nfound):
+            kind = found[i]
+            Py_INCREF(kind)
+            PyList_SET_ITEM(out, i, kind)
         return out
 
     def _completes(self, bytes counts, int wilds, int w, int k):
