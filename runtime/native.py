@@ -296,6 +296,30 @@ def _cached_tables(core: Any) -> None:
     except OSError:  # a read-only cache only costs the build next time
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        return
+    _prune_tables(path)
+
+
+KEEP_TABLES = 3  # other kernels' tables files kept in the cache (two installed versions must not evict each other)
+
+
+def _prune_tables(current: Path) -> None:
+    """Delete all but the KEEP_TABLES most recently written tables files of other kernels: each is several MB and
+    is named after its kernel's source digest, so a developer rebuilding the kernel would otherwise pile them
+    up. Called only after writing a new one, so installs that only read their file never delete anything."""
+    others = []
+    for p in current.parent.glob(f"tables-*-{sys.byteorder}.bin"):
+        if p != current:
+            try:
+                others.append((p.stat().st_mtime, p))
+            except OSError:
+                continue
+    others.sort(reverse=True)
+    for _, p in others[KEEP_TABLES:]:
+        try:
+            p.unlink()
+        except OSError:  # another process's, or already gone
+            pass
 
 
 _CORE_SOURCES = ("_core.pyx", "_fastgame.pxi", "_situation.pxi", "_result.pxi")  # the .pyx includes the .pxi files

@@ -271,6 +271,18 @@ def test_shape_tables_cache_file_is_checked(tmp_path):
     table.write_bytes(good[:1000])
     assert run() == expect and table.read_bytes() == good             # truncated: likewise
     assert not list(cache.glob("*.part"))
+    # other kernels' tables files: a rewrite keeps the KEEP_TABLES newest of them and deletes the rest
+    from mjrules.native import KEEP_TABLES
+
+    stale = [cache / f"tables-{i:016x}-{sys.byteorder}.bin" for i in range(KEEP_TABLES + 2)]
+    for age, p in enumerate(stale):
+        p.write_bytes(b"old")
+        os.utime(p, (1_000_000 - age, 1_000_000 - age))              # stale[0] the newest
+    run()
+    assert all(p.exists() for p in stale) and table.read_bytes() == good  # only read: nothing deleted
+    table.write_bytes(good[:1000])
+    assert run() == expect and table.read_bytes() == good
+    assert [p.exists() for p in stale] == [True] * KEEP_TABLES + [False] * 2
 
 
 READY = [
