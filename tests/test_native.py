@@ -585,3 +585,36 @@ def test_hostile_spec_is_harmless(tmp_path, monkeypatch):
         assert nat.evaluate(d) == ref.evaluate(d)
     assert nat.evaluate({**HAND, "options": {"eval": payloads[1].replace("\\", "")}})["win"] is False
     assert not marker.exists() and not (tmp_path / "MARKER").exists()
+
+
+@pytest.mark.parametrize("variant", [SR, JX, FJ])
+def test_evaluate_from_many_threads(variant):
+    """One native engine called from four threads at once gives each situation its own result: the engine's
+    lock keeps the kernel's chosen reading until the result built from it is done (the C fast path and the
+    Python path take the same lock), with the interpreter switching threads as often as it can."""
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bench.suite import SEED, HandMaker
+
+    import time
+
+    eng = mjrules.load(variant)  # a fresh engine: nothing remembered yet, so the slow paths run too
+    for name in ("_middle", "_settle"):  # the result's pieces made in Python give the other threads their turn
+        made = getattr(eng, name)
+        setattr(eng, name, lambda *a, _made=made: (time.sleep(0.001), _made(*a))[1])
+    maker = HandMaker(eng, SEED)
+    sits = [d for nw in maker.wild_counts() for c in ("winning", "near") for d in maker.make(6, nw)[c]]
+    # seats and ways of winning vary, so that results differ in their payments too
+    sits = [dict(d, seat=i % 4, win_by="discard", discarder=(i + 1) % 4) if i % 3 else dict(d, seat=i % 4)
+            for i, d in enumerate(sits)]
+    sits += [dict(d, win_tile=d["concealed"][:2]) for d in sits[:5]]  # some losing or refused ones
+    expect = [outcome(engine(variant, "native").evaluate, d) for d in sits]
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            got = list(pool.map(lambda d: outcome(eng.evaluate, d), sits * 4))
+    finally:
+        sys.setswitchinterval(old)
+    assert got == expect * 4
