@@ -1200,8 +1200,9 @@ cdef int _shape_settles(Ctx* x, int sets) noexcept nogil:
     """Mode 2 without enumerating (is some reading legal?): 1 when a pattern's condition holds on every reading
     of a shape that has one -- a standard pattern whose condition is no_sequences alone, on a hand with a
     pungs-and-pair reading; a pairs pattern whose condition reads nothing of the reading and holds, on a hand
-    with a pairs reading -- and every reading of it surely meets every minimum (no forbid can hold: the
-    caller's test). 0 when it cannot tell."""
+    with a pairs reading; a free pattern whose condition holds on the hand's one reading (no wilds), or reads
+    nothing of the reading and holds where the wilds have a kind to stand for -- and every reading of it surely
+    meets every minimum (no forbid can hold: the caller's test). 0 when it cannot tell."""
     cdef Spec* sp = x.spec
     cdef Reading scratch
     cdef int p
@@ -1209,8 +1210,11 @@ cdef int _shape_settles(Ctx* x, int sets) noexcept nogil:
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2:
             ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, sets)
-        elif sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1 \
-                and sp.win_size % 2 == 0 and _pairs_exist(x, sp.win_size // 2):
+        elif (sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1
+              and sp.win_size % 2 == 0 and _pairs_exist(x, sp.win_size // 2)) or \
+                (sp.shapes[p] == SH_FREE and (not x.f.jokers or (sp.blind[p] & 1 and x.f.ncand))):
+            # a free shape's readings are the base counts plus the wilds' kinds (_enum_free): without wilds
+            # exactly the base counts, with them the condition reads none of it
             scratch.ngroups = 0
             scratch.nassign = 0
             scratch.pattern = p

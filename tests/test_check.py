@@ -386,6 +386,52 @@ def suited_wilds(tmp_path_factory):
         yield NativeEngine(ir), ReferenceEngine(ir)
 
 
+@pytest.fixture(scope="module")
+def counted_golds(tmp_path_factory):
+    """福州 with a 三金倒 whose condition reads the counts: `count_in(suited) <= 16` holds on the tiles without the
+    golds (14 suited) and on no reading (the golds stand for suited kinds: 17). The win check's shortcut for a
+    free pattern must not take it from the tiles alone, as it does for the real 三金倒 (`wilds >= 3`)."""
+    from mjrules.compiler import compile_file
+    from mjrules.native import NativeEngine
+    from mjrules.reference import ReferenceEngine
+
+    tmp = tmp_path_factory.mktemp("golds")
+    p = tmp / "golds.mj"
+    text = (SPECS / "fuzhou_fujian.mj").read_text(encoding="utf-8")
+    old = 'pattern 三金倒 "Three Golds Down" shape free when wilds >= 3 '
+    assert old in text
+    p.write_text(text.replace(old, old.rstrip() + " and count_in(suited) <= 16 "), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MJRULES_CACHE", str(tmp / "cache"))
+        ir = compile_file(str(p))
+        yield NativeEngine(ir), ReferenceEngine(ir)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_free_pattern_reading_the_counts(counted_golds, seed):
+    """Random 福州 hands with three golds: with the real 三金倒 every one wins (tests/test_hands.py); here none wins
+    by it, and the native verdicts are the reference's."""
+    import random
+
+    nat, ref = counted_golds
+    rng = random.Random(seed)
+    wild = 17  # 9s
+    kinds = [k for k in range(27) if k != wild]
+    verdicts = []
+    for _ in range(40):
+        c = [0] * 34
+        while sum(c) < 14:
+            k = rng.choice(kinds)
+            if c[k] < 4:
+                c[k] += 1
+        verdicts.append(ref.is_win(c, 3, wild))
+        assert nat.is_win(c, 3, wild) == verdicts[-1], c
+        short = c[:]
+        short[next(k for k in range(34) if short[k])] -= 1  # one tile short: the kinds that complete it
+        assert nat.wait_kinds(short, 3, wild) == ref.wait_kinds(short, 3, wild), short
+    assert not all(verdicts)
+
+
 SUITED_WILDS = [  # 碰碰胡 and 七对 where a wild would have to stand for an honour, or for a suited kind
     "111m999p111s11z22z9s*", "111m999p111s11z2s2s9s*", "1122m3344p5566s7z9s*", "1122m3344p556s77z9s*",
     "11m22m33m44p55p6z9s*9s*9s*", "111m999p11z222z9s*9s*9s*", "11m22p33s44z5z6z9s*9s*9s*9s*",
