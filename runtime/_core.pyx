@@ -1836,9 +1836,9 @@ cdef class Kernel:
             return [k for k in range(NK) if self._completes(counts, wilds, w, k)]
         out = PyList_New(nfound)  # made at its size: appending kind by kind reallocates
         for i in range(nfound):
-            kind = found[i]
-            Py_INCREF(kind)
-            PyList_SET_ITEM(out, i, kind)
+            item = <object>found[i]  # an object, owned here (an untyped name would be inferred a C int)
+            Py_INCREF(item)
+            PyList_SET_ITEM(out, i, item)
         return out
 
     def _completes(self, bytes counts, int wilds, int w, int k):
