@@ -1250,8 +1250,8 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
                 std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
             plain = std > 0
             # bounds only for hands the tables say win; with wilds after the shape shortcut (below), since a
-            # minimum is most often unsure of a reading that may use wilds
-            if plain and not x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
+            # minimum is most often unsure of a reading that may use wilds (without a minimum, now: nothing to ask)
+            if plain and (not x.f.jokers or sp.nminimum == 0) and _minimum_bound(x, sp.plain_standard, False):
                 return 1
     if not fits and not _may_fit(x, sets, std, odd):
         return 0
