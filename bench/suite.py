@@ -119,12 +119,15 @@ def check_target(name: str, figure: float | None) -> bool | None:
 def bench_evaluate_ratio(engines: dict[str, Any], hands: dict[int, dict[str, list]], cfg: dict[str, Any]
                          ) -> dict[str, Any]:
     """evaluate on the reference's winning hands (a prefix of each wild count's), both back ends timed in each
-    repeat one after the other, so that the ratio of a repeat is taken while the machine runs at one speed."""
+    repeat one after the other, so that the ratio of a repeat is taken while the machine runs at one speed, and
+    each for the same time budget (looped where one pass is shorter: a single pass of a few milliseconds is at
+    the mercy of a shared machine's hiccups)."""
     same = [d for by in hands.values() for d in by["winning"][:cfg["hands"]["reference"]]]
     nat, ref, ratio = [], [], []
+    budget = cfg["budget"]["native"]
     for _ in range(cfg["repeats"]):
-        n = per_item(engines["native"].evaluate, same, 1, cfg["budget"]["native"])[0]
-        r = per_item(engines["reference"].evaluate, same, 1, -1.0)[0]
+        n = per_item(engines["native"].evaluate, same, 1, budget)[0]
+        r = per_item(engines["reference"].evaluate, same, 1, budget)[0]
         nat.append(n * 1e6)
         ref.append(r * 1e6)
         ratio.append(r / n)
