@@ -1314,6 +1314,16 @@ cdef inline int _by_code(str wb) noexcept:
         else BY_OTHER
 
 
+cdef int _kinds_into(kinds, int* out) except -2:
+    """A Situation's sequence of kinds into out (RD_MAX ints): their number, -1 when there are more."""
+    cdef int i, n = len(kinds)
+    if n > RD_MAX:
+        return -1
+    for i in range(n):
+        out[i] = kinds[i]
+    return n
+
+
 cdef inline object _field(object s, PyObject* dd, str name):
     """s.name, from s's instance dict dd when it holds the name (no attribute machinery), else getattr."""
     cdef PyObject* v
@@ -1391,23 +1401,10 @@ cdef class Kernel:
         cdef PyObject** dp = _PyObject_GetDictPtr(s)
         cdef PyObject* dd = dp[0] if dp != NULL else NULL
         cdef PyObject* won
-        cdef int i
         wild = _field(s, dd, "wild")
         st.wild = -1 if wild is None else wild
-        concealed = _field(s, dd, "concealed")
-        st.n = len(concealed)
-        if st.n > RD_MAX:
-            st.n = -1
-        else:
-            for i in range(st.n):
-                st.kinds[i] = concealed[i]
-        flowers = _field(s, dd, "flowers")
-        st.nf = len(flowers)
-        if st.nf > RD_MAX:
-            st.nf = -1
-        else:
-            for i in range(st.nf):
-                st.fk[i] = flowers[i]
+        st.n = _kinds_into(_field(s, dd, "concealed"), st.kinds)
+        st.nf = _kinds_into(_field(s, dd, "flowers"), st.fk)
         wt = _field(s, dd, "win_tile")
         st.win_tile = -1 if wt is None else wt
         st.indicator = -1
