@@ -1517,7 +1517,7 @@ cdef class Kernel:
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
         """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
         (WIN, pattern, value, signature, waits_all) (the signature as Kernel._signature packs it; the chosen
-        reading stays in the kernel for ResultBuilder, see reading()), (FAIL, why, value, waits_all),
+        reading stays in the kernel, where ResultBuilder reads it), (FAIL, why, value, waits_all),
         (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
         return self._evaluate(s, opts, win_by, waits_all)
 
@@ -1579,16 +1579,6 @@ cdef class Kernel:
         if x.err:
             return (ERR,)
         return (WIN, rd.pattern, R.best_value, sig, x.f.waits_all)
-
-    def reading(self):
-        """(groups, assign, counts) of the reading the last WIN chose: each group as kind << 16 | lowest kind << 8
-        | wild bits, the kinds the wilds stand for, the tile counts (None when there are groups)."""
-        cdef Reading* rd = &self.best
-        cdef int i
-        return (tuple([(rd.groups[i].kind << 16) | (rd.groups[i].k0 << 8) | rd.groups[i].wild
-                       for i in range(rd.ngroups)]),
-                tuple([rd.assign[i] for i in range(rd.nassign)]),
-                tuple([rd.counts[i] for i in range(NK)]) if not rd.ngroups else None)
 
     cdef bytes _signature(self, Reading* rd, double value):
         """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed:

@@ -213,9 +213,6 @@ cdef class SituationReader:
 
     def read(self, d, bint pre_draw=False):
         """The checked Situation of a plain situation dict, or None (then situation_from_dict decides)."""
-        return self._read(d, pre_draw)
-
-    cdef object _read(self, d, bint pre_draw):
         cdef Sit st
         melds = self._parse(d, pre_draw, &st)
         return None if melds is None else self._situation(&st, melds)
