@@ -707,6 +707,24 @@ def render(v: Variant, key: str = "") -> str:
     cx.follow_defines = 0
     blocks["min_sure"] = {"lines": bc.lines, "vars": [f"v{i}" for i in range(bc.n)], "lo": vlo, "hi": vhi,
                           "clauses": sure, "statuses": statuses, "tables": tables}
+    # the value's bounds alone (`vb`): the best-reading search drops a pattern none of whose readings can beat
+    # the best found so far
+    cx.pattern_var, cx.follow_defines = "p", 32
+    vbc = BoundsCompiler(cx)
+    blo, bhi = vbc.bounds(v.score.value)
+    cx.pattern_var, cx.follow_defines = None, 0
+    # and how many modifiers may hold on a reading of the pattern (a tie on value and pattern goes to more)
+    mods = []
+    cx.pattern_var = "p"
+    for m in v.modifiers:
+        pats = [cx.index["pattern"][n] for n in m.applies_to if n in cx.index["pattern"]]
+        if m.applies_to and not pats:
+            continue  # it names no pattern of this variant, so it never applies
+        mods.append({"pats": " or ".join(f"p == {q}" for q in pats) if pats else "1", "tri": cx.tri(m.cond)
+                     if m.cond is not None else "1"})
+    cx.pattern_var = None
+    blocks["value_bounds"] = {"lines": vbc.lines, "vars": [f"v{i}" for i in range(vbc.n)], "lo": blo, "hi": bhi,
+                              "tables": len(tables), "mods": mods}
     value = cx.num(v.score.value)
     cx.win = True
     for i, (e, _, src) in enumerate(win_exprs(v)):

@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 10    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 11    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -82,6 +82,8 @@ ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
 ctypedef bint (*MinSureFn)(Ctx* x, int* counts, int pattern, bint fails) noexcept nogil
+ctypedef void (*BoundsFn)(Ctx* x, int* counts, int pattern, double* lo, double* hi) noexcept nogil
+ctypedef int (*ModsBoundFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 
@@ -114,6 +116,9 @@ cdef struct Spec:
     MinimumFn minimum
     MinSureFn min_sure            # on the facts alone: 1 when every reading of the pattern meets every minimum
                                   # (or, with fails, when every reading of it fails one)
+    BoundsFn value_bounds         # on the facts alone: bounds of the value of every reading of the pattern
+                                  # (NAN: none known)
+    ModsBoundFn mods_bound        # on the facts alone: at most how many modifiers hold on a reading of it
     const int* pung_only          # per pattern: 1 its condition requires no_sequences, 2 it is no_sequences
                                   # alone (codegen.pung_only)
     ClaimFn claim

@@ -26,6 +26,7 @@ cdef enum:
     N5 = 1953125     # 5 ** 9: counts 0..4 of nine ranks
     INF = 1000
     NH = 24          # honour counts tabled directly
+    N7 = 78125       # 5 ** 7: counts 0..4 of the seven honour kinds
     MAXPAT = 256
     KEYW = MAXG + 1
 
@@ -45,6 +46,11 @@ cdef unsigned short* _tpp = NULL  # per suit count vector, for the pung-only and
                                   # the pairs (sum of count // 2), bits 11-14 the kinds held an odd number of times
 cdef int _hf[NH]
 cdef int _hg[NH]
+cdef int _hfg[2][NH]   # _hf | _hg << 16 for an honour kind that is a candidate of the wild ([1]) or not ([0]:
+                       # INF where wilds are needed), from _derive_tables
+cdef unsigned long long* _hon = NULL   # the seven honour kinds at once, counts 0..4 (index: kind 27 + r's count
+                                       # times 5 ** r), [0] none a candidate of the wild, [N7] all: _feasible's
+                                       # sum of f (bits 0-15), of min(f, g) (16-31), least g - f + INF (32-47)
 cdef int _p5[10]
 
 
@@ -143,6 +149,66 @@ cdef int _build_tables() noexcept nogil:
     free(tf)
     free(tg)
     _tfg, _tpp = tfg, tpp
+    return _derive_tables()
+
+
+cdef int _hon_shapes(int idx, int cand) noexcept nogil:
+    """_hon's bits 48-63 for honour counts idx (kind 27 + r's count times 5 ** r), all candidates of the wild
+    (cand) or none: _pungs_exist's terms -- bit 0 they cannot be pungs and at most one pair, bits 1-4 the
+    wilds making them so, bits 5-7 the least gp - fp + 1 (7: none; 6: a kind must be the pair) -- and
+    _pairs_exist's -- bit 8 a kind no wild stands for
+    is held an odd number of times, bits 9-12 the pairs, bits 13-15 the kinds held an odd number of times."""
+    cdef int r, c, fp, gp, need = 0, ext = INF, groups = 0, odd = 0, forced = 0
+    cdef bint pfail = False, qfail = False
+    for r in range(7):
+        c = idx % 5
+        idx //= 5
+        fp = _PUNG_FP[c] if cand else _PUNG_FP_FIXED[c]
+        gp = _PUNG_GP[c] if cand else _PUNG_GP_FIXED[c]
+        if fp >= INF:      # no pungs alone: the pair must be here (_pungs_exist)
+            pfail |= gp >= INF
+            forced += 1
+            need += gp
+        else:
+            need += fp
+            if gp < INF:
+                ext = _lo(ext, gp - fp)
+        groups += c // 2
+        if c % 2:
+            qfail |= not cand
+            odd += 1
+    if pfail or forced > 1:
+        pfail, need, ext = True, 0, INF
+    return (pfail | (need << 1) | ((6 if forced else 7 if ext >= INF else ext + 1) << 5) | (qfail << 8)
+            | (groups << 9) | (odd << 13))
+
+
+cdef int _derive_tables() noexcept nogil:
+    """The tables made from the stored ones (after building or installing them); -1 without memory."""
+    global _hon
+    cdef int v, idx, r, c, f, g, e, tot, low, delta
+    cdef unsigned long long* hon = <unsigned long long*>malloc(2 * N7 * sizeof(unsigned long long))
+    if hon == NULL:
+        return -1
+    for v in range(NH):
+        _hfg[1][v] = _hf[v] | (_hg[v] << 16)
+        _hfg[0][v] = (INF if _hf[v] else 0) | ((INF if _hg[v] else 0) << 16)
+    for c in range(2):
+        for idx in range(N7):
+            tot = low = 0
+            delta = INF
+            v = idx
+            for r in range(7):
+                e = _hfg[c][v % 5]
+                v //= 5
+                f = e & 0xFFFF
+                g = e >> 16
+                tot += f
+                low += _lo(f, g)
+                delta = _lo(delta, g - f)
+            hon[c * N7 + idx] = <unsigned long long>tot | (<unsigned long long>low << 16) \
+                | (<unsigned long long>(delta + INF) << 32) | (<unsigned long long>_hon_shapes(idx, c) << 48)
+    _hon = hon
     return 0
 
 
@@ -177,6 +243,8 @@ def install_tables(const unsigned char[::1] blob) -> bool:
     memcpy(_hg, &blob[2 * n + NH * sizeof(int)], NH * sizeof(int))
     memcpy(_p5, &blob[2 * n + 2 * NH * sizeof(int)], 10 * sizeof(int))
     _tfg, _tpp = tfg, tpp
+    if _derive_tables() != 0:
+        raise MemoryError()
     return True
 
 
@@ -248,21 +316,106 @@ cdef inline bint _combine(Ctx* x, int total, int delta, int tiles, int j, int se
     return not (total > j or (total < j and x.f.ncand == 0))
 
 
-cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept nogil:
-    """Can counts c and j wilds still form `sets` sets and `pairs` pairs? Exact where a unit's kinds are all
-    candidates of the wild; a lower bound on the wilds needed (so never a wrong 'no') elsewhere."""
-    cdef int u, k, f, g, total = 0, delta = INF, tiles = 0
+cdef struct Units:
+    # one count vector's table indices, worked out once for _feasible_u, _pungs_exist and _pairs_exist, a unit
+    # at a time (a hand _feasible_u refuses at its first suit needs no more)
+    const int* c     # the counts
+    int n            # the units filled so far: 0-2 suits, then 3 the honour kinds
+    int idx[3]       # each suit's index in the suit tables (rank r's count times 5 ** r), -1: a count over 4
+    int hidx         # the honour kinds' index in _hon (kind 27 + r's count times 5 ** r), -1: a count over 4
+    int tiles        # the tiles of the units filled
+
+
+cdef inline void _units(const int* c, Units* U) noexcept nogil:
+    """Start U on counts c, no unit filled."""
+    U.c = c
+    U.n = 0
+    U.tiles = 0
+
+
+cdef inline void _unit_fill(Units* U) noexcept nogil:
+    """Fill U's next unit: straight-line (the rank weights are constants, independent sums)."""
+    cdef int big
+    cdef const int* s
+    if U.n < 3:
+        s = U.c + 9 * U.n
+        U.tiles += s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8]
+        big = ((s[0] + 3) | (s[1] + 3) | (s[2] + 3) | (s[3] + 3) | (s[4] + 3) | (s[5] + 3) | (s[6] + 3)
+               | (s[7] + 3) | (s[8] + 3))     # bit 3 or above set: some count exceeds 4 (counts are >= 0)
+        U.idx[U.n] = -1 if big & ~7 else (s[0] + 5 * s[1] + 25 * s[2] + 125 * s[3] + 625 * s[4]) \
+            + 3125 * (s[5] + 5 * s[6] + 25 * s[7] + 125 * s[8])
+    else:
+        s = U.c + 27
+        U.tiles += s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6]
+        big = (s[0] + 3) | (s[1] + 3) | (s[2] + 3) | (s[3] + 3) | (s[4] + 3) | (s[5] + 3) | (s[6] + 3)
+        U.hidx = -1 if big & ~7 else (s[0] + 5 * s[1] + 25 * s[2] + 125 * s[3]) \
+            + 625 * (s[4] + 5 * s[5] + 25 * s[6])
+    U.n += 1
+
+
+cdef inline void _units_all(Units* U) noexcept nogil:
+    while U.n < 4:
+        _unit_fill(U)
+
+
+cdef inline int _hon_of(Ctx* x, Units* U) noexcept nogil:
+    """The offset of U's honour entry in _hon for these facts' candidates, -1 when it is not tabled (a count
+    over 4, or some honour kinds candidates of the wild and others not)."""
+    cdef unsigned long long hc = (x.f.cand >> 27) & 0x7F
+    if U.hidx < 0 or (hc != 0 and hc != 0x7F):
+        return -1
+    return U.hidx + (N7 if hc else 0)
+
+
+cdef bint _feasible_u(Ctx* x, Units* U, int j, int sets, int pairs) noexcept nogil:
+    """_feasible on the counts U was made from."""
+    cdef int u, k, v, f, g, h, total = 0, delta = INF
     cdef int low = 0      # a lower bound on the wilds needed so far: the sum of f, or of min(f, g) with a pair
-    for k in range(NK):
-        tiles += c[k]
-    for u in range(10):
-        f = _unit(x, c, u, &g)
+    cdef unsigned long long e
+    for u in range(3):
+        if U.n == u:
+            _unit_fill(U)
+        if U.idx[u] < 0:
+            f = g = 0
+        else:
+            f = _suit_at(x, u, U.idx[u], &g)
         total += f
         low += _lo(f, g) if pairs else f
         if low > j:
             return False
         delta = _lo(delta, g - f)
-    return _combine(x, total, delta, tiles, j, sets, pairs)
+    if U.n == 3:
+        _unit_fill(U)
+    h = _hon_of(x, U)
+    if h >= 0:                                     # the seven honour units from one entry
+        e = _hon[h]
+        total += e & 0xFFFF
+        low += ((e >> 16) & 0xFFFF) if pairs else e & 0xFFFF
+        delta = _lo(delta, <int>((e >> 32) & 0xFFFF) - INF)
+    else:
+        for k in range(27, NK):
+            v = U.c[k]
+            if v >= NH:
+                f = g = 0
+            else:
+                e = _hfg[(x.f.cand >> k) & 1][v]
+                f = e & 0xFFFF
+                g = e >> 16
+            total += f
+            low += _lo(f, g) if pairs else f
+            delta = _lo(delta, g - f)
+    if low > j:
+        return False
+    return _combine(x, total, delta, U.tiles, j, sets, pairs)
+
+
+cdef bint _feasible(Ctx* x, int* c, int j, int sets, int pairs) noexcept nogil:
+    """Can counts c and j wilds still form `sets` sets and `pairs` pairs? Exact where a unit's kinds are all
+    candidates of the wild; a lower bound on the wilds needed (so never a wrong 'no') elsewhere. The units
+    as in _unit: the three suits, then the honour kinds (from _hon when their counts are tabled)."""
+    cdef Units U
+    _units(c, &U)
+    return _feasible_u(x, &U, j, sets, pairs)
 
 
 # ---- deduplication of standard readings (the reference keeps the first of equal group multisets) -----
@@ -714,6 +867,34 @@ cdef struct Run:
     int fail_why
     bint std_known       # std_ok holds the standard shape's feasibility on these facts (no melds), already
     bint std_ok          # worked out by the caller
+    bint bounded         # patterns beaten by the best so far are dropped (_beaten), with the bounds below
+    double* hi           # per pattern: an upper bound of its readings' values (NAN: none known), and
+    int* mx              # at most how many modifiers hold on one of them; hk: 1 once both are worked out
+    signed char* hk      # (_run_all's own arrays, so only while it runs)
+
+
+cdef bint _beaten(Run* R, int p) noexcept nogil:
+    """No reading of pattern p can beat the best legal reading found so far (_key_gt): its value is at most
+    R.hi[p], below the best's, or equal to it with a pattern later in the spec, or the best's own pattern
+    with as many modifiers as may hold. The bounds are asked of the spec at the first question."""
+    cdef Ctx* x = R.x
+    cdef double h, lo
+    if not R.bounded or not R.has_best:
+        return False
+    if not R.hk[p]:
+        x.spec.value_bounds(x, x.f.base, p, &lo, &R.hi[p])
+        if x.err:
+            R.hi[p] = NAN
+        x.err = 0
+        R.mx[p] = x.spec.mods_bound(x, x.f.base, p)
+        if x.err:
+            R.mx[p] = x.spec.nmod
+        x.err = 0
+        R.hk[p] = 1
+    h = R.hi[p]
+    if h != R.best_value:
+        return h < R.best_value    # (false for NAN)
+    return p > R.best.pattern or (p == R.best.pattern and R.best_nmods >= R.mx[p])
 
 
 cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) noexcept nogil:
@@ -736,7 +917,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
     cdef Spec* sp = x.spec
     cdef int i = 0, p, why, m, nm, blind
     cdef double value
-    cdef bint ok
+    cdef bint ok, improved = False
     while i < R.npats:
         p = R.pats[i]
         blind = (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 3
@@ -786,6 +967,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                     if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
                         memcpy(R.best, rd, sizeof(Reading))
                         R.best_value, R.best_nmods, R.has_best = value, nm, True
+                        improved = True
                 elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
                     R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
         if blind & 2 and (ok or blind & 1):   # settled: its later readings would score (or fail) alike
@@ -793,6 +975,14 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
             R.pats[i] = R.pats[R.npats]
         else:
             i += 1
+    if improved and R.bounded:   # a better best: the patterns that cannot beat it leave
+        i = 0
+        while i < R.npats:
+            if _beaten(R, R.pats[i]):
+                R.npats -= 1
+                R.pats[i] = R.pats[R.npats]
+            else:
+                i += 1
     return 1 if R.npats == 0 else 0
 
 
@@ -808,15 +998,30 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef Spec* sp = x.spec
     cdef int pats[MAXPAT]
     cdef int n, p, sets
+    cdef double hi[MAXPAT]
+    cdef int mx[MAXPAT]
+    cdef signed char hk[MAXPAT]
+    cdef Units U
+    cdef int pung_ok = -1   # some standard reading has no sequence (-1: not asked yet)
     cdef bint pungs = True
     if sp.npat > MAXPAT:
         x.err |= ERR_OTHER
         return
     R.pats = pats
     sets = (sp.win_size - 2) // 3 - x.f.nmelds
+    R.bounded = R.mode == 0 and x.f.jokers > 0   # the best reading among many (wilds): drop what is beaten
+    if R.bounded:
+        R.hi, R.mx, R.hk = hi, mx, hk
+        memset(hk, 0, sp.npat)
     n = 0
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
+            if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
+                if pung_ok < 0:
+                    _units(x.f.real, &U)
+                    pung_ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, &U, sets)
+                if not pung_ok:
+                    continue
             pats[n] = p
             n += 1
             pungs = pungs and sp.pung_only[p]
@@ -831,7 +1036,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         return
     n = 0
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_PAIRS and _open(x, R, p):
+        if sp.shapes[p] == SH_PAIRS and _open(x, R, p) and not _beaten(R, p):
             pats[n] = p
             n += 1
     R.npats = n
@@ -840,7 +1045,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     if x.err or R.found:
         return
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_FREE and _open(x, R, p):
+        if sp.shapes[p] == SH_FREE and _open(x, R, p) and not _beaten(R, p):
             R.npats = 1  # _on_reading drops a pattern its first reading settles
             pats[0] = p
             _enum_free(x, p, _on_reading, R)
@@ -1016,15 +1221,18 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int l
     cdef int k, v, total = 0, w = f.w
     cdef int* real = f.real
     cdef int* base = f.base
-    cdef bint over = False
+    cdef bint over
+    cdef unsigned char ov = 0
     if jokers < 0:
         return CHK_TOTAL * 64
-    for k in range(NK):                       # branch-free: the compiler vectorises it
-        v = cnt[k]
-        over |= v > lim[k]
-        real[k] = v
-        base[k] = v
-        total += v
+    for k in range(NK):                       # simple loops on bytes: the compiler vectorises them
+        ov |= <unsigned char>(cnt[k] > lim[k])
+    over = ov != 0
+    for k in range(NK):
+        real[k] = cnt[k]
+    for k in range(NK):
+        total += real[k]
+    memcpy(base, real, NK * sizeof(int))
     if over:
         for k in range(NK):
             if cnt[k] > lim[k]:
@@ -1129,89 +1337,132 @@ _PUNG_FP_FIXED[:] = [0, INF, INF, 0, INF]
 _PUNG_GP_FIXED[:] = [INF, INF, 0, INF, INF]
 
 
-cdef bint _pungs_exist(Ctx* x, int sets) noexcept nogil:
+cdef inline bint _pung_kinds(Ctx* x, int k0, int k1, int* need, int* extra, int* forced) noexcept nogil:
+    """_pungs_exist's terms for kinds k0..k1-1 one by one, added to *need, *extra and *forced; False when one
+    of them can be neither pungs nor the pair."""
+    cdef int k, c, fp, gp
+    for k in range(k0, k1):
+        c = x.f.real[k]
+        if c > 4:
+            return False
+        if (x.f.cand >> k) & 1:
+            fp, gp = _PUNG_FP[c], _PUNG_GP[c]
+        else:
+            fp, gp = _PUNG_FP_FIXED[c], _PUNG_GP_FIXED[c]
+        if fp >= INF:
+            if gp >= INF:
+                return False
+            forced[0] += 1
+            need[0] += gp
+        else:
+            need[0] += fp
+            if gp < INF:
+                extra[0] = _lo(extra[0], gp - fp)
+    return True
+
+
+cdef bint _pungs_exist(Ctx* x, Units* U, int sets) noexcept nogil:
     """Does the standard shape have a reading without a sequence (`sets` pungs and a pair, each of one kind)?
     Exactly what _enum_standard with pungs finds: a wild stands for a candidate kind only, wilds left over make
     pungs or the pair of any candidate. Per kind, the fewest wilds to make its tiles pungs (fp) or pungs and
-    the pair (gp); the pair goes where it costs least, or is two wilds."""
-    cdef unsigned long long cand = x.f.cand
-    cdef int k, c, fp, gp, need = 0, extra = INF, tiles = 0, u, idx, k0
+    the pair (gp); the pair goes where it costs least, or is two wilds, or where it must (a kind no wild
+    stands for, held twice). U: the units of x.f.real."""
+    cdef int need = 0, extra = INF, u, k0, h, ht
+    cdef int forced = 0   # kinds that cannot be pungs but can be the pair: the pair must be there
     cdef unsigned short e
-    for u in range(4):   # the suits (a suit whose kinds are all candidates from _tpp), then the honours
+    _units_all(U)
+    if U.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
+        return False
+    for u in range(3):   # the suits (a suit whose kinds are all candidates from _tpp)
         k0 = 9 * u
-        if u < 3 and ((cand >> k0) & 0x1FF) == 0x1FF:
-            idx = _suit_idx(x.f.real + k0, &tiles)
-            if idx < 0:
+        if ((x.f.cand >> k0) & 0x1FF) == 0x1FF:
+            if U.idx[u] < 0:
                 return False
-            e = _tpp[idx]
+            e = _tpp[U.idx[u]]
             need += e & 31
             extra = _lo(extra, -1 if e & 32 else 2)
-            continue
-        for k in range(k0, k0 + 9 if u < 3 else NK):
-            c = x.f.real[k]
-            if c > 4:
-                return False
-            tiles += c
-            if (cand >> k) & 1:
-                fp, gp = _PUNG_FP[c], _PUNG_GP[c]
-            else:
-                fp, gp = _PUNG_FP_FIXED[c], _PUNG_GP_FIXED[c]
-            if fp >= INF:
-                return False
-            need += fp
-            if gp < INF:
-                extra = _lo(extra, gp - fp)
-    if extra >= INF or tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
+        elif not _pung_kinds(x, k0, k0 + 9, &need, &extra, &forced):
+            return False
+    h = _hon_of(x, U)
+    if h >= 0:           # the honours from one entry (_hon_shapes)
+        ht = <int>(_hon[h] >> 48)
+        if ht & 1:
+            return False
+        need += (ht >> 1) & 15
+        if (ht >> 5) & 7 == 6:
+            forced += 1
+        elif (ht >> 5) & 7 != 7:
+            extra = _lo(extra, ((ht >> 5) & 7) - 1)
+    elif not _pung_kinds(x, 27, NK, &need, &extra, &forced):
         return False
-    need += extra
+    if forced > 1 or (not forced and extra >= INF):
+        return False
+    if not forced:
+        need += extra
     return need <= x.f.jokers and (need == x.f.jokers or x.f.ncand > 0)
 
 
-cdef bint _pairs_exist(Ctx* x, int n) noexcept nogil:
+cdef inline bint _pair_kinds(Ctx* x, int k0, int k1, int* groups, int* odd) noexcept nogil:
+    """_pairs_exist's terms for kinds k0..k1-1 one by one, added to *groups and *odd; False when one no wild
+    stands for is held an odd number of times."""
+    cdef int k, c
+    for k in range(k0, k1):
+        c = x.f.real[k]
+        groups[0] += c // 2
+        if c % 2:
+            if not (x.f.cand >> k) & 1:
+                return False
+            odd[0] += 1
+    return True
+
+
+cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     """Does the pairs shape have a reading (n pairs)? Exactly what _enum_pairs finds: four alike are two pairs,
     a kind held an odd number of times takes a wild (a candidate kind only), wilds left over pair up as any
-    candidate."""
-    cdef unsigned long long cand = x.f.cand
-    cdef int k, c, groups = 0, odd = 0, left, u, idx, k0, tiles = 0
+    candidate. U: the units of x.f.real."""
+    cdef int groups = 0, odd = 0, left, u, k0, h, ht
     cdef unsigned short e
     if x.f.nmelds or n > MAXG:
         return False
-    for u in range(4):   # as in _pungs_exist
+    _units_all(U)
+    for u in range(3):   # as in _pungs_exist
         k0 = 9 * u
-        if u < 3 and ((cand >> k0) & 0x1FF) == 0x1FF:
-            idx = _suit_idx(x.f.real + k0, &tiles)
-            if idx >= 0:
-                e = _tpp[idx]
-                groups += (e >> 6) & 31
-                odd += (e >> 11) & 15
-                continue
-        for k in range(k0, k0 + 9 if u < 3 else NK):
-            c = x.f.real[k]
-            groups += c // 2
-            if c % 2:
-                if not (cand >> k) & 1:
-                    return False
-                odd += 1
+        if ((x.f.cand >> k0) & 0x1FF) == 0x1FF and U.idx[u] >= 0:
+            e = _tpp[U.idx[u]]
+            groups += (e >> 6) & 31
+            odd += (e >> 11) & 15
+        elif not _pair_kinds(x, k0, k0 + 9, &groups, &odd):
+            return False
+    h = _hon_of(x, U)
+    if h >= 0:
+        ht = <int>(_hon[h] >> 48)
+        if (ht >> 8) & 1:
+            return False
+        groups += (ht >> 9) & 15
+        odd += (ht >> 13) & 7
+    elif not _pair_kinds(x, 27, NK, &groups, &odd):
+        return False
     left = x.f.jokers - odd
     return left >= 0 and left % 2 == 0 and groups + odd + left // 2 == n and (left == 0 or x.f.ncand > 0)
 
 
-cdef int _shape_settles(Ctx* x, int sets) noexcept nogil:
+cdef int _shape_settles(Ctx* x, Units* U, int sets) noexcept nogil:
     """Mode 2 without enumerating (is some reading legal?): 1 when a pattern's condition holds on every reading
     of a shape that has one -- a standard pattern whose condition is no_sequences alone, on a hand with a
     pungs-and-pair reading; a pairs pattern whose condition reads nothing of the reading and holds, on a hand
     with a pairs reading; a free pattern whose condition holds on the hand's one reading (no wilds), or reads
     nothing of the reading and holds where the wilds have a kind to stand for -- and every reading of it surely
-    meets every minimum (no forbid can hold: the caller's test). 0 when it cannot tell."""
+    meets every minimum (no forbid can hold: the caller's test). 0 when it cannot tell. U: the units of
+    x.f.real."""
     cdef Spec* sp = x.spec
     cdef Reading scratch
     cdef int p
     cdef bint ok
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2:
-            ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, sets)
+            ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, U, sets)
         elif (sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1
-              and sp.win_size % 2 == 0 and _pairs_exist(x, sp.win_size // 2)) or \
+              and sp.win_size % 2 == 0 and _pairs_exist(x, U, sp.win_size // 2)) or \
                 (sp.shapes[p] == SH_FREE and (not x.f.jokers or (sp.blind[p] & 1 and x.f.ncand))):
             # a free shape's readings are the base counts plus the wilds' kinds (_enum_free): without wilds
             # exactly the base counts, with them the condition reads none of it
@@ -1242,25 +1493,37 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
     cdef int sets = (sp.win_size - 2) // 3
     cdef int forbids = -1  # _forbids(x, -1) once asked: 0 no forbid can hold, 2 one holds whatever the reading
     cdef bint plain = False  # the plain standard pattern has a reading and no forbid can hold
+    cdef Units U             # of x.f.real, once made (have_u)
+    cdef bint have_u = False
     _reset_memo(x)
     if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
         forbids = _forbids(x, -1)
         if forbids == 0:
             if std < 0:
-                std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
+                _units(x.f.real, &U)
+                have_u = True
+                std = _feasible_u(x, &U, x.f.jokers, sets, 1)
             plain = std > 0
             # bounds only for hands the tables say win; with wilds after the shape shortcut (below), since a
             # minimum is most often unsure of a reading that may use wilds (without a minimum, now: nothing to ask)
             if plain and (not x.f.jokers or sp.nminimum == 0) and _minimum_bound(x, sp.plain_standard, False):
                 return 1
-    if not fits and not _may_fit(x, sets, std, odd):
-        return 0
+    if not fits:
+        if std < 0 and x.has_std and sets >= 0:     # _may_fit's first test, on the units kept
+            _units(x.f.real, &U)
+            have_u = True
+            std = _feasible_u(x, &U, x.f.jokers, sets, 1)
+        if not _may_fit(x, sets, std, odd):
+            return 0
     if forbids < 0:
         forbids = _forbids(x, -1)
     if forbids == 2:
         return 0
-    if mode == 2 and forbids == 0 and _shape_settles(x, sets - x.f.nmelds):  # (after the cheap refusals)
-        return 1
+    if mode == 2 and forbids == 0:
+        if not have_u:
+            _units(x.f.real, &U)
+        if _shape_settles(x, &U, sets - x.f.nmelds):  # (after the cheap refusals)
+            return 1
     if plain and x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
         return 1
     memset(&R, 0, sizeof(Run))
@@ -1713,6 +1976,30 @@ cdef class Kernel:
         _reset_memo(self.xc)
         return _minimum_bound(self.xc, pattern, fails)
 
+    def value_bounds(self, counts, int wilds=0, wild=None, int pattern=-1):
+        """For tests: on is_win's facts for this hand, the generated bounds (lo, hi) of the value of every
+        reading of `pattern` (NaN where none is known) and the most modifiers that may hold on one of them; the
+        best-reading search drops a pattern none of whose readings can beat the best found so far."""
+        cdef double lo = NAN, hi = NAN
+        cdef int mods
+        if type(counts) is not bytes or len(<bytes>counts) != NK:
+            counts = self._as_bytes(counts, wilds, wild, False)
+        if self._load(counts, wilds, wild, self.sp.win_size):
+            self.invalid(counts, wilds, wild, False, None)
+            raise ValueError("invalid hand")
+        if not 0 <= pattern < self.sp.npat:
+            raise ValueError(f"no pattern {pattern}")
+        _reset_memo(self.xc)
+        self.sp.value_bounds(self.xc, self.xc.f.base, pattern, &lo, &hi)
+        if self.xc.err:
+            lo = hi = NAN
+        self.xc.err = 0
+        mods = self.sp.mods_bound(self.xc, self.xc.f.base, pattern)
+        if self.xc.err:
+            mods = self.sp.nmod
+        self.xc.err = 0
+        return lo, hi, mods
+
     def is_win(self, counts, int wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind
         counts (bytes for speed, or any sequence of ints), wilds: wild tiles besides, wild: the wild kind
@@ -1748,7 +2035,8 @@ cdef class Kernel:
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
-        cdef bint undecided = False, odd_size
+        cdef bint undecided = False, odd_size, pairs_ok, fits
+        cdef int j
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
         e = self._load(counts, wilds, wild, self.sp.win_size - 1)
@@ -1777,6 +2065,7 @@ cdef class Kernel:
         odd0 = 0
         for k in range(NK):
             odd0 += x.f.real[k] & 1
+        pairs_ok = x.has_pairs and not x.f.nmelds and self.sp.win_size % 2 == 0   # as in _may_fit
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
@@ -1804,9 +2093,15 @@ cdef class Kernel:
                     f = _unit(x, x.f.real, ku, &g)
                 delta = _lo(g - f, lo2 if ku == lo1u else lo1)
                 std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
-            if not std:   # _decide's own first refusal, without its set-up: most kinds complete nothing
-                _reset_memo(x)
-                r = 0 if not _may_fit(x, sets, std, odd) else _decide(x, 2, &val, &pat, std, odd, True)
+            if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
+                fits = pairs_ok and odd <= x.f.jokers
+                if not fits and x.nfree:
+                    _reset_memo(x)
+                    for j in range(x.nfree):
+                        if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
+                            fits = True
+                            break
+                r = _decide(x, 2, &val, &pat, std, odd, True) if fits else 0
             else:
                 r = _decide(x, 2, &val, &pat, std, odd)
             if k == w:
