@@ -60,7 +60,8 @@ TENHOU = list(range(27)) + [27, 28, 29, 30, 33, 32, 31]
 # The kernel's lookup tables (runtime/_core.pyx, _build_tables): two 16-bit tables over the 5**9 suit count
 # vectors (_tfg: fewest wilds to sets / sets and a pair; _tpp: the pung-only and pairs shortcuts' sums), two
 # int tables over NH = 24 honour counts (_hf, _hg) and the powers of five (_p5[10]); table_memory measures
-# them as the kernel's own tables_blob() holds them.
+# them as the kernel's own tables_blob() holds them, plus the tables derived from them at load
+# (_core.derived_tables_bytes: the honour kinds' 5**7 table).
 N5, NH, INT = 5 ** 9, 24, 4
 
 
@@ -439,9 +440,12 @@ def table_memory() -> dict[str, Any]:
     from mjrules import _core
 
     other = 2 * NH * INT + 10 * INT
-    total = len(_core.tables_blob())
-    suit = total - other   # unsigned short _tfg[5**9], _tpp[5**9]
-    return {"suit_tables_bytes": suit, "other_tables_bytes": other, "total_bytes": total,
+    stored = len(_core.tables_blob())
+    suit = stored - other   # unsigned short _tfg[5**9], _tpp[5**9]
+    derived = _core.derived_tables_bytes()
+    total = stored + derived
+    return {"suit_tables_bytes": suit, "other_tables_bytes": other, "derived_tables_bytes": derived,
+            "total_bytes": total,
             "total_mb": round(total / 1e6, 3), "pass": check_target("tables", total / 1e6)}
 
 
@@ -558,6 +562,7 @@ def render(r: dict[str, Any]) -> str:
     t = r["tables"]
     lines.append("")
     lines.append(f"lookup tables: suit tables {t['suit_tables_bytes']:,} B + honour/powers {t['other_tables_bytes']} B "
+                 f"+ derived at load {t['derived_tables_bytes']:,} B "
                  f"= {t['total_mb']} MB  {_target('tables')} {_mark(t['pass'])}")
     lines.append(f"measured in {r['seconds']} s")
     return "\n".join(lines)

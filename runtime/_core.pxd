@@ -146,6 +146,8 @@ cdef struct Ctx:
     int* free_pats
     bint has_std, has_pairs       # some pattern has the standard shape, the pairs shape
     bint ev_dirty                 # ev_memo holds a value (_reset_memo clears it only then)
+    bint small                    # the spec has at most 4 copies of every kind, so a hand's counts (never
+                                  # more than the copies) index the suit tables without a range test
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil

@@ -222,6 +222,12 @@ def tables_blob() -> bytes:
         + (<char*>_hf)[:NH * sizeof(int)] + (<char*>_hg)[:NH * sizeof(int)] + (<char*>_p5)[:10 * sizeof(int)]
 
 
+def derived_tables_bytes() -> int:
+    """The bytes of the tables worked out at load from tables_blob()'s (not in the cache file): the honour
+    kinds' 5^7 table (_hon) and the per-kind honour entries (_hfg)."""
+    return 2 * N7 * sizeof(unsigned long long) + sizeof(_hfg)
+
+
 def install_tables(const unsigned char[::1] blob) -> bool:
     """Use tables_blob() bytes (checked by the caller) instead of building the tables; False if already built
     or the size is wrong."""
@@ -324,32 +330,43 @@ cdef struct Units:
     int idx[3]       # each suit's index in the suit tables (rank r's count times 5 ** r), -1: a count over 4
     int hidx         # the honour kinds' index in _hon (kind 27 + r's count times 5 ** r), -1: a count over 4
     int tiles        # the tiles of the units filled
+    bint small       # every count is at most 4: an index is only range-tested (Ctx.small, for a hand's counts)
 
 
-cdef inline void _units(const int* c, Units* U) noexcept nogil:
-    """Start U on counts c, no unit filled."""
+cdef inline void _units(const int* c, Units* U, bint small=False) noexcept nogil:
+    """Start U on counts c, no unit filled; small: c are a hand's counts in a Ctx.small context (each at most
+    its kind's copies, so at most 4)."""
     U.c = c
     U.n = 0
     U.tiles = 0
+    U.small = small
 
 
 cdef inline void _unit_fill(Units* U) noexcept nogil:
     """Fill U's next unit: straight-line (the rank weights are constants, independent sums)."""
     cdef int big
     cdef const int* s
+    cdef unsigned int idx
     if U.n < 3:
         s = U.c + 9 * U.n
         U.tiles += s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7] + s[8]
-        big = ((s[0] + 3) | (s[1] + 3) | (s[2] + 3) | (s[3] + 3) | (s[4] + 3) | (s[5] + 3) | (s[6] + 3)
-               | (s[7] + 3) | (s[8] + 3))     # bit 3 or above set: some count exceeds 4 (counts are >= 0)
-        U.idx[U.n] = -1 if big & ~7 else (s[0] + 5 * s[1] + 25 * s[2] + 125 * s[3] + 625 * s[4]) \
-            + 3125 * (s[5] + 5 * s[6] + 25 * s[7] + 125 * s[8])
+        idx = (s[0] + 5 * s[1] + 25 * s[2] + 125 * s[3] + 625 * s[4]) + 3125 * (s[5] + 5 * s[6] + 25 * s[7]
+                                                                             + 125 * s[8])
+        if U.small:   # counts 0..4 by the context; the range test keeps a broken promise from reading astray
+            U.idx[U.n] = <int>idx if idx < N5 else -1
+        else:
+            big = ((s[0] + 3) | (s[1] + 3) | (s[2] + 3) | (s[3] + 3) | (s[4] + 3) | (s[5] + 3) | (s[6] + 3)
+                   | (s[7] + 3) | (s[8] + 3))     # bit 3 or above set: some count exceeds 4 (counts are >= 0)
+            U.idx[U.n] = -1 if big & ~7 else <int>idx
     else:
         s = U.c + 27
         U.tiles += s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6]
-        big = (s[0] + 3) | (s[1] + 3) | (s[2] + 3) | (s[3] + 3) | (s[4] + 3) | (s[5] + 3) | (s[6] + 3)
-        U.hidx = -1 if big & ~7 else (s[0] + 5 * s[1] + 25 * s[2] + 125 * s[3]) \
-            + 625 * (s[4] + 5 * s[5] + 25 * s[6])
+        idx = (s[0] + 5 * s[1] + 25 * s[2] + 125 * s[3]) + 625 * (s[4] + 5 * s[5] + 25 * s[6])
+        if U.small:
+            U.hidx = <int>idx if idx < N7 else -1
+        else:
+            big = (s[0] + 3) | (s[1] + 3) | (s[2] + 3) | (s[3] + 3) | (s[4] + 3) | (s[5] + 3) | (s[6] + 3)
+            U.hidx = -1 if big & ~7 else <int>idx
     U.n += 1
 
 
@@ -1018,7 +1035,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
             if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
                 if pung_ok < 0:
-                    _units(x.f.real, &U)
+                    _units(x.f.real, &U, x.small)
                     pung_ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, &U, sets)
                 if not pung_ok:
                     continue
@@ -1141,6 +1158,9 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
+    x.small = True
+    for p in range(NK):
+        x.small = x.small and sp.copies[p] <= 4
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD:
             x.has_std = True
@@ -1500,7 +1520,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
         forbids = _forbids(x, -1)
         if forbids == 0:
             if std < 0:
-                _units(x.f.real, &U)
+                _units(x.f.real, &U, x.small)
                 have_u = True
                 std = _feasible_u(x, &U, x.f.jokers, sets, 1)
             plain = std > 0
@@ -1510,7 +1530,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
                 return 1
     if not fits:
         if std < 0 and x.has_std and sets >= 0:     # _may_fit's first test, on the units kept
-            _units(x.f.real, &U)
+            _units(x.f.real, &U, x.small)
             have_u = True
             std = _feasible_u(x, &U, x.f.jokers, sets, 1)
         if not _may_fit(x, sets, std, odd):
@@ -1521,7 +1541,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
         return 0
     if mode == 2 and forbids == 0:
         if not have_u:
-            _units(x.f.real, &U)
+            _units(x.f.real, &U, x.small)
         if _shape_settles(x, &U, sets - x.f.nmelds):  # (after the cheap refusals)
             return 1
     if plain and x.f.jokers and _minimum_bound(x, sp.plain_standard, False):

@@ -36,6 +36,8 @@ def test_top_level(quick):
                                      "tables"}
     t = quick["tables"]
     assert t["suit_tables_bytes"] == 4 * 5 ** 9 and isinstance(t["pass"], bool)
+    assert t["derived_tables_bytes"] >= 2 * 8 * 5 ** 7   # the honour kinds' table: counted, not left out
+    assert t["total_bytes"] == t["suit_tables_bytes"] + t["other_tables_bytes"] + t["derived_tables_bytes"]
 
 
 def test_backends(quick):
