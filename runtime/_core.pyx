@@ -148,8 +148,12 @@ cdef int _build_tables() noexcept nogil:
         tfg[idx] = tf[idx] | (tg[idx] << 8)
     free(tf)
     free(tg)
+    if _derive_tables() != 0:   # before the tables count as built (_tfg), so a failure leaves none half made
+        free(tfg)
+        free(tpp)
+        return -1
     _tfg, _tpp = tfg, tpp
-    return _derive_tables()
+    return 0
 
 
 cdef int _hon_shapes(int idx, int cand) noexcept nogil:
@@ -187,7 +191,10 @@ cdef int _derive_tables() noexcept nogil:
     """The tables made from the stored ones (after building or installing them); -1 without memory."""
     global _hon
     cdef int v, idx, r, c, f, g, e, tot, low, delta
-    cdef unsigned long long* hon = <unsigned long long*>malloc(2 * N7 * sizeof(unsigned long long))
+    cdef unsigned long long* hon
+    if _hon != NULL:
+        return 0
+    hon = <unsigned long long*>malloc(2 * N7 * sizeof(unsigned long long))
     if hon == NULL:
         return -1
     for v in range(NH):
@@ -248,9 +255,11 @@ def install_tables(const unsigned char[::1] blob) -> bool:
     memcpy(_hf, &blob[2 * n], NH * sizeof(int))
     memcpy(_hg, &blob[2 * n + NH * sizeof(int)], NH * sizeof(int))
     memcpy(_p5, &blob[2 * n + 2 * NH * sizeof(int)], 10 * sizeof(int))
-    _tfg, _tpp = tfg, tpp
-    if _derive_tables() != 0:
+    if _derive_tables() != 0:   # as in _build_tables
+        free(tfg)
+        free(tpp)
         raise MemoryError()
+    _tfg, _tpp = tfg, tpp
     return True
 
 
