@@ -515,6 +515,54 @@ def test_value_bounds_are_sound(case, tmp_path, monkeypatch):
         assert known > 20                                  # none; some of 上饶's other values have no bound)
 
 
+def _one_suit_counts(rng: random.Random, wilds: int) -> list[int]:
+    """Three sets of dots or bamboos and a pair of them (3 wilds to come) or a single one (4 wilds): the wilds
+    may make a pung of their own, of characters first (no 清一色) and of the hand's suit later (清一色)."""
+    for _ in range(1000):
+        base, tiles = rng.choice((9, 18)), []
+        for _ in range(3):
+            r = base + rng.randrange(7)
+            tiles += [r, r + 1, r + 2] if rng.random() < 0.6 else [r] * 3
+        tiles += [base + rng.randrange(9)] * (2 if wilds == 3 else 1)
+        if all(tiles.count(k) <= 4 for k in tiles):
+            return [tiles.count(k) for k in range(34)]
+    raise AssertionError("no hand")
+
+
+def test_ties_go_to_more_modifiers(tmp_path, monkeypatch):
+    """Among a pattern's readings of the best value the result is the one with more modifiers (the first of
+    them in the reference's order), so the bounded search may drop a pattern for the best's own only once the
+    best holds as many modifiers as any of its readings may. With 上饶's value made one per pattern (七对 above
+    the rest), the readings of a pattern tie on their value; on these hands (one suit and 3 or 4 wilds) the
+    first reading of 七对 often has fewer modifiers than another (its wilds a pair of characters, no 清一色),
+    and the test requires many such hands."""
+    from mjrules.check import situation_of
+
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    text = (SPECS / "shangrao.mj").read_text(encoding="utf-8")
+    path = str(tmp_path / "shangrao.mj")
+    Path(path).write_text(text.replace(_SR_VALUE, "value = if 七对 then 9 else 8", 1), encoding="utf-8")
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    v = ref.variant
+    rng = random.Random(3)
+    matters = 0
+    for n in range(60):
+        nw = 3 + n % 2
+        c = _one_suit_counts(rng, nw)
+        s = situation_of(v, c, nw, 33)
+        readings = ref.readings(s)
+        if not readings:
+            continue
+        best = "七对" if any(rd.pattern == "七对" for rd, _ in readings) else next(
+            p.name for p in v.patterns if any(rd.pattern == p.name for rd, _ in readings))
+        mods = [len(env.modifiers()) for rd, env in readings if rd.pattern == best]
+        matters += mods[0] < max(mods)
+        r = nat.judge(s)
+        assert r == ref.judge(s), (c, nw)
+        assert r["pattern"] == best and len(r["explain"]) > 1
+    assert matters > 10, matters
+
+
 # ---- generated source, the cache, hostile specs ---------------------------------------------------------------
 def test_generated_source_is_deterministic():
     from mjrules.compiler import compile_variant
