@@ -22,6 +22,87 @@ from cpython.ref cimport Py_INCREF
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
+cdef extern from *:
+    """
+    /* One hand's 34 counts (bytes) into the facts' int arrays: real and base get the counts, the return is
+       their sum, *over says whether some count exceeds its limit, *odd how many are odd. With SSE2 (every x86-64) it is two 16-byte
+       blocks and two single bytes; elsewhere the plain loop. Both read exactly cnt[0..33] and lim[0..33]. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline void mj_widen16(__m128i v, int* a, int* b) {
+        __m128i z = _mm_setzero_si128();
+        __m128i lo = _mm_unpacklo_epi8(v, z), hi = _mm_unpackhi_epi8(v, z);
+        __m128i q0 = _mm_unpacklo_epi16(lo, z), q1 = _mm_unpackhi_epi16(lo, z);
+        __m128i q2 = _mm_unpacklo_epi16(hi, z), q3 = _mm_unpackhi_epi16(hi, z);
+        _mm_storeu_si128((__m128i*)a, q0); _mm_storeu_si128((__m128i*)(a + 4), q1);
+        _mm_storeu_si128((__m128i*)(a + 8), q2); _mm_storeu_si128((__m128i*)(a + 12), q3);
+        _mm_storeu_si128((__m128i*)b, q0); _mm_storeu_si128((__m128i*)(b + 4), q1);
+        _mm_storeu_si128((__m128i*)(b + 8), q2); _mm_storeu_si128((__m128i*)(b + 12), q3);
+    }
+    static inline int mj_load34(const unsigned char* cnt, const unsigned char* lim, int* real, int* base,
+                                int* over, int* odd) {
+        __m128i z = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+        __m128i a = _mm_loadu_si128((const __m128i*)cnt), b = _mm_loadu_si128((const __m128i*)(cnt + 16));
+        __m128i ex = _mm_or_si128(_mm_subs_epu8(a, _mm_loadu_si128((const __m128i*)lim)),
+                                  _mm_subs_epu8(b, _mm_loadu_si128((const __m128i*)(lim + 16))));
+        __m128i s = _mm_add_epi64(_mm_sad_epu8(a, z), _mm_sad_epu8(b, z));
+        __m128i o = _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(a, one), z), _mm_sad_epu8(_mm_and_si128(b, one), z));
+        *over = (_mm_movemask_epi8(_mm_cmpeq_epi8(ex, z)) != 0xFFFF) | (cnt[32] > lim[32]) | (cnt[33] > lim[33]);
+        *odd = _mm_cvtsi128_si32(o) + _mm_cvtsi128_si32(_mm_srli_si128(o, 8)) + (cnt[32] & 1) + (cnt[33] & 1);
+        mj_widen16(a, real, base);
+        mj_widen16(b, real + 16, base + 16);
+        real[32] = base[32] = cnt[32];
+        real[33] = base[33] = cnt[33];
+        return _mm_cvtsi128_si32(s) + _mm_cvtsi128_si32(_mm_srli_si128(s, 8)) + cnt[32] + cnt[33];
+    }
+    #else
+    static inline int mj_load34(const unsigned char* cnt, const unsigned char* lim, int* real, int* base,
+                                int* over, int* odd) {
+        int k, total = 0, ov = 0, od = 0;
+        for (k = 0; k < 34; k++) {
+            ov |= cnt[k] > lim[k];
+            real[k] = base[k] = cnt[k];
+            total += cnt[k];
+            od += cnt[k] & 1;
+        }
+        *over = ov;
+        *odd = od;
+        return total;
+    }
+    #endif
+    /* Suit-table indices straight from the bytes (rank r's count times 5 ** r), three lanes at a time in a
+       64-bit word; exact for counts up to 4 (every lane stays in its width). Little-endian words only: elsewhere
+       (MJ_SWAR 0) the caller fills the units from the int counts instead. */
+    #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    #define MJ_SWAR 1
+    #else
+    #define MJ_SWAR 0
+    #endif
+    static inline unsigned int mj_idx8(unsigned long long w) {   /* bytes 0..7 of w */
+        /* each step pairs neighbouring lanes, lo + hi * 5 ** width; the sums stay under 256, 65536 and 2 ** 32,
+           so no carry crosses a lane and the mask drops the odd lanes' leftovers */
+        w = (w + (w >> 8) * 5u) & 0x00FF00FF00FF00FFULL;
+        w = (w + (w >> 16) * 25u) & 0x0000FFFF0000FFFFULL;
+        return (unsigned int)(w + (w >> 32) * 625u);
+    }
+    static inline unsigned int mj_idx9(const unsigned char* p) {   /* p[0..8] */
+        unsigned long long w;
+        memcpy(&w, p, 8);
+        return mj_idx8(w) + p[8] * 390625u;
+    }
+    static inline unsigned int mj_idx7(const unsigned char* p) {   /* p[0..6], reading p[-1..6] */
+        unsigned long long w;
+        memcpy(&w, p - 1, 8);
+        return mj_idx8(w >> 8);
+    }
+    """
+    bint MJ_SWAR
+    unsigned int mj_idx9(const unsigned char* p) noexcept nogil
+    unsigned int mj_idx7(const unsigned char* p) noexcept nogil
+    int mj_load34(const unsigned char* cnt, const unsigned char* lim, int* real, int* base, int* over,
+                  int* odd) noexcept nogil
+
+
 cdef enum:
     N5 = 1953125     # 5 ** 9: counts 0..4 of nine ranks
     INF = 1000
@@ -31,6 +112,8 @@ cdef enum:
     KEYW = MAXG + 1
 
 WIN, NOFIT, FAIL, REFUSE, ERR = range(5)
+if NK != 34:   # mj_load34 reads a hand's counts as 34 bytes
+    raise ImportError("mjrules._core was built for 34 kinds")
 
 
 class Fallback(Exception):
@@ -338,8 +421,11 @@ cdef struct Units:
     int n            # the units filled so far: 0-2 suits, then 3 the honour kinds
     int idx[3]       # each suit's index in the suit tables (rank r's count times 5 ** r), -1: a count over 4
     int hidx         # the honour kinds' index in _hon (kind 27 + r's count times 5 ** r), -1: a count over 4
-    int tiles        # the tiles of the units filled
+    int tiles        # the tiles of the units filled (all of c's tiles from the start where b is set)
     bint small       # every count is at most 4: an index is only range-tested (Ctx.small, for a hand's counts)
+    const unsigned char* b   # NULL, or the same counts as bytes, at most 4 each (_units_bytes)
+    int wu, wsub     # with b: the unit whose index drops by wsub (the wild kind's tiles, which c has not)
+    int odd          # the kinds c holds an odd number of times, -1: not known
 
 
 cdef inline void _units(const int* c, Units* U, bint small=False) noexcept nogil:
@@ -349,10 +435,25 @@ cdef inline void _units(const int* c, Units* U, bint small=False) noexcept nogil
     U.n = 0
     U.tiles = 0
     U.small = small
+    U.b = NULL
+    U.odd = -1
 
 
-cdef inline void _unit_fill(Units* U) noexcept nogil:
-    """Fill U's next unit: straight-line (the rank weights are constants, independent sums)."""
+cdef inline void _units_bytes(const int* c, Units* U, const unsigned char* b, int tiles, int w, int v
+                              ) noexcept nogil:
+    """Start U on counts c that are the bytes b (each at most 4) but for kind w (-1: none), which c has as 0
+    and b as v; tiles: c's sum. The units are then filled from the bytes (mj_idx9: fewer instructions)."""
+    _units(c, U, True)
+    if not MJ_SWAR:
+        return
+    U.b = b
+    U.tiles = tiles
+    U.wu = -1 if w < 0 or not v else (w // 9 if w < 27 else 3)
+    U.wsub = 0 if U.wu < 0 else v * _p5[w % 9 if w < 27 else w - 27]
+
+
+cdef void _unit_fill_int(Units* U) noexcept nogil:
+    """_unit_fill from the int counts: straight-line (the rank weights are constants, independent sums)."""
     cdef int big
     cdef const int* s
     cdef unsigned int idx
@@ -379,6 +480,18 @@ cdef inline void _unit_fill(Units* U) noexcept nogil:
     U.n += 1
 
 
+cdef inline void _unit_fill(Units* U) noexcept nogil:
+    """Fill U's next unit (from the bytes where U has them, else from the int counts)."""
+    if U.b == NULL:
+        _unit_fill_int(U)
+    elif U.n < 3:
+        U.idx[U.n] = <int>mj_idx9(U.b + 9 * U.n) - (U.wsub if U.n == U.wu else 0)
+        U.n += 1
+    else:
+        U.hidx = <int>mj_idx7(U.b + 27) - (U.wsub if U.wu == 3 else 0)
+        U.n += 1
+
+
 cdef inline void _units_all(Units* U) noexcept nogil:
     while U.n < 4:
         _unit_fill(U)
@@ -393,11 +506,65 @@ cdef inline int _hon_of(Ctx* x, Units* U) noexcept nogil:
     return U.hidx + (N7 if hc else 0)
 
 
+cdef inline int _unit_0(int f, int g, int pairs, int* state) noexcept nogil:
+    """_feasible_0's step for one unit whose tiles need f wilds to make sets and g to make sets and a pair
+    (only whether they are 0 matters). state: bit 0 some unit takes the pair at no cost, bit 1 a unit that
+    makes no sets alone is already that unit. 0 when the hand cannot be sets and pairs any more."""
+    if f:                                       # this unit can only be the pair's
+        if g or not pairs or state[0] & 2:
+            return 0
+        state[0] |= 3
+    elif not g:
+        state[0] |= 1
+    return 1
+
+
+cdef bint _feasible_0(Units* U, int sets, int pairs) noexcept nogil:
+    """_feasible_u without wilds: every unit makes sets on its own (f 0) but for at most one, which makes sets
+    and the pair (g 0); with a pair, some unit makes it at no cost. Only whether f and g are 0 matters, so
+    which kinds are candidates of the wild does not (it turns a nonzero f or g into INF)."""
+    cdef int u, k, v, tot, md
+    cdef int state = 0 if pairs else 1         # _unit_0's
+    cdef unsigned short t
+    cdef unsigned long long e
+    for u in range(3):
+        if U.n == u:
+            _unit_fill(U)
+        if U.idx[u] < 0:                           # a count over 4: a lower bound, as in _feasible_u
+            state |= 1
+            continue
+        t = _tfg[U.idx[u]]
+        if not _unit_0(t & 0xFF, t >> 8, pairs, &state):
+            return False
+    if U.n == 3:
+        _unit_fill(U)
+    if U.hidx >= 0:             # the non-candidates' entry: each honour unit's f and g are 0 or INF
+        e = _hon[U.hidx]
+        tot = e & 0xFFFF                        # the sum of f
+        md = <int>((e >> 32) & 0xFFFF) - INF    # the least g - f
+        if tot:                 # one honour unit takes the pair (tot + md is then its g plus the others' f)
+            if tot + md != 0 or not pairs or state & 2:
+                return False
+            state |= 3
+        elif md == 0:
+            state |= 1
+    else:
+        for k in range(27, NK):
+            v = U.c[k]
+            if v >= NH:
+                state |= 1
+            elif not _unit_0(_hf[v], _hg[v], pairs, &state):
+                return False
+    return state & 1 and U.tiles == 3 * sets + 2 * pairs
+
+
 cdef bint _feasible_u(Ctx* x, Units* U, int j, int sets, int pairs) noexcept nogil:
     """_feasible on the counts U was made from."""
     cdef int u, k, v, f, g, h, total = 0, delta = INF
     cdef int low = 0      # a lower bound on the wilds needed so far: the sum of f, or of min(f, g) with a pair
     cdef unsigned long long e
+    if j == 0:
+        return _feasible_0(U, sets, pairs)
     for u in range(3):
         if U.n == u:
             _unit_fill(U)
@@ -1243,25 +1410,18 @@ cdef void _limits(Ctx* x, unsigned long long playable, unsigned char* lim) noexc
 
 
 cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int live,
-                   const unsigned char* lim) noexcept nogil:
+                   const unsigned char* lim, Units* U) noexcept nogil:
     """One hand's counts into facts _prep_check made: CHK_OK, or an error code * 64 + the kind at fault.
-    Tiles of the wild kind count as wilds; at most `live` of them. lim from _limits."""
+    Tiles of the wild kind count as wilds; at most `live` of them. lim from _limits. U: NULL, or units to start
+    on the loaded x.f.real for _decide (filled from the bytes where the context is small), its odd count set."""
     cdef Facts* f = &x.f
-    cdef int k, v, total = 0, w = f.w
+    cdef int k, v = 0, total, w = f.w
     cdef int* real = f.real
     cdef int* base = f.base
-    cdef bint over
-    cdef unsigned char ov = 0
+    cdef int over, odd
     if jokers < 0:
         return CHK_TOTAL * 64
-    for k in range(NK):                       # simple loops on bytes: the compiler vectorises them
-        ov |= <unsigned char>(cnt[k] > lim[k])
-    over = ov != 0
-    for k in range(NK):
-        real[k] = cnt[k]
-    for k in range(NK):
-        total += real[k]
-    memcpy(base, real, NK * sizeof(int))
+    total = mj_load34(cnt, lim, real, base, &over, &odd)   # NK == 34: the counts and their sums at once
     if over:
         for k in range(NK):
             if cnt[k] > lim[k]:
@@ -1282,6 +1442,12 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int l
     f.jokers = jokers
     f.waits_all = -1
     x.err = 0
+    if U != NULL:
+        if x.small:   # each count at most 4 now the limits passed (the wild kind's are wilds)
+            _units_bytes(real, U, cnt, total, w, v)
+        else:
+            _units(real, U, False)
+        U.odd = odd - (v & 1)   # (v: the wild kind's tiles, which real has not)
     return CHK_OK
 
 
@@ -1511,27 +1677,32 @@ cdef int _shape_settles(Ctx* x, Units* U, int sets) noexcept nogil:
     return 0
 
 
-cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int odd=-1,
-                 bint fits=False) noexcept nogil:
+cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd, bint fits,
+                 Units* pre) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
-    -1 when the native code cannot decide exactly (the caller asks the reference). fits: the caller found
-    _may_fit(x, sets, std, odd) true just now (std 0 or 1, as passed)."""
+    -1 when the native code cannot decide exactly (the caller asks the reference). std, odd: the standard
+    shape's feasibility and the kinds held an odd number of times, when the caller knows them (else -1).
+    fits: the caller found _may_fit(x, sets, std, odd) true just now (std 0 or 1, as passed). pre: NULL, or
+    the units of x.f.real as _load_row started them (its odd count, when known, stands for odd)."""
     cdef Spec* sp = x.spec
     cdef Run R
     cdef Reading scratch
     cdef int sets = (sp.win_size - 2) // 3
     cdef int forbids = -1  # _forbids(x, -1) once asked: 0 no forbid can hold, 2 one holds whatever the reading
     cdef bint plain = False  # the plain standard pattern has a reading and no forbid can hold
-    cdef Units U             # of x.f.real, once made (have_u)
-    cdef bint have_u = False
+    cdef Units own           # the units of x.f.real made here, where pre is NULL
+    cdef Units* U = pre
+    if U == NULL:
+        _units(x.f.real, &own, x.small)
+        U = &own
+    elif odd < 0:
+        odd = U.odd
     _reset_memo(x)
     if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
         forbids = _forbids(x, -1)
         if forbids == 0:
             if std < 0:
-                _units(x.f.real, &U, x.small)
-                have_u = True
-                std = _feasible_u(x, &U, x.f.jokers, sets, 1)
+                std = _feasible_u(x, U, x.f.jokers, sets, 1)
             plain = std > 0
             # bounds only for hands the tables say win; with wilds after the shape shortcut (below), since a
             # minimum is most often unsure of a reading that may use wilds (without a minimum, now: nothing to ask)
@@ -1539,20 +1710,15 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std=-1, int 
                 return 1
     if not fits:
         if std < 0 and x.has_std and sets >= 0:     # _may_fit's first test, on the units kept
-            _units(x.f.real, &U, x.small)
-            have_u = True
-            std = _feasible_u(x, &U, x.f.jokers, sets, 1)
+            std = _feasible_u(x, U, x.f.jokers, sets, 1)
         if not _may_fit(x, sets, std, odd):
             return 0
     if forbids < 0:
         forbids = _forbids(x, -1)
     if forbids == 2:
         return 0
-    if mode == 2 and forbids == 0:
-        if not have_u:
-            _units(x.f.real, &U, x.small)
-        if _shape_settles(x, &U, sets - x.f.nmelds):  # (after the cheap refusals)
-            return 1
+    if mode == 2 and forbids == 0 and _shape_settles(x, U, sets - x.f.nmelds):  # (after the cheap refusals)
+        return 1
     if plain and x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
         return 1
     memset(&R, 0, sizeof(Run))
@@ -1954,8 +2120,9 @@ cdef class Kernel:
         self.pattern_names = pattern_names
         self.xc_wild = -2
 
-    cdef int _load(self, counts, int wilds, wild, int size) except -1:
-        """Prepare xc for the wild kind (when it changed) and load one hand: CHK_OK or an error code."""
+    cdef int _load(self, counts, int wilds, wild, int size, Units* U) except -1:
+        """Prepare xc for the wild kind (when it changed) and load one hand: CHK_OK or an error code (U: as
+        _load_row's)."""
         cdef int w, e
         if wild is None:
             w = self.chk_wild
@@ -1970,7 +2137,7 @@ cdef class Kernel:
                 return e
             _limits(self.xc, self.playable, self.lim)
             self.xc_wild = w
-        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.lim)
+        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.lim, U)
 
     cdef bytes _as_bytes(self, counts, int wilds, wild, bint pre_draw):
         """Counts as 34 bytes, or the validator's ValueError."""
@@ -1988,10 +2155,11 @@ cdef class Kernel:
         ValueError."""
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size):
+        cdef Units U
+        if self._load(counts, wilds, wild, self.sp.win_size, &U):
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
-        return _decide(self.xc, mode, val, pat)
+        return _decide(self.xc, mode, val, pat, -1, -1, False, &U)
 
     def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False):
         """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
@@ -1999,7 +2167,7 @@ cdef class Kernel:
         that every one fails a minimum (the pattern is then never tried)?"""
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size):
+        if self._load(counts, wilds, wild, self.sp.win_size, NULL):
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
         _reset_memo(self.xc)
@@ -2013,7 +2181,7 @@ cdef class Kernel:
         cdef int mods
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size):
+        if self._load(counts, wilds, wild, self.sp.win_size, NULL):
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
         if not 0 <= pattern < self.sp.npat:
@@ -2059,8 +2227,7 @@ cdef class Kernel:
         cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std, odd, odd0, d, lo1, lo2, lo1u
         cdef int F[10]
         cdef int G[10]
-        cdef int IDX[3]
-        cdef int t0 = 0   # _suit_idx's tile count, not needed here
+        cdef Units U
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
@@ -2068,32 +2235,32 @@ cdef class Kernel:
         cdef int j
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
-        e = self._load(counts, wilds, wild, self.sp.win_size - 1)
+        e = self._load(counts, wilds, wild, self.sp.win_size - 1, &U)
         w = self.xc_wild
         if e:
             self.invalid(counts, wilds, wild, True, None)
             raise ValueError("invalid hand")
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
-        tiles = 0
-        for k in range(NK):
-            tiles += x.f.real[k]
+        _units_all(&U)    # the suits' table indices, to add one tile to without a rescan
+        tiles = U.tiles
+        odd0 = U.odd
         total = 0
         lo1 = lo2 = INF   # the least and second least g - f over the units, and the unit of the least
         lo1u = -1
         for u in range(10):
-            F[u] = _unit(x, x.f.real, u, &G[u])
+            if u >= 3:
+                F[u] = _unit(x, x.f.real, u, &G[u])
+            elif U.idx[u] >= 0:
+                F[u] = _suit_at(x, u, U.idx[u], &G[u])
+            else:         # a count over 4: a lower bound, as _unit gives
+                F[u] = G[u] = 0
             total += F[u]
-            if u < 3:   # the suit's table index, to add one tile to without a rescan
-                IDX[u] = _suit_idx(x.f.real + 9 * u, &t0)
             d = G[u] - F[u]
             if d < lo1:
                 lo2, lo1, lo1u = lo1, d, u
             elif d < lo2:
                 lo2 = d
-        odd0 = 0
-        for k in range(NK):
-            odd0 += x.f.real[k] & 1
         pairs_ok = x.has_pairs and not x.f.nmelds and self.sp.win_size % 2 == 0   # as in _may_fit
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
@@ -2116,8 +2283,8 @@ cdef class Kernel:
                 std = -1
             else:                                   # only k's unit changed: the others' table entries stand
                 ku = k // 9 if k < 27 else k - 24
-                if ku < 3 and IDX[ku] >= 0 and x.f.real[k] <= 4:
-                    f = _suit_at(x, ku, IDX[ku] + _p5[k - 9 * ku], &g)
+                if ku < 3 and U.idx[ku] >= 0 and x.f.real[k] <= 4:
+                    f = _suit_at(x, ku, U.idx[ku] + _p5[k - 9 * ku], &g)
                 else:
                     f = _unit(x, x.f.real, ku, &g)
                 delta = _lo(g - f, lo2 if ku == lo1u else lo1)
@@ -2130,9 +2297,9 @@ cdef class Kernel:
                         if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
                             fits = True
                             break
-                r = _decide(x, 2, &val, &pat, std, odd, True) if fits else 0
+                r = _decide(x, 2, &val, &pat, std, odd, True, NULL) if fits else 0
             else:
-                r = _decide(x, 2, &val, &pat, std, odd)
+                r = _decide(x, 2, &val, &pat, std, odd, False, NULL)
             if k == w:
                 x.f.jokers -= 1
             else:
@@ -2180,6 +2347,7 @@ cdef class Kernel:
         cdef double win_by = self.chk_win_by
         cdef int live = self.chk_live
         cdef unsigned char lim[NK]
+        cdef Units U
         cdef Ctx* x
         if counts.shape[1] != NK:
             raise ValueError(f"counts must have {NK} columns, one per kind")
@@ -2202,11 +2370,11 @@ cdef class Kernel:
                         e = _prep_check(x, wild, playable, win_by)
                         _limits(x, playable, lim)
                     if not e:
-                        e = _load_row(x, &counts[i, 0], wilds[i], size, live, lim)
+                        e = _load_row(x, &counts[i, 0], wilds[i], size, live, lim, &U)
                     if e:
                         bad = i
                         break
-                    r = _decide(x, mode, &val, &pat)
+                    r = _decide(x, mode, &val, &pat, -1, -1, False, &U)
                     out[i] = r
                     if mode == 0:
                         values[i] = val if r == 1 else NAN
