@@ -231,7 +231,58 @@ def _ensure(v: Variant, folder: Path | None = None) -> tuple[Path, bool, str]:
             pyx = Path(tmp) / f"{name}.pyx"
             pyx.write_text(render(v, key), encoding="utf-8")
             built = _cythonize(pyx, name, Path(tmp))
-            return _write_entry(folder, key, built, v), True, key
+            lib = _write_entry(folder, key, built, v)
+    _prune_modules(folder)
+    return lib, True, key
+
+
+KEEP_GENERATIONS = 3  # other compilers' (or platforms') module generations kept in the cache
+
+
+def _prune_modules(folder: Path) -> None:
+    """Delete the variant modules of all but the KEEP_GENERATIONS most recently written other generations (a
+    generation: the compiler version and platform an entry's sidecar records). Every change to the code
+    generator or the core's declarations makes a new key for every variant, so a developer or an upgrade would
+    otherwise pile up a module set each time; the current generation is never touched, and an entry whose
+    build lock another process holds is left alone. Called only after a build, so loads never delete."""
+    current = (compiler_version(), platform_tag())
+    newest: dict[tuple[str, str], float] = {}
+    entries: list[tuple[tuple[str, str], str]] = []
+    for side in folder.glob("mjv_*.json"):
+        try:
+            meta = json.loads(side.read_text(encoding="utf-8"))
+            gen = (str(meta["compiler"]), str(meta["platform"]))
+            mtime = side.stat().st_mtime
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # being written, or not ours: left as it is
+        if gen == current:
+            continue
+        newest[gen] = max(newest.get(gen, 0.0), mtime)
+        entries.append((gen, side.name[:-len(".json")]))
+    keep = set(sorted(newest, key=newest.__getitem__, reverse=True)[:KEEP_GENERATIONS])
+    for gen, name in entries:
+        if gen not in keep:
+            _delete_entry(folder, name)
+
+
+def _delete_entry(folder: Path, name: str) -> None:
+    """Remove one cache entry (library, sidecar, lock) unless another process holds its lock."""
+    lock = folder / f"{name}.lock"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        fcntl = None
+    try:
+        with open(lock, "a+b") as f:
+            if fcntl is not None:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    return  # in use: kept
+            for p in (folder / f"{name}{EXT}", _sidecar(folder, name), lock):
+                p.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def build_variant(name_or_path: str) -> dict[str, Any]:

@@ -639,6 +639,45 @@ def test_corrupt_stale_and_changed_entries_are_rebuilt(tmp_path, monkeypatch):
     assert other["built"] and other["key"] != first["key"]
 
 
+def test_a_build_prunes_other_generations_modules(tmp_path, monkeypatch):
+    """A build keeps its own generation's modules and the KEEP_GENERATIONS newest others'; older generations'
+    library, sidecar and lock go, and one whose lock another process holds stays."""
+    import fcntl
+    import json
+
+    from mjrules.native import EXT, KEEP_GENERATIONS, build_variant, compiler_version, platform_tag
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv("MJRULES_CACHE", str(cache))
+
+    def entry(i: int, compiler: str, age: int) -> list[Path]:
+        name = f"mjv_{i:032x}"
+        files = [cache / f"{name}{EXT}", cache / f"{name}.json", cache / f"{name}.lock"]
+        files[0].write_bytes(b"old")
+        files[1].write_text(json.dumps({"compiler": compiler, "platform": platform_tag()}))
+        files[2].write_bytes(b"")
+        for f in files:
+            os.utime(f, (1_000_000 - age, 1_000_000 - age))
+        return files
+
+    gens = [entry(i, f"old compiler {i}", age=i) for i in range(KEEP_GENERATIONS + 3)]  # gens[0] the newest
+    same_gen = entry(90, f"old compiler {KEEP_GENERATIONS + 2}", age=0)  # an oldest generation's newer entry
+    mine = entry(91, compiler_version(), age=99)                          # the current generation, however old
+    held = entry(92, "old compiler held", age=99)
+    (cache / "mjv_notours.json").write_text("not json")
+    with open(held[2], "a+b") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        info = build_variant(str(_fresh_spec(tmp_path, "prune")))
+    assert info["built"] and Path(info["path"]).exists()
+    # the generations by their newest entry: KEEP_GENERATIONS + 2 has an entry of age 0, so it is kept
+    kept = {KEEP_GENERATIONS + 2, 0, 1}
+    assert [all(f.exists() for f in g) for g in gens] == [i in kept for i in range(len(gens))]
+    assert all(f.exists() for f in same_gen + mine + held) and (cache / "mjv_notours.json").exists()
+    assert not build_variant(str(_fresh_spec(tmp_path, "prune")))["built"]  # a load deletes nothing
+    assert [g[0].exists() for g in gens] == [i in kept for i in range(len(gens))]
+
+
 def test_hostile_spec_is_harmless(tmp_path, monkeypatch):
     from mjrules.compiler import compile_file
     from mjrules.compiler.codegen import render
