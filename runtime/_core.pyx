@@ -497,6 +497,27 @@ cdef inline void _units_all(Units* U) noexcept nogil:
         _unit_fill(U)
 
 
+cdef inline Units* _units_plus(const Units* U, Units* V, int k, int w, int odd, Ctx* x) noexcept nogil:
+    """For _decide on x.f.real, which are U's counts (all filled) with one tile of kind k added (none when k
+    is the wild kind w: a wild is not counted): V made their units without a rescan; odd: the kinds held an
+    odd number of times. NULL (_decide fills its own as it needs them) without wilds, where _decide's verdict
+    most often comes from the tables' answer the caller passes, and the copy would cost more than it saves."""
+    cdef int u
+    cdef const int* c = x.f.real
+    if not x.f.jokers:
+        return NULL
+    V[0] = U[0]
+    V.odd = odd
+    if k != w:
+        V.tiles += 1
+        if k < 27:
+            u = k // 9
+            V.idx[u] = U.idx[u] + _p5[k - 9 * u] if U.idx[u] >= 0 and c[k] <= 4 else -1
+        else:
+            V.hidx = U.hidx + _p5[k - 27] if U.hidx >= 0 and c[k] <= 4 else -1
+    return V
+
+
 cdef inline int _hon_of(Ctx* x, Units* U) noexcept nogil:
     """The offset of U's honour entry in _hon for these facts' candidates, -1 when it is not tabled (a count
     over 4, or some honour kinds candidates of the wild and others not)."""
@@ -1064,6 +1085,7 @@ cdef struct Run:
     double* hi           # per pattern: an upper bound of its readings' values (NAN: none known), and
     int* mx              # at most how many modifiers hold on one of them; hk: 1 once both are worked out
     signed char* hk      # (_run_all's own arrays, so only while it runs)
+    Units* units         # NULL, or the units of x.f.real the caller made (shared with _pungs_exist)
 
 
 cdef bint _beaten(Run* R, int p) noexcept nogil:
@@ -1195,6 +1217,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef int mx[MAXPAT]
     cdef signed char hk[MAXPAT]
     cdef Units U
+    cdef Units* UP
     cdef int pung_ok = -1   # some standard reading has no sequence (-1: not asked yet)
     cdef bint pungs = True
     if sp.npat > MAXPAT:
@@ -1211,8 +1234,11 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
             if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
                 if pung_ok < 0:
-                    _units(x.f.real, &U, x.small)
-                    pung_ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, &U, sets)
+                    UP = R.units
+                    if UP == NULL:
+                        _units(x.f.real, &U, x.small)
+                        UP = &U
+                    pung_ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, UP, sets)
                 if not pung_ok:
                     continue
             pats[n] = p
@@ -1724,6 +1750,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
     memset(&R, 0, sizeof(Run))
     R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True
     R.std_known, R.std_ok = std >= 0, std > 0
+    R.units = U
     _run_all(x, &R, NULL)
     if x.err:
         return -1
@@ -2227,7 +2254,7 @@ cdef class Kernel:
         cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std, odd, odd0, d, lo1, lo2, lo1u
         cdef int F[10]
         cdef int G[10]
-        cdef Units U
+        cdef Units U, V   # the pre-draw hand's units, and those of the hand with kind k added
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
@@ -2297,9 +2324,9 @@ cdef class Kernel:
                         if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
                             fits = True
                             break
-                r = _decide(x, 2, &val, &pat, std, odd, True, NULL) if fits else 0
+                r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x)) if fits else 0
             else:
-                r = _decide(x, 2, &val, &pat, std, odd, False, NULL)
+                r = _decide(x, 2, &val, &pat, std, odd, False, _units_plus(&U, &V, k, w, odd, x))
             if k == w:
                 x.f.jokers -= 1
             else:
