@@ -89,6 +89,11 @@ WAITS = [
     ("fuzhou_jiangxi", "147m258p369s1234z", None, ["5z", "6z", "7z"]),
     ("fuzhou_fujian", "123m456m789p234s5s777m", "9s", ["2s", "5s", "9s"]),
     ("shangrao", "123m456m789p234s7z", "9s", ["7z"]),
+    # 上饶 with a 宝: only 碰碰胡 reaches the minimum (a 平胡 with 宝 is worth 2), so each draw's verdict rests on
+    # the pung test of the hand with the drawn tile added, in a suit and in the honours
+    ("shangrao", "111z222z333z44m5m9s*", "9s", ["4m", "5m", "9s"]),
+    ("shangrao", "111m222p333s44z5z9s*", "9s", ["9s", "4z", "5z"]),
+    ("shangrao", "111m222p333s4z5z9s*9s*", "9s", ["9s", "4z", "5z"]),
 ]
 
 
