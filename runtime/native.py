@@ -14,7 +14,8 @@ Cache: key = sha256(IR JSON, compiler version (with digests of codegen.py and _c
 Cython version, platform tag). Entries live in `$MJRULES_CACHE` or `~/.cache/mjrules` (shipped variants may
 also be prebuilt into the package's `_native/` folder) as `<module><EXT_SUFFIX>` plus a sidecar JSON that
 records the magic, versions and the library's sha256; a stale or corrupt entry is rebuilt, never loaded.
-Builds write to a temporary file and `os.replace` it, under an `fcntl.flock` lock per key.
+Builds write to a temporary file and `os.replace` it, under an `fcntl.flock` lock per key; a build then prunes
+other compiler generations' modules but the newest three (`_prune_modules`).
 """
 from __future__ import annotations
 
