@@ -2259,7 +2259,9 @@ cdef class Kernel:
         cdef int nfound = 0
         cdef double val
         cdef bint undecided = False, odd_size, pairs_ok, fits
-        cdef int j
+        cdef int j, nkeep
+        cdef int live[MAXPAT]
+        cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
         e = self._load(counts, wilds, wild, self.sp.win_size - 1, &U)
@@ -2289,6 +2291,20 @@ cdef class Kernel:
             elif d < lo2:
                 lo2 = d
         pairs_ok = x.has_pairs and not x.f.nmelds and self.sp.win_size % 2 == 0   # as in _may_fit
+        # A free pattern whose three-valued test is already false on the pre-draw counts is false on every count
+        # vector that contains them (the test's contract, which the wild enumeration relies on too): adding a
+        # real tile leaves every other fact alone, so the test need not run again for a real drawn tile (the
+        # wild's kind adds a wild: _decide tests every pattern itself).
+        keep, nkeep = x.free_pats, x.nfree
+        if 0 < x.nfree <= MAXPAT:
+            _reset_memo(x)
+            x.f.waits_all = -1
+            keep, nkeep = live, 0
+            for j in range(x.nfree):
+                x.err = 0
+                if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
+                    live[nkeep] = x.free_pats[j]
+                    nkeep += 1
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
@@ -2318,10 +2334,10 @@ cdef class Kernel:
                 std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
             if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
                 fits = pairs_ok and odd <= x.f.jokers
-                if not fits and x.nfree:
+                if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
                     _reset_memo(x)
-                    for j in range(x.nfree):
-                        if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
+                    for j in range(nkeep):
+                        if self.sp.viable(x, x.f.base, keep[j]) != 0 or x.err:
                             fits = True
                             break
                 r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x)) if fits else 0

@@ -88,6 +88,9 @@ WAITS = [
     ("fuzhou_jiangxi", "1112345678999m", None, [f"{r}m" for r in range(1, 10)]),
     ("fuzhou_jiangxi", "147m258p369s1234z", None, ["5z", "6z", "7z"]),
     ("fuzhou_fujian", "123m456m789p234s5s777m", "9s", ["2s", "5s", "9s"]),
+    # only the third gold completes it (三金倒): the free pattern's test, false on the pre-draw counts, which rules
+    # it out for every real tile drawn, holds once the wild's kind is drawn
+    ("fuzhou_fujian", "147m147p147s258m25p9s*9s*", "9s", ["9s"]),
     ("shangrao", "123m456m789p234s7z", "9s", ["7z"]),
     # 上饶 with a 宝: only 碰碰胡 reaches the minimum (a 平胡 with 宝 is worth 2), so each draw's verdict rests on
     # the pung test of the hand with the drawn tile added, in a suit and in the honours
