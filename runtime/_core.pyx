@@ -2260,6 +2260,7 @@ cdef class Kernel:
         cdef double val
         cdef bint undecided = False, odd_size, pairs_ok, fits
         cdef int j, nkeep
+        cdef unsigned int skip = 0   # the units (bits 0..9) where no real tile drawn can complete the hand
         cdef int live[MAXPAT]
         cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
         if type(counts) is not bytes or len(<bytes>counts) != NK:
@@ -2305,9 +2306,18 @@ cdef class Kernel:
                 if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
                     live[nkeep] = x.free_pats[j]
                     nkeep += 1
+        # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
+        # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
+        # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
+        if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers):
+            for u in range(10):
+                if total - F[u] + _lo(0, lo2 if u == lo1u else lo1) > x.f.jokers:
+                    skip |= 1u << u
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
+                continue
+            if skip and k != w and (skip >> (k // 9 if k < 27 else k - 24)) & 1:
                 continue
             if k == w:
                 if x.f.jokers >= self.sp.copies[w] or x.f.jokers >= self.chk_live or x.f.jokers >= MAXJ:

@@ -87,6 +87,9 @@ WAITS = [
     ("fuzhou_jiangxi", "123m456m789p2345s", None, ["2s", "5s"]),
     ("fuzhou_jiangxi", "1112345678999m", None, [f"{r}m" for r in range(1, 10)]),
     ("fuzhou_jiangxi", "147m258p369s1234z", None, ["5z", "6z", "7z"]),
+    # two pairs waiting on either: a drawn 1s leaves the other units a wild short of sets, but the 5z pair covers it
+    ("fuzhou_jiangxi", "123m456m789p11s55z", None, ["1s", "5z"]),
+    ("shangrao", "123m456m789p11s55z", "9s", ["1s", "5z"]),
     ("fuzhou_fujian", "123m456m789p234s5s777m", "9s", ["2s", "5s", "9s"]),
     # only the third gold completes it (三金倒): the free pattern's test, false on the pre-draw counts, which rules
     # it out for every real tile drawn, holds once the wild's kind is drawn
