@@ -1401,27 +1401,47 @@ cdef enum:
 cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) noexcept nogil:
     """The facts every checked hand shares: concealed, no melds, self-drawn by the dealer, no winning tile
     named, wild kind w (-1: none). CHK_OK, or CHK_WILDKIND * 64 when w cannot be the wild kind."""
-    cdef Spec* sp = x.spec
     cdef Facts* f = &x.f
-    cdef int k
     memset(f, 0, sizeof(Facts))
     x.err = 0
-    if w >= 0 and (w >= NK or not sp.has_wild or not (playable >> w) & 1):
+    f.w = -1
+    f.cand = ~0ULL   # no kind set matches it: _set_wild fills the candidates
+    if _set_wild(x, w, playable, NULL):
         return CHK_WILDKIND * 64
-    f.w = w
-    f.cand = sp.stands
-    if sp.face_value and w >= 0:
-        f.cand |= 1ULL << w
-    for k in range(NK):
-        if (f.cand >> k) & 1:
-            f.cand_list[f.ncand] = k
-            f.ncand += 1
     f.is_dealer = f.no_melds = f.dealer_won = True
     f.discarder = -1
     f.winners = 1
     f.win_by = win_by
     f.win_tile = -1
     f.waits_all = -1
+    return CHK_OK
+
+
+cdef int _set_wild(Ctx* x, int w, unsigned long long playable, unsigned char* lim) noexcept nogil:
+    """Switch facts that _prep_check made (and _limits' lim for them, unless NULL) to the wild kind w, changing
+    only what depends on it: the same facts as _prep_check(x, w) and _limits would make, without clearing and
+    refilling the rest. CHK_OK, or CHK_WILDKIND * 64 (nothing changed) when w cannot be the wild kind."""
+    cdef Spec* sp = x.spec
+    cdef Facts* f = &x.f
+    cdef unsigned long long cand
+    cdef int k
+    if w >= 0 and (w >= NK or not sp.has_wild or not (playable >> w) & 1):
+        return CHK_WILDKIND * 64
+    if f.w >= 0 and lim != NULL:
+        lim[f.w] = <unsigned char>_lo(sp.copies[f.w], 255) if (playable >> f.w) & 1 else 0
+    f.w = w
+    cand = sp.stands
+    if sp.face_value and w >= 0:
+        cand |= 1ULL << w
+    if cand != f.cand:
+        f.cand = cand
+        f.ncand = 0
+        for k in range(NK):
+            if (cand >> k) & 1:
+                f.cand_list[f.ncand] = k
+                f.ncand += 1
+    if w >= 0 and lim != NULL:
+        lim[w] = 255
     return CHK_OK
 
 
@@ -2158,11 +2178,15 @@ cdef class Kernel:
         else:
             w = wild
         if w != self.xc_wild:
-            e = _prep_check(self.xc, w, self.playable, self.chk_win_by)
+            if self.xc_wild == -2:   # not prepared yet, or its last preparation failed
+                e = _prep_check(self.xc, w, self.playable, self.chk_win_by)
+                if not e:
+                    _limits(self.xc, self.playable, self.lim)
+            else:
+                e = _set_wild(self.xc, w, self.playable, self.lim)
             if e:
                 self.xc_wild = -2
                 return e
-            _limits(self.xc, self.playable, self.lim)
             self.xc_wild = w
         return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.lim, U)
 
@@ -2420,8 +2444,7 @@ cdef class Kernel:
                 for i in range(n):
                     if kinds is not None and kinds[i] != wild and not e:
                         wild = kinds[i]
-                        e = _prep_check(x, wild, playable, win_by)
-                        _limits(x, playable, lim)
+                        e = _set_wild(x, wild, playable, lim)
                     if not e:
                         e = _load_row(x, &counts[i, 0], wilds[i], size, live, lim, &U)
                     if e:

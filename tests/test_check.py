@@ -225,6 +225,45 @@ def test_backends_agree_on_generated_hands(variant, data):
         assert nat.wait_kinds(pre, nw, wild) == ref.wait_kinds(pre, nw, wild)
 
 
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if engine_for(v, "native").variant.wild])
+@settings(max_examples=examples(40, 400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_wild_kind_changing_from_hand_to_hand(variant, data):
+    """Hands whose wild kinds differ, one after another (the per-hand call and wait_kinds re-aim the prepared
+    facts at each hand's wild, the batch at each row's): the reference's verdicts, hand by hand."""
+    got = [h for h in data.draw(st.lists(hands(variant), min_size=2, max_size=8)) if h is not None]
+    nat, ref = engine_for(variant, "native"), engine_for(variant, "reference")
+    want = [ref.is_win(c, nw, wild) for c, nw, wild in got]
+    assert [nat.is_win(c, nw, wild) for c, nw, wild in got] == want
+    if got:
+        kinds = np.array([-1 if w is None else w for _, _, w in got])
+        assert nat.check_batch(np.array([c for c, _, _ in got]), np.array([nw for _, nw, _ in got]),
+                               wild=kinds).tolist() == want
+    for c, nw, wild in got[:2]:
+        if nw <= 1:
+            k = next(k for k in range(34) if c[k])
+            pre = list(c)
+            pre[k] -= 1
+            assert nat.wait_kinds(pre, nw, wild) == ref.wait_kinds(pre, nw, wild)
+
+
+@pytest.mark.parametrize("variant", [v for v in VARIANTS if engine_for(v, "native").variant.wild])
+def test_the_old_wild_kind_gets_its_limit_back(variant):
+    """After a hand whose wild kind is 1m, a hand holding five 1m under another wild kind is refused, per hand and
+    in a batch whose rows change the wild kind (the prepared facts keep no trace of the old wild)."""
+    eng = engine_for(variant, "native")
+    size = eng.variant.win_size
+    ok = [0] * 34
+    ok[1:1 + size] = [1] * size
+    five = [5] + [1] * (size - 5) + [0] * (34 - size + 4)
+    assert sum(ok) == sum(five) == size
+    eng.is_win(ok, 0, 0)
+    with pytest.raises(ValueError, match="5 tiles of 1m"):
+        eng.is_win(five, 0, 18)
+    with pytest.raises(ValueError, match="row 1"):
+        eng.check_batch(np.array([ok, five]), np.array([0, 0]), wild=np.array([0, 18]))
+
+
 def test_undecided_hands_go_to_the_reference(tmp_path, monkeypatch):
     """A value beyond exact doubles makes the kernel give up; the answer still comes, from the reference."""
     from mjrules.compiler import compile_file
