@@ -71,6 +71,9 @@ cdef struct Facts:
 cdef struct Ctx
 
 ctypedef bint (*PatternFn)(Ctx* x, Reading* rd, int p) noexcept nogil
+# ViableFn: a free pattern's three-valued test on the counts so far: 0 when it fails on every count vector that
+# contains them (the other facts unchanged), 1 when it holds on every one, -1 when they do not tell. The wild
+# enumeration prunes on it and wait_kinds tests it once on a pre-draw hand for every real tile drawn.
 ctypedef signed char (*ViableFn)(Ctx* x, int* counts, int p) noexcept nogil
 ctypedef bint (*ModifierFn)(Ctx* x, Reading* rd, int m) noexcept nogil
 ctypedef bint (*EventFn)(Ctx* x, int e) noexcept nogil
