@@ -485,12 +485,16 @@ class BoundsCompiler:
         self.lines: list[str] = []
         self.n = 0
         self.depth = 0
+        self.exact: set[str] = set()   # lower-bound variables whose upper bound is the same value (or both NAN)
 
     def _pair(self, lo: str, hi: str | None = None) -> tuple[str, str]:
+        """A new pair of bound variables; without hi the pair is exact (its upper bound is its lower one)."""
         a, b = f"v{self.n}", f"v{self.n + 1}"
         self.n += 2
         self.lines.append(f"{a} = {lo}")
         self.lines.append(f"{b} = {a}" if hi is None else f"{b} = {hi}")
+        if hi is None:
+            self.exact.add(a)
         return a, b
 
     def bounds(self, e: Expr) -> tuple[str, str]:
@@ -515,20 +519,30 @@ class BoundsCompiler:
                 self.n += 2
                 self.lines.append(f"tb{i}(x, c, {cx.pattern_var}, st, &{lo}, &{hi})")
                 return lo, hi
+            # exact operands (a constant, an option, a fact) give simpler code with the same values: b_min2(u, u)
+            # is u, NAN included, and b_pow gives its lower bound as its upper one when both operands are exact
             if op in _ARITH:
                 (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
+                ea, eb = al in self.exact, bl in self.exact
                 if op == "add":
-                    return self._pair(f"{al} + {bl}", f"{ah} + {bh}")
+                    return self._pair(f"{al} + {bl}") if ea and eb else self._pair(f"{al} + {bl}", f"{ah} + {bh}")
                 if op == "sub":
-                    return self._pair(f"{al} - {bh}", f"{ah} - {bl}")
+                    return self._pair(f"{al} - {bl}") if ea and eb else self._pair(f"{al} - {bh}", f"{ah} - {bl}")
+                if ea and eb:
+                    return self._pair(f"{al} * {bl}")
+                if ea or eb:
+                    u, (wl, wh) = (al, (bl, bh)) if ea else (bl, (al, ah))
+                    return self._pair(f"b_min2({wl} * {u}, {wh} * {u})", f"b_max2({wl} * {u}, {wh} * {u})")
                 return self._pair(f"b_min4({al} * {bl}, {al} * {bh}, {ah} * {bl}, {ah} * {bh})",
                                   f"b_max4({al} * {bl}, {al} * {bh}, {ah} * {bl}, {ah} * {bh})")
             if op == "pow":
                 (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
+                if al in self.exact and bl in self.exact:
+                    return self._pair(f"b_pow(x, {al}, {al}, {bl}, {bl}, 0)")
                 return self._pair(f"b_pow(x, {al}, {ah}, {bl}, {bh}, 0)", f"b_pow(x, {al}, {ah}, {bl}, {bh}, 1)")
             if op == "neg":
                 lo, hi = self.bounds(a[0])
-                return self._pair(f"-{hi}", f"-{lo}")
+                return self._pair(f"-{lo}") if lo in self.exact else self._pair(f"-{hi}", f"-{lo}")
             if op == "if" and cx.types.of(e) != "bool":
                 t = f"v{self.n}"
                 self.n += 1
@@ -559,7 +573,8 @@ class BoundsCompiler:
 
 def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
     """For table i, per pattern and column, its rows as (cell, the three-valued test that the row matches a
-    reading of that pattern on the facts: its modifiers'). The lower bound of a lookup is the best row that
+    reading of that pattern on the facts: its modifiers'; each modifier's test is worked out once a call, when
+    a row first needs it, and a row's tests stop at the first false one). The lower bound of a lookup is the best row that
     surely matches, the upper one the best row that may; the status (column) is worked out on the facts by
     `sts`. Rows with a cell that is not a number leave the pattern's bounds unknown."""
     t = v.tables[i]
@@ -567,6 +582,7 @@ def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
         if t.column_var else None
     ncols = len(t.columns) if t.column_var else 1
     pats = []
+    used: set[int] = set()   # the modifiers some row tests: each has a memo variable u<i> in tb<i>
     for pi, pat in enumerate(v.patterns):
         saved, cx.pattern_var = cx.pattern_var, str(pi)
         cells = []
@@ -580,17 +596,16 @@ def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
                 if isinstance(x, bool) or not isinstance(x, (int, float)) or number(x) is None:
                     rows = None
                     break
-                test = "1"
-                for m in mods:
-                    test = f"t_and({test}, {_modifier_tri(cx, v, m, pi)})"
-                rows.append({"test": test, "v": number(x), "x": x})
+                rows.append({"mods": [{"i": m, "tri": _modifier_tri(cx, v, m, pi)} for m in mods],
+                             "v": number(x), "x": x})
+                used.update(mods)
             if rows:
                 rows.sort(key=lambda r: -r["x"])  # the best first: the first row that qualifies is the bound
                 cells.append({"col": ci, "rows": rows})
         cx.pattern_var = saved
         if cells:
             pats.append({"p": pi, "cells": cells})
-    return {"i": i, "cols": cols, "pats": pats}
+    return {"i": i, "cols": cols, "pats": pats, "memo": [f"u{m} = 2" for m in sorted(used)]}
 
 
 def _modifier_tri(cx: ExprCompiler, v: Variant, m: int, p: int) -> str:

@@ -397,6 +397,8 @@ _SR_VALUES = [  # 上饶's value, and others that read more of the reading (patt
     "value = min(T, 6 - count_in(honours))",               # unbounded below: never sure
     "value = -(0 - T) * (if one_suit then 1 else 2)",      # a condition the facts do not decide: both branches
     "value = T ^ 1 + (if 清一色 then 10 else 0) - (if special then 2 else 0)",
+    "value = T * (5 - wild_discards) - 2 ^ 2 * 1",         # exact operands: sub, pow and mul folded, exact x table
+    "value = -(1 - wild_discards) * T + 10",                # neg of an exact bound (negative) times a table
 ]
 
 
@@ -450,8 +452,14 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     wild = 26  # 9s
     rng = random.Random(case)
     sure = fails = 0
-    for n in range(90):
-        c, nw = _winning_counts(rng, n % 4, wild)
+    for n in range(120):
+        if n < 90:
+            c, nw = _winning_counts(rng, n % 4, wild)
+        else:  # one suit and 3 or 4 wilds: 清一色 not decided by the counts, so the table's bounds differ
+            nw = 3 + n % 2
+            c = _one_suit_counts(rng, nw)
+            if c[wild]:
+                continue
         s = situation_of(v, c, nw, wild)
         readings = ref.readings(s)
         for p, pat in enumerate(v.patterns):
@@ -465,12 +473,35 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
                 below = any((mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount for mn in v.score.minimum)
                 assert below == fail, (c, nw, pat.name, value)
         assert nat.is_win(bytes(c), nw, wild) == ref.is_win(bytes(c), nw, wild), (c, nw)
-    if case in (0, 1, 2, 4, 5):
+    if case in (0, 1, 2, 4, 5, 6, 7):
         assert sure > 20, "the test finds sure patterns on hands without wilds"
     if case in (0, 1):
         assert fails > 20, "and patterns that cannot reach the minimum (平胡 有宝 across suits)"
     if case == 3:
         assert sure == 0
+
+
+@pytest.mark.parametrize("hand,wilds,bounds", [
+    # 上饶's table (SR-14): per pattern (平胡 七对 碰碰胡 十三烂 九幺) the bounds of its readings' value on the
+    # counts alone; a modifier the counts leave open (清一色 on one suit, 幺九 on terminals and honours, 七星 not
+    # excluded) lifts the upper bound to its row's cell, one the counts rule out leaves the row out, and a row
+    # of two modifiers (七对 幺九 清一色, 64) needs both open
+    ("1199m1199p1199s11z", 0, [(4, 4), (16, 32), (16, 32), (4, 8), (4, 8)]),     # 幺九 open, 清一色 out
+    ("22334455667788p", 0, [(4, 16), (16, 32), (16, 32), (4, 8), (4, 8)]),      # 清一色 open, 幺九 out
+    ("2233m4455p6677s88s", 0, [(4, 4), (16, 16), (16, 16), (4, 8), (4, 8)]),    # both out
+    ("11199m111p999s11z", 1, [(2, 2), (8, 8), (8, 8), (2, 4), (2, 4)]),         # 有宝: 64's row is 16 there
+])
+def test_table_bounds_are_tight(hand, wilds, bounds):
+    """The bounds the search prunes with are the table's rows the counts leave possible, not looser (a test of
+    soundness alone passes on bounds that know nothing)."""
+    from mjrules.tiles import parse_tiles
+
+    nat = mjrules.load("shangrao")
+    c = [0] * 34
+    for t in parse_tiles(hand):
+        c[t.kind] += 1
+    got = [tuple(nat._kernel.value_bounds(c, wilds, 33, p)[:2]) for p in range(len(nat.variant.patterns))]
+    assert got == [(float(lo), float(hi)) for lo, hi in bounds]
 
 
 @pytest.mark.parametrize("case", [*shipped_names(), *(f"sr{i}" for i in range(1, len(_SR_VALUES)))])
