@@ -1515,7 +1515,7 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
     is already false. sets: the sets the concealed tiles must make; std: the standard shape's feasibility
     and odd: the number of kinds held an odd number of times, when known, else -1."""
     cdef Spec* sp = x.spec
-    cdef int i, k
+    cdef int k
     if x.has_std and sets >= 0:
         if std < 0:
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
@@ -1528,8 +1528,15 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
                 odd += x.f.real[k] & 1
         if odd <= x.f.jokers:
             return True
-    for i in range(x.nfree):
-        if sp.viable(x, x.f.base, x.free_pats[i]) != 0 or x.err:
+    return _any_viable(x, x.free_pats, x.nfree)
+
+
+cdef inline bint _any_viable(Ctx* x, int* pats, int n) noexcept nogil:
+    """Some free pattern of pats[:n] may hold on x.f.base: its three-valued test is not false, or it could not be
+    made natively (x.err), and then the caller must try the pattern itself."""
+    cdef int i
+    for i in range(n):
+        if x.spec.viable(x, x.f.base, pats[i]) != 0 or x.err:
             return True
     return False
 
@@ -2370,10 +2377,7 @@ cdef class Kernel:
                 fits = pairs_ok and odd <= x.f.jokers
                 if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
                     _reset_memo(x)
-                    for j in range(nkeep):
-                        if self.sp.viable(x, x.f.base, keep[j]) != 0 or x.err:
-                            fits = True
-                            break
+                    fits = _any_viable(x, keep, nkeep)
                 r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x)) if fits else 0
             else:
                 r = _decide(x, 2, &val, &pat, std, odd, False, _units_plus(&U, &V, k, w, odd, x))
