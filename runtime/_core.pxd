@@ -360,14 +360,12 @@ cdef inline double p_min(double a, double b) noexcept nogil:
 
 # ---- bounds over readings (the minimum-sure test); NAN: no bound known ----------------------------------
 cdef inline double b_min2(double a, double b) noexcept nogil:
-    if isnan(a) or isnan(b):
-        return NAN
-    return a if a < b else b
+    """min(a, b), NAN when either is NAN (no comparison with a NAN holds, so the second test fails)."""
+    return a if a < b else (b if b <= a else NAN)
 
 cdef inline double b_max2(double a, double b) noexcept nogil:
-    if isnan(a) or isnan(b):
-        return NAN
-    return a if a > b else b
+    """max(a, b), NAN when either is NAN."""
+    return a if a > b else (b if b >= a else NAN)
 
 cdef inline double b_min4(double a, double b, double c, double d) noexcept nogil:
     return b_min2(b_min2(a, b), b_min2(c, d))
