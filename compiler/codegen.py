@@ -485,7 +485,7 @@ class BoundsCompiler:
         self.lines: list[str] = []
         self.n = 0
         self.depth = 0
-        self.exact: set[str] = set()   # lower-bound variables whose upper bound is the same value (or both NAN)
+        self.exact: set[str] = set()   # lower bounds whose upper bound is the same value (or both NAN)
 
     def _pair(self, lo: str, hi: str | None = None) -> tuple[str, str]:
         """A new pair of bound variables; without hi the pair is exact (its upper bound is its lower one)."""
@@ -519,15 +519,19 @@ class BoundsCompiler:
                 self.n += 2
                 self.lines.append(f"tb{i}(x, c, {cx.pattern_var}, st, &{lo}, &{hi})")
                 return lo, hi
-            # exact operands (a constant, an option, a fact) give simpler code with the same values: b_min2(u, u)
-            # is u, NAN included, and b_pow gives its lower bound as its upper one when both operands are exact
+            # exact operands (a constant, an option, a fact) give simpler code with the same values:
+            # b_min2(u, u) is u, NAN included, and b_pow of exact operands has its lower bound as its upper
             if op in _ARITH:
                 (al, ah), (bl, bh) = self.bounds(a[0]), self.bounds(a[1])
                 ea, eb = al in self.exact, bl in self.exact
                 if op == "add":
-                    return self._pair(f"{al} + {bl}") if ea and eb else self._pair(f"{al} + {bl}", f"{ah} + {bh}")
+                    if ea and eb:
+                        return self._pair(f"{al} + {bl}")
+                    return self._pair(f"{al} + {bl}", f"{ah} + {bh}")
                 if op == "sub":
-                    return self._pair(f"{al} - {bl}") if ea and eb else self._pair(f"{al} - {bh}", f"{ah} - {bl}")
+                    if ea and eb:
+                        return self._pair(f"{al} - {bl}")
+                    return self._pair(f"{al} - {bh}", f"{ah} - {bl}")
                 if ea and eb:
                     return self._pair(f"{al} * {bl}")
                 if ea or eb:
@@ -573,10 +577,10 @@ class BoundsCompiler:
 
 def _table_bounds(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
     """For table i, per pattern and column, its rows as (cell, the three-valued test that the row matches a
-    reading of that pattern on the facts: its modifiers'; each modifier's test is worked out once a call, when
-    a row first needs it, and a row's tests stop at the first false one). The lower bound of a lookup is the best row that
-    surely matches, the upper one the best row that may; the status (column) is worked out on the facts by
-    `sts`. Rows with a cell that is not a number leave the pattern's bounds unknown."""
+    reading of that pattern on the facts: its modifiers'; each modifier's test is worked out once a call,
+    when a row first needs it, and a row's tests stop at the first false one). The lower bound of a lookup is
+    the best row that surely matches, the upper one the best row that may; the status (column) is worked out
+    on the facts by `sts`. Rows with a cell that is not a number leave the pattern's bounds unknown."""
     t = v.tables[i]
     cols = [(si, t.columns.index(s.name)) for si, s in enumerate(v.statuses) if s.name in t.columns] \
         if t.column_var else None

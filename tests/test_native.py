@@ -397,7 +397,7 @@ _SR_VALUES = [  # 上饶's value, and others that read more of the reading (patt
     "value = min(T, 6 - count_in(honours))",               # unbounded below: never sure
     "value = -(0 - T) * (if one_suit then 1 else 2)",      # a condition the facts do not decide: both branches
     "value = T ^ 1 + (if 清一色 then 10 else 0) - (if special then 2 else 0)",
-    "value = T * (5 - wild_discards) - 2 ^ 2 * 1",         # exact operands: sub, pow and mul folded, exact x table
+    "value = T * (5 - wild_discards) - 2 ^ 2 * 1",         # exact operands folded: sub, pow, mul; exact x T
     "value = -(1 - wild_discards) * T + 10",                # neg of an exact bound (negative) times a table
 ]
 
@@ -482,10 +482,10 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("hand,wilds,bounds", [
-    # 上饶's table (SR-14): per pattern (平胡 七对 碰碰胡 十三烂 九幺) the bounds of its readings' value on the
-    # counts alone; a modifier the counts leave open (清一色 on one suit, 幺九 on terminals and honours, 七星 not
-    # excluded) lifts the upper bound to its row's cell, one the counts rule out leaves the row out, and a row
-    # of two modifiers (七对 幺九 清一色, 64) needs both open
+    # 上饶's table (SR-14): per pattern (平胡 七对 碰碰胡 十三烂 九幺) the bounds of its readings'
+    # value on the counts alone; a modifier the counts leave open (清一色 on one suit, 幺九 on
+    # terminals and honours, 七星 not excluded) lifts the upper bound to its row's cell, one the
+    # counts rule out leaves the row out, and a row of two modifiers (七对 幺九 清一色, 64) needs both
     ("1199m1199p1199s11z", 0, [(4, 4), (16, 32), (16, 32), (4, 8), (4, 8)]),     # 幺九 open, 清一色 out
     ("22334455667788p", 0, [(4, 16), (16, 32), (16, 32), (4, 8), (4, 8)]),      # 清一色 open, 幺九 out
     ("2233m4455p6677s88s", 0, [(4, 4), (16, 16), (16, 16), (4, 8), (4, 8)]),    # both out
