@@ -634,6 +634,51 @@ def pung_only(v: Variant) -> list[int]:
     return [flag(p) for p in v.patterns]
 
 
+_PAIR_TESTS = {"eq": lambda w, c: w == c, "ne": lambda w, c: w != c, "lt": lambda w, c: w < c,
+               "le": lambda w, c: w <= c, "gt": lambda w, c: w > c, "ge": lambda w, c: w >= c}
+_MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+def std_needs(v: Variant) -> list[int]:
+    """Per pattern, what a standard reading must have for its condition to hold, read off the condition's
+    conjuncts: bits 0-2, the wild counts (0, 1, 2) its pair may have, narrowed by each comparison of
+    pair_wilds with a number (or `pair_wilds in (...)` of numbers); bit 3, it may have a sequence (clear when
+    no_sequences is a conjunct). 15 for a pattern of another shape or without a condition. The enumeration
+    of the standard shape skips what no open pattern may hold on (an open pattern's condition would be false
+    there), as the open patterns change."""
+    def needs(p: Any) -> int:
+        if p.shape != "standard" or p.cond is None:
+            return 15
+        pair, seq = 7, 8
+        for c in _conjuncts(p.cond):
+            if c.op == "var" and c.args == ("no_sequences",):
+                seq = 0
+            elif c.op in _PAIR_TESTS and len(c.args) == 2:
+                a, b = c.args
+                op = c.op
+                if b == Expr("var", ("pair_wilds",)):
+                    a, b, op = b, a, _MIRROR[op]
+                x = _number_const(b)
+                if a == Expr("var", ("pair_wilds",)) and x is not None:
+                    pair &= sum(1 << w for w in range(3) if _PAIR_TESTS[op](w, x))
+            elif c.op == "in" and c.args and c.args[0] == Expr("var", ("pair_wilds",)):
+                xs = [_number_const(e) for e in c.args[1:]]
+                if None not in xs:
+                    pair &= sum(1 << w for w in range(3) if w in xs)
+        return pair | seq
+    return [needs(p) for p in v.patterns]
+
+
+def _number_const(e: Expr) -> float | None:
+    """The value of a numeric constant expression (a number, not a bool), else None."""
+    if e.op == "const" and isinstance(e.args[0], (int, float)) and not isinstance(e.args[0], bool):
+        return float(e.args[0])
+    if e.op == "neg" and len(e.args) == 1:
+        x = _number_const(e.args[0])
+        return None if x is None else -x
+    return None
+
+
 def _counts_code(name: str, counts: str, g: Expr) -> str | None:
     """all_in, contains or count_in of a constant group, written out kind by kind over the counts array (no loop
     over every kind, no branch for all_in and count_in); None when the group is not a constant. The same answers
@@ -780,6 +825,7 @@ def render(v: Variant, key: str = "") -> str:
         "shapes": [_SHAPES.get(p.shape, 2) for p in v.patterns],
         "blind": reading_blind(v),
         "pung_only": pung_only(v),
+        "std_needs": std_needs(v),
     }
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)), autoescape=False,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True,

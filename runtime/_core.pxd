@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 11    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 12    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -124,6 +124,8 @@ cdef struct Spec:
     ModsBoundFn mods_bound        # on the facts alone: at most how many modifiers hold on a reading of it
     const int* pung_only          # per pattern: 1 its condition requires no_sequences, 2 it is no_sequences
                                   # alone (codegen.pung_only)
+    const int* std_needs          # per pattern: bits 0-2 the wild counts its standard reading's pair may have,
+                                  # bit 3 it may have a sequence (codegen.std_needs)
     ClaimFn claim
     WinFn win
 

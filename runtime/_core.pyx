@@ -747,7 +747,13 @@ cdef struct Std:
     int F[10]             # _unit(x, c, u, &G[u]) of every unit u of c, kept as c changes (see _std_feasible)
     int G[10]
     int tiles             # the sum of c
-    bint pungs            # no sequences
+    bint pungs            # no sequences, from the start (the sets wilds alone make, _std_opts)
+    int* needs            # what a reading must have to hold an open pattern (Spec.std_needs, or'ed over the
+                          # open patterns; bits 0-2 the pair's wild counts, bit 3 a sequence), changing as the
+                          # callback settles patterns: the enumeration skips what holds none of them
+    int all_needs         # 15, where needs points without a caller's word
+    int pairw             # the wilds of the pair placed (with pairs 0)
+    bint defer            # the pair is two wilds, kept for the leaf (see _std_rec)
     Reading rd
     ReadingCb cb
     void* ud
@@ -821,6 +827,8 @@ cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept nogil:
     non-decreasing order of the (kinds, kind) list, so each combination appears once."""
     cdef int i
     if pairs:
+        if not (S.needs[0] >> 2) & 1:   # no open pattern holds with a pair of two wilds
+            return
         for i in range(S.x.f.ncand):
             _push(&S.rd, G_PAIR, S.x.f.cand_list[i], 3)
             _all_jokers(S, sets, 0, 0)
@@ -834,6 +842,8 @@ cdef void _all_jokers(Std* S, int sets, int pairs, int lo) noexcept nogil:
     if S.nopt < 0:
         _std_opts(S)
     for i in range(lo, S.nopt):
+        if S.opts[i].kind == G_SEQ and not S.needs[0] & 8:
+            continue
         _push(&S.rd, S.opts[i].kind, S.opts[i].k0, 7)
         _all_jokers(S, sets - 1, 0, i)
         S.rd.ngroups -= 1
@@ -869,23 +879,42 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
     lowest held kind is taken first, so it never decreases down the recursion)."""
     cdef int* c = S.c
     cdef int real, r, off, u, f0, g0
+    cdef int needs = S.needs[0]
     cdef unsigned long long cand = S.x.f.cand
-    if S.stop or not _std_feasible(S, j, sets, pairs):
+    if S.stop:
+        return
+    if not pairs:
+        if not (needs >> S.pairw) & 1:   # no open pattern holds with the pair placed
+            return
+    elif not needs & 7:   # no open pattern holds on any pair
+        return
+    elif (needs & 7) == 4:
+        # Only a pair of two wilds holds an open pattern: the reference puts such a pair after every real tile
+        # (_all_jokers), so the rest are sets of the real tiles and j - 2 wilds, in the same order, and the pair
+        # is put back at the leaf. The feasibility test then asks for the sets alone.
+        if j < 2:
+            return
+        S.defer, S.pairw = True, 2
+        _std_rec(S, j - 2, sets, 0, k)
+        S.defer = False
+        return
+    if not _std_feasible(S, j, sets, pairs):
         return
     while k < NK and c[k] == 0:
         k += 1
     if k == NK:
         if j == 3 * sets + 2 * pairs:
-            _all_jokers(S, sets, pairs, 0)
+            _all_jokers(S, sets, pairs + S.defer, 0)
         return
     u = _unit_of(k)
     f0, g0 = S.F[u], S.G[u]
     if pairs:
         for real in range(2, 0, -1):
-            if c[k] >= real and j >= 2 - real and (real == 2 or (cand >> k) & 1):
+            if c[k] >= real and j >= 2 - real and (real == 2 or (cand >> k) & 1) and (needs >> (2 - real)) & 1:
                 c[k] -= real
                 S.tiles -= real
                 _std_unit(S, u)
+                S.pairw = 2 - real
                 _push(&S.rd, G_PAIR, k, 0 if real == 2 else 2)
                 _std_rec(S, j - (2 - real), sets, pairs - 1, k)
                 S.rd.ngroups -= 1
@@ -909,7 +938,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
             S.F[u], S.G[u] = f0, g0
             if S.stop:
                 return
-    if k >= 27 or S.pungs:
+    if k >= 27 or not S.needs[0] & 8:   # no open pattern holds with a sequence
         return
     r = k % 9
     for off in range(3):
@@ -972,12 +1001,16 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                     return
 
 
-cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, bint pungs=False) noexcept nogil:
-    """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order (with pungs, only
-    those without a sequence)."""
+cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, int* needs=NULL) noexcept nogil:
+    """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order; with needs (see
+    Std), only those that may hold an open pattern, as *needs says when each is reached."""
     cdef Std S
     cdef int k
-    S.x, S.cb, S.ud, S.dd, S.stop, S.pungs = x, cb, ud, dd, False, pungs
+    S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
+    S.all_needs = 15
+    S.needs = needs if needs != NULL else &S.all_needs
+    S.pungs = not S.needs[0] & 8
+    S.pairw, S.defer = 0, False
     S.rd.ngroups = 0
     S.rd.pattern = 0
     memcpy(S.c, x.f.real, NK * sizeof(int))
@@ -1086,6 +1119,7 @@ cdef struct Run:
     int* mx              # at most how many modifiers hold on one of them; hk: 1 once both are worked out
     signed char* hk      # (_run_all's own arrays, so only while it runs)
     Units* units         # NULL, or the units of x.f.real the caller made (shared with _pungs_exist)
+    int needs            # Spec.std_needs or'ed over the open patterns, kept by _on_reading (see Std)
 
 
 cdef bint _beaten(Run* R, int p) noexcept nogil:
@@ -1130,7 +1164,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
     cdef Run* R = <Run*>ud
     cdef Ctx* x = R.x
     cdef Spec* sp = x.spec
-    cdef int i = 0, p, why, m, nm, blind
+    cdef int i = 0, p, why, m, nm, blind, npats = R.npats
     cdef double value
     cdef bint ok, improved = False
     while i < R.npats:
@@ -1198,7 +1232,17 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                 R.pats[i] = R.pats[R.npats]
             else:
                 i += 1
+    if R.npats != npats:
+        R.needs = _needs(sp, R.pats, R.npats)
     return 1 if R.npats == 0 else 0
+
+
+cdef inline int _needs(Spec* sp, int* pats, int n) noexcept nogil:
+    """Spec.std_needs or'ed over the patterns pats[:n] (see Std)."""
+    cdef int i, out = 0
+    for i in range(n):
+        out |= sp.std_needs[pats[i]]
+    return out
 
 
 cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
@@ -1219,7 +1263,6 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef Units U
     cdef Units* UP
     cdef int pung_ok = -1   # some standard reading has no sequence (-1: not asked yet)
-    cdef bint pungs = True
     if sp.npat > MAXPAT:
         x.err |= ERR_OTHER
         return
@@ -1243,14 +1286,15 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
                     continue
             pats[n] = p
             n += 1
-            pungs = pungs and sp.pung_only[p]
     R.npats = n
+    R.needs = _needs(sp, pats, n)
     # the enumeration's first step is _feasible's test on the same counts, so it is not asked here as well
     if n and sets >= 0 and (R.std_ok or not R.std_known or x.f.nmelds):
         if dd != NULL:
             _dedup_reset(dd)
-        # when every pattern left needs no_sequences, a reading with a sequence holds none of them
-        _enum_standard(x, sets, _on_reading, R, dd, pungs)
+        # a reading none of the open patterns may hold on is skipped (when every one needs no_sequences, say,
+        # a reading with a sequence), as _on_reading narrows R.needs
+        _enum_standard(x, sets, _on_reading, R, dd, &R.needs)
     if x.err or R.found:
         return
     n = 0

@@ -389,6 +389,73 @@ def test_pung_only_flags(variant, flags):
     assert {p.name: f for p, f in zip(v.patterns, pung_only(v)) if f} == flags
 
 
+_FJ_SPARROW = "when pair_wilds == 2 "   # 福州's 金雀: the pair is two golds
+
+
+@pytest.mark.parametrize("cond,needs", [
+    ("pair_wilds == 2", 4 | 8), ("2 == pair_wilds", 4 | 8), ("pair_wilds == 1", 2 | 8), ("pair_wilds < 1", 1 | 8),
+    ("pair_wilds >= 1", 6 | 8), ("1 < pair_wilds", 4 | 8), ("pair_wilds != 1", 5 | 8), ("pair_wilds <= -1", 8),
+    ("pair_wilds in (0, 2)", 5 | 8), ("pair_wilds == 2 and no_sequences", 4), ("no_sequences and wilds > 0", 7),
+    ("pair_wilds == 2 or no_sequences", 15), ("not pair_wilds == 2", 15), ("pair_wilds + 0 == 2", 15),
+    ("pair_wilds > 0 and pair_wilds < 2", 2 | 8), ("wilds == 2", 15),
+])
+def test_std_needs_flags(cond, needs, tmp_path):
+    """What a standard reading must have to hold a pattern, read off the conjuncts of its condition: the wild
+    counts of its pair (bits 0-2) and whether it may have a sequence (bit 3); anything else is no constraint.
+    With 金雀's condition replaced in 福州's spec; the other patterns have none."""
+    from mjrules.compiler.codegen import std_needs
+    from mjrules.engine import load_ir
+
+    text = (SPECS / "fuzhou_fujian.mj").read_text(encoding="utf-8")
+    assert _FJ_SPARROW in text
+    path = tmp_path / "fuzhou_fujian.mj"
+    path.write_text(text.replace(_FJ_SPARROW, f"when {cond} ", 1), encoding="utf-8")
+    v = load_ir(path)
+    assert dict(zip((p.name for p in v.patterns), std_needs(v))) == {"基本": 15, "平胡": 15, "金雀": needs,
+                                                                      "三金倒": 15}
+
+
+@pytest.mark.parametrize("cond", [None, "pair_wilds < 1", "1 == pair_wilds and no_sequences"])
+def test_pair_needs_skip_no_reading(cond, tmp_path, monkeypatch):
+    """The standard enumeration skips readings whose pair (or sequences) no open pattern allows, and with only
+    a pair of two wilds allowed it keeps two wilds for the pair and puts it where the reference does, after
+    every real tile: nothing it skips could hold an open pattern, so the result -- reading and explanation
+    included -- is the reference's. On 福州 with 1-3 golds (金雀's condition as shipped, and two others on the
+    pair's wilds), and the test requires hands won as 金雀 and hands where 金雀 was open and did not hold."""
+    from bench.suite import HandMaker, check_form
+    from mjrules.tiles import parse_tiles
+
+    path = "fuzhou_fujian"
+    if cond is not None:
+        monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+        text = (SPECS / "fuzhou_fujian.mj").read_text(encoding="utf-8")
+        path = str(tmp_path / "fuzhou_fujian.mj")
+        Path(path).write_text(text.replace(_FJ_SPARROW, f"when {cond} ", 1), encoding="utf-8")
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    maker = HandMaker(nat, 5)
+    sparrow = other = 0
+    for nw in (1, 2, 3):
+        hands = maker.make(14, nw)
+        wild = parse_tiles(hands["winning"][0]["wild"])[0].kind
+        for _ in range(12 if nw > 1 else 0):   # the pair two golds, and a third gold in a set
+            tiles = maker._winning_tiles(wild)[:-2]
+            maker.rng.shuffle(tiles)
+            d = maker._situation(tiles[nw - 2:], wild, nw, tiles[-1])
+            if maker._legal(d):
+                hands["winning"].append(d)
+        for d in hands["winning"]:
+            r = nat.evaluate(d)
+            assert r == ref.evaluate(d), d
+            sparrow += r["pattern"] == "金雀"
+            other += r["pattern"] != "金雀"
+            c, w, wild = check_form(d)
+            assert nat.hand_value(c, w, wild) == ref.hand_value(c, w, wild), d
+        for d in hands["near"] + hands["random"]:
+            c, w, wild = check_form(d)
+            assert nat.is_win(c, w, wild) == ref.is_win(c, w, wild), d
+    assert sparrow >= 5 and other >= 5, (sparrow, other)
+
+
 _SR_VALUE = "value = if special then 16 else T * 2 ^ wild_discards * (if 杠上开花 and gangkai_double then 2 else 1)"
 _SR_VALUES = [  # 上饶's value, and others that read more of the reading (pattern 平胡 is p0, its 无宝 cell 4)
     None,
