@@ -452,6 +452,53 @@ cdef inline void _units_bytes(const int* c, Units* U, const unsigned char* b, in
     U.wsub = 0 if U.wu < 0 else v * _p5[w % 9 if w < 27 else w - 27]
 
 
+cdef struct Plus:
+    # a hand's units as _feasible sees them, for the standard shape's verdict on the hand with one tile more
+    # (wait_kinds, var_waits_all): a real tile drawn changes only its own unit
+    int F[10]           # per unit: the fewest wilds that make it sets, and sets plus one pair (_unit)
+    int G[10]
+    int total           # the sum of F
+    int lo1, lo2, lo1u  # the least and second least G - F over the units, and the unit of the least
+    int tiles           # the hand's tiles
+
+
+cdef void _plus_init(Ctx* x, Plus* P, const Units* U) noexcept nogil:
+    """P for U's counts (every unit filled, _units_all)."""
+    cdef int u, d
+    P.total, P.tiles = 0, U.tiles
+    P.lo1 = P.lo2 = INF
+    P.lo1u = -1
+    for u in range(10):
+        if u >= 3:
+            P.F[u] = _unit(x, <int*>U.c, u, &P.G[u])
+        elif U.idx[u] >= 0:
+            P.F[u] = _suit_at(x, u, U.idx[u], &P.G[u])
+        else:         # a count over 4: a lower bound, as _unit gives
+            P.F[u] = P.G[u] = 0
+        P.total += P.F[u]
+        d = P.G[u] - P.F[u]
+        if d < P.lo1:
+            P.lo2, P.lo1, P.lo1u = P.lo1, d, u
+        elif d < P.lo2:
+            P.lo2 = d
+
+
+cdef inline bint _plus_std(Ctx* x, const Plus* P, const Units* U, int* plus, int k, int j, int sets
+                           ) noexcept nogil:
+    """_feasible(x, plus, j, sets, 1), where plus are U's counts with one tile of kind k added (k < 0: none,
+    a wild more, which j counts): only k's unit is looked up again."""
+    cdef int ku, f, g
+    if k < 0:
+        return _combine(x, P.total, P.lo1, P.tiles, j, sets, 1)
+    ku = k // 9 if k < 27 else k - 24
+    if ku < 3 and U.idx[ku] >= 0 and plus[k] <= 4:
+        f = _suit_at(x, ku, U.idx[ku] + _p5[k - 9 * ku], &g)
+    else:
+        f = _unit(x, plus, ku, &g)
+    return _combine(x, P.total - P.F[ku] + f, _lo(g - f, P.lo2 if ku == P.lo1u else P.lo1), P.tiles + 1, j,
+                    sets, 1)
+
+
 cdef void _unit_fill_int(Units* U) noexcept nogil:
     """_unit_fill from the int counts: straight-line (the rank weights are constants, independent sums)."""
     cdef int big
@@ -1331,11 +1378,18 @@ cdef inline void _reset_memo(Ctx* x) noexcept nogil:
 
 cdef bint var_waits_all(Ctx* x) noexcept nogil:
     """宝调's test: the pre-draw hand has a pattern reading for every playable kind (false for a dealt hand,
-    without a winning tile, or inside this very test)."""
+    without a winning tile, or inside this very test).
+
+    Where the spec has a plain standard pattern and the tables are exact, a kind whose hand the tables find a
+    standard reading for passes without more: the pre-draw hand's units are looked up once, and a real tile
+    drawn changes only its own unit (as in wait_kinds). The other kinds are judged in full (_run_all)."""
     cdef Ctx* y = x.inner
     cdef Facts* f
-    cdef int i, k, sets, w = x.f.w
-    cdef bint plain
+    cdef int i, k, u, d, sets, w = x.f.w, j0 = x.f.jokers
+    cdef int pre[NK]   # the pre-draw hand's real tiles
+    cdef Units U
+    cdef Plus P
+    cdef bint plain, cover = True, std
     cdef Run R
     cdef Reading scratch
     cdef bint result = True
@@ -1350,7 +1404,32 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     f = &y.f
     sets = (x.spec.win_size - 2) // 3 - x.f.nmelds
     plain = x.spec.plain_standard >= 0 and (x.spec.win_size - 2) % 3 == 0 and sets >= 0
+    memcpy(pre, x.f.real, NK * sizeof(int))
+    if x.f.win_tile == w:
+        j0 -= 1
+    else:
+        pre[x.f.win_tile] -= 1
+    for u in range(3):   # _table_exact but for the wilds: each suit's kinds are all candidates or none
+        d = (x.f.cand >> (9 * u)) & 0x1FF
+        cover = cover and (d == 0 or d == 0x1FF)
+    if plain:
+        _units(pre, &U)
+        _units_all(&U)
+        _plus_init(x, &P, &U)
     for k in range(x.spec.nplayable):
+        i = x.spec.playable[k]
+        if not (i == w or 0 <= i < NK):
+            x.err |= ERR_OTHER
+            return 0
+        if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
+            if i == w:
+                std = _plus_std(x, &P, &U, pre, -1, j0 + 1, sets)
+            else:
+                pre[i] += 1
+                std = _plus_std(x, &P, &U, pre, i, j0, sets)
+                pre[i] -= 1
+            if std:
+                continue    # the tables say a standard reading exists, and the plain standard pattern holds on any
         memcpy(f, &x.f, sizeof(Facts))
         f.nested, f.waits_all = True, 0
         if x.f.win_tile == w:
@@ -1358,19 +1437,13 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         else:
             f.real[x.f.win_tile] -= 1
             f.base[x.f.win_tile] -= 1
-        i = x.spec.playable[k]
         if i == w:
             f.jokers += 1
-        elif 0 <= i < NK:
+        else:
             f.real[i] += 1
             f.base[i] += 1
-        else:
-            x.err |= ERR_OTHER
-            return 0
         y.err = 0
         _reset_memo(y)
-        if plain and _table_exact(y) and _feasible(y, f.real, f.jokers, sets, 1):
-            continue  # the tables say a standard reading exists, and the plain standard pattern holds on any
         memset(&R, 0, sizeof(Run))
         R.x, R.mode, R.best = y, 1, &scratch
         _run_all(y, &R, NULL)
@@ -2326,9 +2399,8 @@ cdef class Kernel:
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
-        cdef int e, r, k, i, w, pat, sets, tiles, total, u, ku, f, g, delta, std, odd, odd0, d, lo1, lo2, lo1u
-        cdef int F[10]
-        cdef int G[10]
+        cdef int e, r, k, i, w, pat, sets, u, std, odd, odd0
+        cdef Plus P       # the pre-draw hand's units as _feasible sees them
         cdef Units U, V   # the pre-draw hand's units, and those of the hand with kind k added
         cdef int found[NK]
         cdef int nfound = 0
@@ -2348,24 +2420,8 @@ cdef class Kernel:
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
         _units_all(&U)    # the suits' table indices, to add one tile to without a rescan
-        tiles = U.tiles
         odd0 = U.odd
-        total = 0
-        lo1 = lo2 = INF   # the least and second least g - f over the units, and the unit of the least
-        lo1u = -1
-        for u in range(10):
-            if u >= 3:
-                F[u] = _unit(x, x.f.real, u, &G[u])
-            elif U.idx[u] >= 0:
-                F[u] = _suit_at(x, u, U.idx[u], &G[u])
-            else:         # a count over 4: a lower bound, as _unit gives
-                F[u] = G[u] = 0
-            total += F[u]
-            d = G[u] - F[u]
-            if d < lo1:
-                lo2, lo1, lo1u = lo1, d, u
-            elif d < lo2:
-                lo2 = d
+        _plus_init(x, &P, &U)
         pairs_ok = x.has_pairs and not x.f.nmelds and self.sp.win_size % 2 == 0   # as in _may_fit
         # A free pattern whose three-valued test is already false on the pre-draw counts is false on every count
         # vector that contains them (the test's contract, which the wild enumeration relies on too): adding a
@@ -2386,7 +2442,7 @@ cdef class Kernel:
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
         if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers):
             for u in range(10):
-                if total - F[u] + _lo(0, lo2 if u == lo1u else lo1) > x.f.jokers:
+                if P.total - P.F[u] + _lo(0, P.lo2 if u == P.lo1u else P.lo1) > x.f.jokers:
                     skip |= 1u << u
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
@@ -2410,13 +2466,7 @@ cdef class Kernel:
             if k == w or odd_size:
                 std = -1
             else:                                   # only k's unit changed: the others' table entries stand
-                ku = k // 9 if k < 27 else k - 24
-                if ku < 3 and U.idx[ku] >= 0 and x.f.real[k] <= 4:
-                    f = _suit_at(x, ku, U.idx[ku] + _p5[k - 9 * ku], &g)
-                else:
-                    f = _unit(x, x.f.real, ku, &g)
-                delta = _lo(g - f, lo2 if ku == lo1u else lo1)
-                std = _combine(x, total - F[ku] + f, delta, tiles + 1, x.f.jokers, sets, 1)
+                std = _plus_std(x, &P, &U, x.f.real, k, x.f.jokers, sets)
             if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
                 fits = pairs_ok and odd <= x.f.jokers
                 if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
@@ -2638,6 +2688,37 @@ cdef int _collect(void* ud, Reading* rd) noexcept nogil:
     with gil:
         (<list>ud).append(tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)]))
     return 0
+
+
+def feasible_plus(counts, int jokers, int sets, cand) -> list:
+    """For tests: per kind k (then -1, a wild more), (_plus_std's verdict, _feasible's) on counts (34 ints)
+    with one tile of kind k added and `jokers` wilds standing for the kinds in cand: wait_kinds and 宝调's
+    test take the first for the second."""
+    cdef Ctx x
+    cdef Units U
+    cdef Plus P
+    cdef int k
+    cdef int c[NK]
+    _ensure_tables()
+    memset(&x, 0, sizeof(Ctx))
+    for k in range(NK):
+        c[k] = counts[k]
+        if not 0 <= c[k] <= 8:
+            raise ValueError("a count is 0..8")
+    for k in sorted(set(cand)):
+        x.f.cand |= 1ULL << k
+        x.f.cand_list[x.f.ncand] = k
+        x.f.ncand += 1
+    _units(c, &U)
+    _units_all(&U)
+    _plus_init(&x, &P, &U)
+    out = []
+    for k in range(NK):
+        c[k] += 1
+        out.append((bool(_plus_std(&x, &P, &U, c, k, jokers, sets)), bool(_feasible(&x, c, jokers, sets, 1))))
+        c[k] -= 1
+    out.append((bool(_plus_std(&x, &P, &U, c, -1, jokers + 1, sets)), bool(_feasible(&x, c, jokers + 1, sets, 1))))
+    return out
 
 
 def standard_readings(real, int jokers, int sets, cand) -> list:

@@ -238,6 +238,32 @@ def test_suit_sums_table(seed):
         assert _core.suit_sums(c) == want, c
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_one_tile_more_feasibility(seed):
+    """wait_kinds and 宝调's test (every kind completes the pre-draw hand) take the standard shape's verdict on a
+    hand with one tile more from the hand's units, looking up only the drawn tile's unit again (and the second
+    least g - f where the drawn tile's unit held the least): it must be _feasible's on the whole hand, for every
+    kind drawn and for a wild drawn, whatever the wilds stand for (all kinds, the suited, none, a few)."""
+    from mjrules import _core
+
+    rng = random.Random(seed)
+    agree = feasible = 0
+    for _ in range(2500):
+        c = [0] * 34
+        for _ in range(rng.randrange(15)):
+            k = rng.randrange(34) if rng.random() < 0.3 else 9 * rng.randrange(3) + rng.randrange(9)
+            if c[k] < 4:
+                c[k] += 1
+        j = rng.randrange(5)
+        cand = rng.choice([range(34), range(27), (), rng.sample(range(34), 5), range(9, 18)])
+        sets = (sum(c) + 1 + j - 2) // 3
+        for k, (plus, whole) in enumerate(_core.feasible_plus(c, j, sets, cand)):
+            assert plus == whole, (c, j, list(cand), k - (k == 34) * 35)
+            agree += 1
+            feasible += whole
+    assert feasible > 1000, (feasible, agree)
+
+
 def test_standard_readings_in_reference_order():
     from mjrules import _core
 
