@@ -15,6 +15,7 @@ import base64
 import hashlib
 import json
 import math
+import operator
 from pathlib import Path
 from typing import Any
 
@@ -634,8 +635,8 @@ def pung_only(v: Variant) -> list[int]:
     return [flag(p) for p in v.patterns]
 
 
-_PAIR_TESTS = {"eq": lambda w, c: w == c, "ne": lambda w, c: w != c, "lt": lambda w, c: w < c,
-               "le": lambda w, c: w <= c, "gt": lambda w, c: w > c, "ge": lambda w, c: w >= c}
+_PAIR_TESTS = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
+               "ge": operator.ge}
 _MIRROR = {"eq": "eq", "ne": "ne", "lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
@@ -646,14 +647,12 @@ def std_needs(v: Variant) -> list[int]:
     no_sequences is a conjunct). 15 for a pattern of another shape or without a condition. The enumeration
     of the standard shape skips what no open pattern may hold on (an open pattern's condition would be false
     there), as the open patterns change."""
-    def needs(p: Any) -> int:
+    def needs(p: Any, pung: int) -> int:
         if p.shape != "standard" or p.cond is None:
             return 15
-        pair, seq = 7, 8
+        pair = 7
         for c in _conjuncts(p.cond):
-            if c.op == "var" and c.args == ("no_sequences",):
-                seq = 0
-            elif c.op in _PAIR_TESTS and len(c.args) == 2:
+            if c.op in _PAIR_TESTS and len(c.args) == 2:
                 a, b = c.args
                 op = c.op
                 if b == Expr("var", ("pair_wilds",)):
@@ -665,8 +664,8 @@ def std_needs(v: Variant) -> list[int]:
                 xs = [_number_const(e) for e in c.args[1:]]
                 if None not in xs:
                     pair &= sum(1 << w for w in range(3) if w in xs)
-        return pair | seq
-    return [needs(p) for p in v.patterns]
+        return pair | (0 if pung else 8)
+    return [needs(p, pung) for p, pung in zip(v.patterns, pung_only(v))]
 
 
 def _number_const(e: Expr) -> float | None:

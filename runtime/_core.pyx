@@ -794,7 +794,6 @@ cdef struct Std:
     int F[10]             # _unit(x, c, u, &G[u]) of every unit u of c, kept as c changes (see _std_feasible)
     int G[10]
     int tiles             # the sum of c
-    bint pungs            # no sequences, from the start (the sets wilds alone make, _std_opts)
     int* needs            # what a reading must have to hold an open pattern (Spec.std_needs, or'ed over the
                           # open patterns; bits 0-2 the pair's wild counts, bit 3 a sequence), changing as the
                           # callback settles patterns: the enumeration skips what holds none of them
@@ -856,7 +855,8 @@ cdef void _std_emit(Std* S) noexcept nogil:
 
 cdef void _std_opts(Std* S) noexcept nogil:
     """S.opts: every set wilds alone can make (a pung of each candidate kind, a sequence of three candidate kinds
-    unless S.pungs), in the order of the (kinds, kind) list."""
+    while an open pattern may have a sequence: S.needs only narrows, so a list made later lacks nothing still
+    needed), in the order of the (kinds, kind) list."""
     cdef unsigned long long cand = S.x.f.cand
     cdef int k
     S.nopt = 0
@@ -864,7 +864,7 @@ cdef void _std_opts(Std* S) noexcept nogil:
         if (cand >> k) & 1:
             S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_PUNG, k
             S.nopt += 1
-        if k < 27 and k % 9 <= 6 and (cand >> k) & 7 == 7 and not S.pungs:
+        if k < 27 and k % 9 <= 6 and (cand >> k) & 7 == 7 and S.needs[0] & 8:
             S.opts[S.nopt].kind, S.opts[S.nopt].k0 = G_SEQ, k
             S.nopt += 1
 
@@ -1056,7 +1056,6 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, in
     S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
     S.all_needs = 15
     S.needs = needs if needs != NULL else &S.all_needs
-    S.pungs = not S.needs[0] & 8
     S.pairw, S.defer = 0, False
     S.rd.ngroups = 0
     S.rd.pattern = 0
@@ -1385,11 +1384,11 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     drawn changes only its own unit (as in wait_kinds). The other kinds are judged in full (_run_all)."""
     cdef Ctx* y = x.inner
     cdef Facts* f
-    cdef int i, k, u, d, sets, w = x.f.w, j0 = x.f.jokers
+    cdef int i, k, sets, w = x.f.w, j0 = x.f.jokers
     cdef int pre[NK]   # the pre-draw hand's real tiles
     cdef Units U
     cdef Plus P
-    cdef bint plain, cover = True, std
+    cdef bint plain, cover, std
     cdef Run R
     cdef Reading scratch
     cdef bint result = True
@@ -1404,14 +1403,12 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     f = &y.f
     sets = (x.spec.win_size - 2) // 3 - x.f.nmelds
     plain = x.spec.plain_standard >= 0 and (x.spec.win_size - 2) % 3 == 0 and sets >= 0
+    cover = _cover_exact(x)
     memcpy(pre, x.f.real, NK * sizeof(int))
     if x.f.win_tile == w:
         j0 -= 1
     else:
         pre[x.f.win_tile] -= 1
-    for u in range(3):   # _table_exact but for the wilds: each suit's kinds are all candidates or none
-        d = (x.f.cand >> (9 * u)) & 0x1FF
-        cover = cover and (d == 0 or d == 0x1FF)
     if plain:
         _units(pre, &U)
         _units_all(&U)
@@ -1616,9 +1613,12 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int l
 
 cdef bint _table_exact(Ctx* x) noexcept nogil:
     """_feasible is exact for these facts: no wilds, or each suit's kinds are all candidates or none."""
+    return x.f.jokers == 0 or _cover_exact(x)
+
+
+cdef inline bint _cover_exact(Ctx* x) noexcept nogil:
+    """Each suit's kinds are all candidates of the wild or none (_feasible is exact whatever the wilds)."""
     cdef int s, cover
-    if x.f.jokers == 0:
-        return True
     for s in range(3):
         cover = (x.f.cand >> (9 * s)) & 0x1FF
         if cover != 0 and cover != 0x1FF:
