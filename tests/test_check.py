@@ -460,7 +460,8 @@ def counted_golds(tmp_path_factory):
 @pytest.mark.parametrize("seed", range(3))
 def test_free_pattern_reading_the_counts(counted_golds, seed):
     """Random 福州 hands with three golds: with the real 三金倒 every one wins (tests/test_hands.py); here none wins
-    by it, and the native verdicts are the reference's."""
+    by it, and the native verdicts are the reference's (wait_kinds on every fourth hand: the reference judges
+    each of ~34 kinds with three golds, 1-2 s a hand)."""
     import random
 
     nat, ref = counted_golds
@@ -468,7 +469,7 @@ def test_free_pattern_reading_the_counts(counted_golds, seed):
     wild = 17  # 9s
     kinds = [k for k in range(27) if k != wild]
     verdicts = []
-    for _ in range(40):
+    for i in range(40):
         c = [0] * 34
         while sum(c) < 14:
             k = rng.choice(kinds)
@@ -476,9 +477,10 @@ def test_free_pattern_reading_the_counts(counted_golds, seed):
                 c[k] += 1
         verdicts.append(ref.is_win(c, 3, wild))
         assert nat.is_win(c, 3, wild) == verdicts[-1], c
-        short = c[:]
-        short[next(k for k in range(34) if short[k])] -= 1  # one tile short: the kinds that complete it
-        assert nat.wait_kinds(short, 3, wild) == ref.wait_kinds(short, 3, wild), short
+        if i % 4 == 0:
+            short = c[:]
+            short[next(k for k in range(34) if short[k])] -= 1  # one tile short: the kinds that complete it
+            assert nat.wait_kinds(short, 3, wild) == ref.wait_kinds(short, 3, wild), short
     assert not all(verdicts)
 
 
