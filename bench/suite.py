@@ -17,6 +17,10 @@ and, in the same run, on the same hands without wilds, the `mahjong` package's `
 Also: `import mjrules` plus loading a compiled variant (in a fresh subprocess) and the memory of the
 kernel's lookup tables. Every figure is the median of the repeats with its spread (min..max). Targets are
 printed next to the figures as PASS or MISS; nothing here asserts on timings.
+
+The machine's own speed is measured too, at the start and at the end of the run (a pure-Python loop of
+additions, `machine_speed`): on a shared machine whose speed swings between runs, it says which spell a run
+was in, so runs hours apart can be compared.
 """
 from __future__ import annotations
 
@@ -88,6 +92,19 @@ def spread(values: Sequence[float], digits: int = 4) -> dict[str, Any]:
     """Median with min..max over the repeats."""
     r = lambda x: float(f"{x:.{digits}g}")  # significant digits, not decimals
     return {"median": r(statistics.median(values)), "min": r(min(values)), "max": r(max(values)), "n": len(values)}
+
+
+def machine_speed(repeats: int = 5, n: int = 1_000_000) -> dict[str, Any]:
+    """Nanoseconds per addition of a pure-Python loop of n additions (`total += i`), over the repeats: the
+    interpreter's speed on this machine now, to read the run's timings against (no mjrules code runs)."""
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        total = 0
+        for i in range(n):
+            total += i
+        out.append((time.perf_counter() - t) / n * 1e9)
+    return spread(out)
 
 
 def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeats: int, budget: float) -> list[float]:
@@ -462,6 +479,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         "schema": SCHEMA, "quick": quick, "repeats": cfg["repeats"], "seed": SEED,
         "python": platform.python_version(), "platform": platform.platform(), "mjrules": mjrules.__version__,
         "targets": TARGETS, "variants": {}}
+    machine = {"start": machine_speed(1 if quick else 5)}
     for name in variants:
         engines = {b: mjrules.load(name, backend=b) for b in BACKENDS}
         maker = HandMaker(engines["native"], SEED)
@@ -481,6 +499,8 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         vres["import_load"] = bench_import_load(name, cfg["import_runs"])
         result["variants"][name] = vres
     result["tables"] = table_memory()
+    machine["end"] = machine_speed(1 if quick else 5)
+    result["machine_python_add_ns"] = machine
     result["seconds"] = round(time.perf_counter() - started, 2)
     return result
 
@@ -508,6 +528,10 @@ def render(r: dict[str, Any]) -> str:
     """The human-readable table: median (min..max) over the repeats, with the target and PASS/MISS."""
     lines = [(f"mjrules bench: {'quick, ' if r['quick'] else ''}{r['repeats']} repeats, seed {r['seed']}, "
               f"Python {r['python']}; median (min..max)")]
+    m = r.get("machine_python_add_ns")
+    if m:
+        lines.append(f"machine speed (a pure-Python addition, ns): {_fmt(m['start'])} at the start, "
+                     f"{_fmt(m['end'])} at the end")
     w = 50
     for name, v in r["variants"].items():
         lines.append("")

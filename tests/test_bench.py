@@ -34,6 +34,9 @@ def test_top_level(quick):
     assert set(quick["targets"]) == {"win_check", "batch_check", "vs_is_agari", "waits", "evaluate",
                                      "evaluate_vs_reference", "simulate_random", "simulate_greedy", "import_load",
                                      "tables"}
+    for when in ("start", "end"):                  # the machine's speed, to read the timings against
+        _stat(quick["machine_python_add_ns"][when])
+        assert quick["machine_python_add_ns"][when]["min"] > 0
     t = quick["tables"]
     assert t["suit_tables_bytes"] == 4 * 5 ** 9 and isinstance(t["pass"], bool)
     assert t["derived_tables_bytes"] >= 2 * 8 * 5 ** 7   # the honour kinds' table: counted, not left out
@@ -89,3 +92,4 @@ def test_render_table(quick):
     text = render(quick)
     assert "win check" in text and "is_agari" in text and "lookup tables" in text
     assert "PASS" in text or "MISS" in text
+    assert "machine speed (a pure-Python addition, ns)" in text
