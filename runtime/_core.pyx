@@ -1658,6 +1658,18 @@ cdef inline bint _any_viable(Ctx* x, int* pats, int n) noexcept nogil:
     return False
 
 
+cdef int _viable_pats(Ctx* x, const int* pats, int n, int* out) noexcept nogil:
+    """The free patterns of pats[:n] that may hold on x.f.base, as _any_viable judges each (its error reset
+    before it), into out; returns how many."""
+    cdef int i, m = 0
+    for i in range(n):
+        x.err = 0
+        if x.spec.viable(x, x.f.base, pats[i]) != 0 or x.err:
+            out[m] = pats[i]
+            m += 1
+    return m
+
+
 cdef signed char _forbids(Ctx* x, int p) noexcept nogil:
     """The forbids on these facts alone (and the reading's pattern p, or -1): 0 none can hold, 2 one holds
     whatever the reading, 1 unknown (also when the test cannot be made natively)."""
@@ -2406,7 +2418,7 @@ cdef class Kernel:
         cdef int nfound = 0
         cdef double val
         cdef bint undecided = False, odd_size, pairs_ok, fits
-        cdef int j, nkeep
+        cdef int nkeep
         cdef unsigned int skip = 0   # the units (bits 0..9) where no real tile drawn can complete the hand
         cdef int live[MAXPAT]
         cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
@@ -2431,12 +2443,7 @@ cdef class Kernel:
         if 0 < x.nfree <= MAXPAT:
             _reset_memo(x)
             x.f.waits_all = -1
-            keep, nkeep = live, 0
-            for j in range(x.nfree):
-                x.err = 0
-                if self.sp.viable(x, x.f.base, x.free_pats[j]) != 0 or x.err:
-                    live[nkeep] = x.free_pats[j]
-                    nkeep += 1
+            keep, nkeep = live, _viable_pats(x, x.free_pats, x.nfree, live)
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
