@@ -58,6 +58,7 @@ cdef class ResultBuilder:
     cdef dict described, middles, templates, by_sig, by_settle
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef dict rtpl                     # a winning result's dict with its values still to fill
+    cdef dict lean_tpl                 # the same without reading and explain (evaluate(..., explain=False))
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
 
@@ -74,6 +75,8 @@ cdef class ResultBuilder:
         self.gdesc = [None] * GSLOTS
         self.rtpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None, "value": None,
                      "payments": None, "reading": None, "explain": None}
+        self.lean_tpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None,
+                         "value": None, "payments": None}
         for g, (rank, d) in groups.items():
             slot = _gslot((g >> 16) & 0xFF, (g >> 8) & 0xFF, g & 0xFF)
             if slot < 0:
@@ -143,9 +146,31 @@ cdef class ResultBuilder:
             self.by_settle[sig] = got
         return got
 
-    def build(self, s, tuple r):
-        """The result dict of s for the kernel's WIN tuple r: its last evaluate's (see Kernel.evaluate)."""
-        return self._build(s, r)
+    def build(self, s, tuple r, bint explain=True):
+        """The result dict of s for the kernel's WIN tuple r: its last evaluate's (see Kernel.evaluate); without
+        explain, the dict has no reading and no explain, and neither is made."""
+        return self._build(s, r) if explain else self._build_lean(s, r)
+
+    cdef dict _build_lean(self, s, tuple r):
+        """build(..., explain=False): _build's decided values only (the pattern, the middle's patterns and status,
+        the payments); None likewise where the settlement needs the Situation."""
+        cdef int p = r[1]
+        value = _num_of(r[2])
+        middle = self._middle(<bytes>r[3], value)[0]
+        settled = self._settled(s, <double>r[2], value)
+        if settled is None:
+            return None
+        reason, name = self.pat_names[p]
+        patterns = [name]
+        patterns.extend(<tuple>middle[1])
+        out = PyDict_Copy(self.lean_tpl)
+        out["reason"] = reason
+        out["pattern"] = name
+        out["patterns"] = patterns
+        out["status"] = middle[2]
+        out["value"] = value
+        out["payments"] = PyDict_Copy(<dict>(<tuple>settled)[0])
+        return out
 
     cdef dict _build(self, s, tuple r):
         """build(); with s None, returns None where the settlement is not remembered and needs the Situation."""
@@ -239,35 +264,37 @@ cdef class FastEvaluate:
     def __init__(self, SituationReader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
                  lock, slow, decided):
         """opts: the spec's default option values (encoded); win_by_ids: win_by string -> its id; lock: the
-        engine's lock around the kernel; slow(situation): the Python evaluate; decided(s, r): the result of
-        a kernel answer r other than a built win."""
+        engine's lock around the kernel; slow(situation, explain): the Python evaluate; decided(s, r, explain): the
+        result of a kernel answer r other than a built win."""
         self.reader, self.kernel, self.builder = reader, kernel, builder
         self.opts, self.win_by_ids = opts, win_by_ids
         self.acquire, self.release = lock.acquire, lock.release
         self.slow, self.decided = slow, decided
 
-    def __call__(self, situation):
-        """The result dict of a situation (see NativeEngine.evaluate)."""
+    def __call__(self, situation, bint explain=True):
+        """The result dict of a situation (see NativeEngine.evaluate); without explain, no reading and no explain
+        lines are made or returned."""
         cdef PyObject* wb
         cdef tuple r
         cdef dict out = None
         cdef Sit st
         melds = self.reader._parse(situation, False, &st)  # no Situation is made unless a slow path needs it
         if melds is None:
-            return self.slow(situation)
+            return self.slow(situation, explain)
         wb = PyDict_GetItem(self.win_by_ids, <object>st.win_by)
         if wb == NULL or (st.win_tile < 0 and st.by != BY_DEALT):
-            return self.slow(self.reader._situation(&st, melds))
+            return self.slow(self.reader._situation(&st, melds), explain)
         self.acquire()
         try:
             r = self.kernel._evaluate_sit(&st, melds, self.opts, <double>(<object>wb), -1)
             if r[0] == WIN:
                 try:
-                    out = self.builder._build(None, r)
+                    out = self.builder._build(None, r) if explain else self.builder._build_lean(None, r)
                     if out is None:  # a settlement not remembered yet: the engine makes it from the Situation
-                        out = self.builder._build(self.reader._situation(&st, melds), r)
+                        s = self.reader._situation(&st, melds)
+                        out = self.builder._build(s, r) if explain else self.builder._build_lean(s, r)
                 except Fallback:
                     r = (ERR,)
         finally:
             self.release()
-        return out if out is not None else self.decided(self.reader._situation(&st, melds), r)
+        return out if out is not None else self.decided(self.reader._situation(&st, melds), r, explain)

@@ -16,8 +16,10 @@ class Engine(Protocol):
     variant: Variant
     backend: str
 
-    def evaluate(self, situation: dict[str, Any]) -> dict[str, Any]:
-        """Judge and score a complete hand: win, reason, patterns, status, value, payments, explain."""
+    def evaluate(self, situation: dict[str, Any], explain: bool = True) -> dict[str, Any]:
+        """Judge and score a complete hand: win, reason, pattern, patterns, status, value, payments, reading,
+        explain. With explain=False the result has the same decided values without the two explanatory keys,
+        reading and explain (mjrules.settle.EXPLANATORY), which the native back end then never builds."""
 
     def waits(self, situation: dict[str, Any]) -> list[dict[str, Any]]:
         """Each kind completing a pre-draw hand, with the value it would give."""

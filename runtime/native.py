@@ -38,7 +38,7 @@ from . import __version__
 from . import check as _check
 from . import situation as _situation
 from .compiler.ir import Src, Variant, dump_json
-from .settle import explain_line, losing_result, settle_win
+from .settle import explain_line, lean_result, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import _ONE_TILE, parse_melds, tile_name
 
@@ -537,7 +537,7 @@ class NativeEngine:
             # a plain situation dict of a winning hand is read, judged and built in one C call
             self.evaluate = core.FastEvaluate(  # type: ignore[method-assign]
                 self._reader, self._kernel, builder, self._defaults, self._strings, self._lock,
-                self._evaluate_dict, lambda s, r: self._decided(s, r)[0])
+                self._evaluate_dict, lambda s, r, explain: self._decided(s, r, explain=explain)[0])
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
@@ -602,18 +602,20 @@ class NativeEngine:
         _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
 
     # ---- public interface -----------------------------------------------------------------------------
-    def evaluate(self, situation: dict | Situation) -> dict[str, Any]:
-        """The result dict of a situation (dict or Situation); replaced in __init__ by core.FastEvaluate, which
-        calls _evaluate_dict for what it does not decide itself."""
-        return self._evaluate_dict(situation)
+    def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
+        """The result dict of a situation (dict or Situation); without explain, the result has no reading and no
+        explain lines (see the Engine protocol). Replaced in __init__ by core.FastEvaluate, which calls
+        _evaluate_dict for what it does not decide itself."""
+        return self._evaluate_dict(situation, explain)
 
-    def _evaluate_dict(self, situation: dict | Situation) -> dict[str, Any]:
+    def _evaluate_dict(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
         s = self._reader.read(situation)
         if s is None:
             s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
-        return self._evaluate(s)[0]
+        r = self._evaluate(s)[0]
+        return r if explain else lean_result(r)
 
     def judge(self, s: Situation) -> dict[str, Any]:
         """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""
@@ -712,8 +714,13 @@ class NativeEngine:
                     r = (core.ERR,)
         return self._decided(s, r, waits_all)
 
-    def _decided(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
-        """The result of a kernel answer r (Kernel.evaluate) other than a win it built."""
+    def _decided(self, s: Situation, r: tuple, waits_all: int = -1,
+                 explain: bool = True) -> tuple[dict[str, Any], int]:
+        """The result of a kernel answer r (Kernel.evaluate) other than a win it built (lean without explain)."""
+        out, waits_all = self._decided_full(s, r, waits_all)
+        return (out if explain else lean_result(out)), waits_all
+
+    def _decided_full(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
         code, core = r[0], self._core
         if code == core.ERR:
             return self._reference()._evaluate(s), waits_all

@@ -10,7 +10,7 @@ from . import readings as R
 from .check import Checks
 from .compiler.ir import Expr, Src, Variant
 from .interp import UNKNOWN, Env, evaluate, flower_call
-from .settle import explain_line, losing_result, settle_win
+from .settle import explain_line, lean_result, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import tile_name
 
@@ -299,11 +299,13 @@ class ReferenceEngine(Checks):
             self._in_waits_all = False
 
     # ---- evaluate ------------------------------------------------------------------------------------
-    def evaluate(self, situation: dict | Situation) -> dict[str, Any]:
+    def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
+        """The result dict of a situation; without explain, no reading and no explain lines (Engine.evaluate)."""
         s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
-        return self._evaluate(s)
+        r = self._evaluate(s)
+        return r if explain else lean_result(r)
 
     def judge(self, s: Situation) -> dict[str, Any]:
         """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""

@@ -109,6 +109,15 @@ def explain_line(src: Src | None, text: str) -> dict[str, Any]:
     return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
 
 
+EXPLANATORY = ("reading", "explain")
+
+
+def lean_result(r: dict[str, Any]) -> dict[str, Any]:
+    """An evaluate result without its explanatory parts (evaluate(..., explain=False)): the reading's groups and
+    the explanation lines go; what was decided (win, reason, pattern, patterns, status, value, payments) stays."""
+    return {k: x for k, x in r.items() if k not in EXPLANATORY}
+
+
 def losing_result(reason: str, explain: list) -> dict[str, Any]:
     return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
             "payments": {}, "reading": None, "explain": explain}

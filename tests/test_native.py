@@ -158,6 +158,29 @@ def test_hand_table(variant, situation):
     same(variant, situation)
 
 
+_LEAN: dict[tuple[str, str], object] = {}  # engines asked only with explain=False: nothing remembered from a full one
+DECIDED = {"win", "reason", "pattern", "patterns", "status", "value", "payments"}
+
+
+@pytest.mark.parametrize("backend", ["native", "reference"])
+@pytest.mark.parametrize("variant,situation", [(v, s) for v, hs in HANDS.items() for s in hs])
+def test_evaluate_without_explain(variant, situation, backend):
+    """evaluate(..., explain=False) is the full result without its reading and explain lines, or the same error:
+    as a dict and as a Situation (the Python path), on an engine that has built no full result."""
+    from mjrules.situation import situation_from_dict
+
+    if (variant, backend) not in _LEAN:
+        _LEAN[variant, backend] = mjrules.load(variant, backend=backend)
+    lean_eng = _LEAN[variant, backend]
+    full = outcome(engine(variant, backend).evaluate, situation)
+    want = full if full[0] == "error" else ("ok", {k: x for k, x in full[1].items() if k in DECIDED})
+    assert outcome(lambda d: lean_eng.evaluate(d, explain=False), situation) == want
+    if want[0] == "ok":
+        assert set(want[1]) == DECIDED and full[1]["explain"]
+        s = situation_from_dict(lean_eng.variant, situation)
+        assert lean_eng.evaluate(s, False) == want[1]
+
+
 @pytest.mark.parametrize("variant,situation", [
     (SR, {"concealed": "123m456m789p234s9s*", "wild": "9s"}), (SR, {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}),
     (SR, {"concealed": "1m4m7m2p5p8p3s6s1z2z3z4z9s*", "wild": "9s"}),
