@@ -1319,23 +1319,26 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         R.hi, R.mx, R.hk = hi, mx, hk
         memset(hk, 0, sp.npat)
     n = 0
-    for p in range(sp.npat):
-        if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
-            if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
-                if pung_ok < 0:
-                    UP = R.units
-                    if UP == NULL:
-                        _units(x.f.real, &U, x.small)
-                        UP = &U
-                    pung_ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, UP, sets)
-                if not pung_ok:
-                    continue
-            pats[n] = p
-            n += 1
+    # no standard pattern is tried where the caller found the shape infeasible (the tables' verdict on these
+    # counts; with melds it is not the same question, so they are enumerated)
+    if sets >= 0 and (R.std_ok or not R.std_known or x.f.nmelds):
+        for p in range(sp.npat):
+            if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
+                if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
+                    if pung_ok < 0:
+                        UP = R.units
+                        if UP == NULL:
+                            _units(x.f.real, &U, x.small)
+                            UP = &U
+                        pung_ok = not x.f.meld_seq and _pungs_exist(x, UP, sets)
+                    if not pung_ok:
+                        continue
+                pats[n] = p
+                n += 1
     R.npats = n
     R.needs = _needs(sp, pats, n)
     # the enumeration's first step is _feasible's test on the same counts, so it is not asked here as well
-    if n and sets >= 0 and (R.std_ok or not R.std_known or x.f.nmelds):
+    if n:
         if dd != NULL:
             _dedup_reset(dd)
         # a reading none of the open patterns may hold on is skipped (when every one needs no_sequences, say,
@@ -1388,7 +1391,8 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     cdef int pre[NK]   # the pre-draw hand's real tiles
     cdef Units U
     cdef Plus P
-    cdef bint plain, cover, std
+    cdef bint plain, cover
+    cdef int std     # the tables' verdict on the standard shape for the kind drawn, -1 not asked
     cdef Run R
     cdef Reading scratch
     cdef bint result = True
@@ -1418,6 +1422,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         if not (i == w or 0 <= i < NK):
             x.err |= ERR_OTHER
             return 0
+        std = -1
         if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
             if i == w:
                 std = _plus_std(x, &P, &U, pre, -1, j0 + 1, sets)
@@ -1443,7 +1448,8 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         _reset_memo(y)
         memset(&R, 0, sizeof(Run))
         R.x, R.mode, R.best = y, 1, &scratch
-        _run_all(y, &R, NULL)
+        R.std_known, R.std_ok = std >= 0, std > 0   # a kind the tables rule the standard shape out for: the
+        _run_all(y, &R, NULL)                       # other shapes only
         if y.err:
             x.err |= y.err
             return 0
