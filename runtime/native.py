@@ -721,6 +721,7 @@ class NativeEngine:
         return (out if explain else lean_result(out)), waits_all
 
     def _decided_full(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
+        """_decided's full result: the reference's for ERR, else the losing result the answer names."""
         code, core = r[0], self._core
         if code == core.ERR:
             return self._reference()._evaluate(s), waits_all
