@@ -130,8 +130,8 @@ def _parse_option(text: str) -> tuple[str, Any]:
         return k, v
 
 
-def _ask_engine(args: argparse.Namespace, method: str) -> tuple[int, Any]:
-    """Load the variant and call `method` on the situation the arguments give: (exit code, answer)."""
+def _ask_engine(args: argparse.Namespace, method: str, **kw: Any) -> tuple[int, Any]:
+    """Load the variant and call `method` on the situation the arguments give (and kw): (exit code, answer)."""
     from .compiler import SpecError
     from .engine import load
     from .situation import SituationError
@@ -141,13 +141,13 @@ def _ask_engine(args: argparse.Namespace, method: str) -> tuple[int, Any]:
     except SpecError as e:
         return _spec_error(e, args.json), None
     try:
-        return EXIT_OK, getattr(eng, method)(_situation(args))
+        return EXIT_OK, getattr(eng, method)(_situation(args), **kw)
     except (SituationError, ValueError, OSError) as e:
         return _input_error(e, args.json), None
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    code, result = _ask_engine(args, "evaluate")
+    code, result = _ask_engine(args, "evaluate", **({"explain": False} if args.brief else {}))
     if code != EXIT_OK:
         return code
     if args.json:
@@ -158,7 +158,7 @@ def cmd_score(args: argparse.Namespace) -> int:
               + f"  value {result['value']}")
     else:
         print(f"NO WIN  {result['reason']}")
-    for ln in result["explain"]:
+    for ln in result.get("explain", ()):   # none with --brief
         print(f"  {ln['rule'] or '-':<7} {ln['text']}")
     if result["payments"]:
         print("  payments: " + "  ".join(f"seat {k}: {v:+}" for k, v in result["payments"].items()))
@@ -383,6 +383,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("score", help="judge and score one hand")
     _situation_args(p)
+    p.add_argument("--brief", action="store_true",
+                   help="the verdict, value and payments without the explanation lines and the reading "
+                        "(evaluate's explain=False; with --json, the result without those keys)")
     p.set_defaults(func=cmd_score)
 
     p = sub.add_parser("waits", help="list the tiles that complete a pre-draw hand, with their values")

@@ -68,6 +68,20 @@ def test_score_readable_and_json(capsys, backend):
     assert r["value"] == 4 and r["payments"] == {"0": 12, "1": -4, "2": -4, "3": -4}
 
 
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_score_brief(capsys, backend):
+    """--brief: the verdict and payments, no explanation lines; with --json the full result less reading and
+    explain."""
+    args = ["score", "shangrao", "--hand", "123m456m789p234s9s*7z", "--win-tile", "7z", "--wild", "9s",
+            "--backend", backend]
+    code, out, _ = run(capsys, *args, "--brief")
+    assert code == 0 and out.startswith("WIN  平胡  [宝调]  value 4") and "seat 0: +12" in out
+    assert "SR-" not in out and len(out.splitlines()) == 2
+    full = json.loads(run(capsys, *args, "--json")[1])
+    code, out, _ = run(capsys, *args, "--json", "--brief")
+    assert code == 0 and json.loads(out) == {k: v for k, v in full.items() if k not in ("reading", "explain")}
+
+
 def test_score_situation_file(capsys, tmp_path):
     f = tmp_path / "s.json"
     f.write_text(json.dumps({"seat": 2, "concealed": "123m456p789s234s55z", "win_tile": "5z",
