@@ -160,16 +160,21 @@ cdef class ResultBuilder:
         settled = self._settled(s, <double>r[2], value)
         if settled is None:
             return None
+        return self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
+
+    cdef dict _decided(self, dict tpl, int p, tuple middle, value, dict paid):
+        """A copy of the template tpl (rtpl or lean_tpl) with the decided values filled in: pattern p's reason and
+        name, the middle's patterns and status (engine._middle), the value and a copy of the payments paid."""
         reason, name = self.pat_names[p]
         patterns = [name]
         patterns.extend(<tuple>middle[1])
-        out = PyDict_Copy(self.lean_tpl)
+        out = PyDict_Copy(tpl)  # copying the keys of a small dict is cheaper than inserting them
         out["reason"] = reason
         out["pattern"] = name
         out["patterns"] = patterns
         out["status"] = middle[2]
         out["value"] = value
-        out["payments"] = PyDict_Copy(<dict>(<tuple>settled)[0])
+        out["payments"] = PyDict_Copy(paid)
         return out
 
     cdef dict _build(self, s, tuple r):
@@ -222,9 +227,6 @@ cdef class ResultBuilder:
                 gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4])}
             Py_INCREF(gd)
             PyList_SET_ITEM(groups, i, gd)
-        reason, name = self.pat_names[p]
-        patterns = [name]
-        patterns.extend(<tuple>middle[1])
         if self.wilds:
             wilds_as = PyList_New(rd.nassign)
             for i in range(rd.nassign):
@@ -236,13 +238,7 @@ cdef class ResultBuilder:
             reading = {"groups": groups, "wilds_as": wilds_as}
         else:
             reading = {"groups": groups}
-        out = PyDict_Copy(self.rtpl)  # copying the keys of a small dict is cheaper than inserting them
-        out["reason"] = reason
-        out["pattern"] = name
-        out["patterns"] = patterns
-        out["status"] = middle[2]
-        out["value"] = value
-        out["payments"] = PyDict_Copy(<dict>paid)
+        out = self._decided(self.rtpl, p, middle, value, <dict>paid)
         out["reading"] = reading
         out["explain"] = explain
         return out

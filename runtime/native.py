@@ -537,7 +537,7 @@ class NativeEngine:
             # a plain situation dict of a winning hand is read, judged and built in one C call
             self.evaluate = core.FastEvaluate(  # type: ignore[method-assign]
                 self._reader, self._kernel, builder, self._defaults, self._strings, self._lock,
-                self._evaluate_dict, lambda s, r, explain: self._decided(s, r, explain=explain)[0])
+                self._evaluate_dict, self._decided_result)
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
@@ -714,14 +714,13 @@ class NativeEngine:
                     r = (core.ERR,)
         return self._decided(s, r, waits_all)
 
-    def _decided(self, s: Situation, r: tuple, waits_all: int = -1,
-                 explain: bool = True) -> tuple[dict[str, Any], int]:
-        """The result of a kernel answer r (Kernel.evaluate) other than a win it built (lean without explain)."""
-        out, waits_all = self._decided_full(s, r, waits_all)
-        return (out if explain else lean_result(out)), waits_all
+    def _decided_result(self, s: Situation, r: tuple, explain: bool) -> dict[str, Any]:
+        """FastEvaluate's answer for a kernel answer r other than a win it built (lean without explain)."""
+        out = self._decided(s, r)[0]
+        return out if explain else lean_result(out)
 
-    def _decided_full(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
-        """_decided's full result: the reference's for ERR, else the losing result the answer names."""
+    def _decided(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
+        """The result of a kernel answer r (Kernel.evaluate) other than a win it built."""
         code, core = r[0], self._core
         if code == core.ERR:
             return self._reference()._evaluate(s), waits_all
