@@ -22,7 +22,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "12"
+CODEGEN_VERSION = "13"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -44,11 +44,15 @@ _READING_VARS = {
     "one_suit": ("rf_one_suit(rd.counts, 0)", "b"), "fours": ("rf_fours(x, rd)", "n"),
     "pair_wilds": ("rf_pair_wilds(x, rd)", "n"), "wilds_at_face": ("rf_wilds_at_face(x, rd)", "b"),
 }
+# The three-valued (partial) code reads the facts and the counts so far `c`; c may be NULL, the counts unknown
+# (the kernel's count-free minimum test, _core._minimum_bound): every test of the counts is then unknown (-1),
+# and so is waits_all wherever the counts could decide it (t_waits_all).
 _PARTIAL_VARS = {
-    "no_sequences": ("(not x.f.meld_seq)", "t"), "distinct": ("pv_anti(rf_distinct(c))", "t"),
-    "one_suit": ("pv_anti(rf_one_suit(c, 1))", "t"), "fours": ("NAN", "n"), "pair_wilds": ("NAN", "n"),
-    "wilds_at_face": ("-1", "t"),
+    "no_sequences": ("(not x.f.meld_seq)", "t"), "distinct": ("(-1 if c == NULL else pv_anti(rf_distinct(c)))", "t"),
+    "one_suit": ("(-1 if c == NULL else pv_anti(rf_one_suit(c, 1)))", "t"), "fours": ("NAN", "n"),
+    "pair_wilds": ("NAN", "n"), "wilds_at_face": ("-1", "t"),
 }
+_COUNT_FREE_FACTS = frozenset(_SITUATION_VARS) - {"waits_all"}   # the facts bounds read exactly, counts aside
 _WIN_VARS = {"value": ("x.value", "n"), "someone_won": ("1", "b"), "winners": ("(<double>x.f.winners)", "n"),
              "dealer_won": ("x.f.dealer_won", "b")}
 _ARITH = {"add": "+", "sub": "-", "mul": "*"}
@@ -405,6 +409,8 @@ class ExprCompiler:
             code, k = self.exact(e)
             return code, "t" if k == "b" else "n"
         if op == "var":
+            if a[0] == "waits_all":
+                return "t_waits_all(x, c)", "t"
             code, k = self._var(a[0], _PARTIAL_VARS)
             return code, "t" if k in ("b", "t") else "n"
         if op == "opt":
@@ -463,13 +469,13 @@ class ExprCompiler:
         if len(args) != 1 or (name != "spacing" and args[0].op != "group"):
             return "n_err(x)", "n"
         if name == "spacing":
-            return f"pv_spacing(c, {self.pnum(args[0])})", "t"
+            return f"(-1 if c == NULL else pv_spacing(c, {self.pnum(args[0])}))", "t"
         g = self._group(args[0])
         if name == "all_in":
-            return f"pv_anti({_counts_code(name, 'c', args[0]) or f'rf_all_in(c, {g})'})", "t"
+            return f"(-1 if c == NULL else pv_anti({_counts_code(name, 'c', args[0]) or f'rf_all_in(c, {g})'}))", "t"
         if name == "contains":
             code = _counts_code(name, "c", args[0])
-            return (f"(1 if {code} else -1)" if code else f"pv_contains(c, {g})"), "t"
+            return f"(-1 if c == NULL else {f'(1 if {code} else -1)' if code else f'pv_contains(c, {g})'})", "t"
         if name == "count_in":
             return "NAN", "n"
         return "n_err(x)", "n"
@@ -505,7 +511,7 @@ class BoundsCompiler:
         try:
             if self.depth > 64:  # a define chain this deep is not worth following
                 return self._pair("NAN")
-            if op in ("const", "enum") or op == "opt" or (op == "var" and a[0] in _SITUATION_VARS):
+            if op in ("const", "enum") or op == "opt" or (op == "var" and a[0] in _COUNT_FREE_FACTS):
                 return self._pair(cx.num(e))
             if op == "call" and a and a[0] in ("flower_fours", "flower_complete"):
                 return self._pair(cx.num(e))

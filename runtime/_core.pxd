@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 12    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 13    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -118,7 +118,8 @@ cdef struct Spec:
                                   # reading, 0 none can, 1 unknown
     MinimumFn minimum
     MinSureFn min_sure            # on the facts alone: 1 when every reading of the pattern meets every minimum
-                                  # (or, with fails, when every reading of it fails one)
+                                  # (or, with fails, when every reading of it fails one); counts NULL: whatever
+                                  # the counts (every three-valued test of them unknown)
     BoundsFn value_bounds         # on the facts alone: bounds of the value of every reading of the pattern
                                   # (NAN: none known)
     ModsBoundFn mods_bound        # on the facts alone: at most how many modifiers hold on a reading of it
@@ -153,9 +154,21 @@ cdef struct Ctx:
     bint ev_dirty                 # ev_memo holds a value (_reset_memo clears it only then)
     bint small                    # the spec has at most 4 copies of every kind, so a hand's counts (never
                                   # more than the copies) index the suit tables without a range test
+    bint msu_on                   # the facts are only ever made by _prep_check, _set_wild and _load_row:
+                                  # _minimum_bound may remember the count-free minimum test (msu)
+    signed char* msu              # per wilds held (0..MAXJ) and pattern: the generated min_sure with the counts
+                                  # unknown (1 every reading meets every minimum, 0 not sure, 2 not asked yet)
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil
+
+cdef inline signed char t_waits_all(Ctx* x, int* c) noexcept nogil:
+    """waits_all three-valued on the facts and the counts so far c: var_waits_all; with the counts unknown (c
+    NULL), false where var_waits_all is false whatever the counts (inside its own test, no winning tile, a dealt
+    hand), else unknown."""
+    if c != NULL:
+        return var_waits_all(x)
+    return 0 if x.f.nested or x.f.win_tile < 0 or x.f.dealt else -1
 
 # ---- memoised references --------------------------------------------------------------------------------
 cdef inline bint ref_event(Ctx* x, int e) noexcept nogil:

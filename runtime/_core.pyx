@@ -1475,11 +1475,13 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.df_gen = <unsigned int*>calloc(sp.ndef + 1, sizeof(unsigned int))
     x.df_val = <double*>calloc(sp.ndef + 1, sizeof(double))
     x.free_pats = <int*>calloc(sp.npat + 1, sizeof(int))
+    x.msu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
     if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
-            and x.free_pats):
+            and x.free_pats and x.msu):
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
+    _msu_clear(x)
     x.small = True
     for p in range(NK):
         x.small = x.small and sp.copies[p] <= 4
@@ -1506,7 +1508,13 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.df_gen)
     free(x.df_val)
     free(x.free_pats)
+    free(x.msu)
     free(x)
+
+
+cdef inline void _msu_clear(Ctx* x) noexcept nogil:
+    """Forget the count-free minimum tests (the facts they were made on changed)."""
+    memset(x.msu, 2, (MAXJ + 1) * (x.spec.npat + 1))
 
 
 # ---- the bare win check: count vectors in, verdicts out, no Python objects (batch and per-hand) ---------
@@ -1523,6 +1531,7 @@ cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) 
     named, wild kind w (-1: none). CHK_OK, or CHK_WILDKIND * 64 when w cannot be the wild kind."""
     cdef Facts* f = &x.f
     memset(f, 0, sizeof(Facts))
+    _msu_clear(x)
     x.err = 0
     f.w = -1
     f.cand = ~0ULL   # no kind set matches it: _set_wild fills the candidates
@@ -1549,6 +1558,8 @@ cdef int _set_wild(Ctx* x, int w, unsigned long long playable, unsigned char* li
         return CHK_WILDKIND * 64
     if f.w >= 0 and lim != NULL:
         lim[f.w] = <unsigned char>_lo(sp.copies[f.w], 255) if (playable >> f.w) & 1 else 0
+    if w != f.w:
+        _msu_clear(x)
     f.w = w
     cand = sp.stands
     if sp.face_value and w >= 0:
@@ -1696,10 +1707,25 @@ cdef inline bint _forbidden(Ctx* x) noexcept nogil:
 
 cdef bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
     """On these facts alone (the generated `ms`: bounds of the value over the readings): every reading of
-    pattern p meets every minimum, or (fails) every one fails a minimum. False whenever it cannot tell."""
+    pattern p meets every minimum, or (fails) every one fails a minimum. False whenever it cannot tell.
+
+    In a check context (msu_on: only the counts and the wilds held change between hands) the test is first
+    asked with the counts unknown, once per wilds held and pattern until the facts change (_msu_clear): where
+    it holds whatever the counts, it holds for these (e.g. every 碰碰胡 reaching 上饶's minimum of 4), and the
+    bounds are not worked out again for each hand or kind drawn."""
     cdef bint r
+    cdef signed char* m
     if x.spec.nminimum == 0:
         return not fails
+    if not fails and x.msu_on and 0 <= x.f.jokers <= MAXJ and 0 <= p < x.spec.npat:
+        m = &x.msu[x.f.jokers * (x.spec.npat + 1) + p]
+        if m[0] == 2:
+            m[0] = x.spec.min_sure(x, NULL, p, False)
+            if x.err:
+                x.err = 0
+                m[0] = 0
+        if m[0] == 1:
+            return True
     r = x.spec.min_sure(x, x.f.base, p, fails)
     if x.err:
         x.err = 0
@@ -1924,8 +1950,10 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
 
 
 cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
+    """A context for the bare check, whose facts only _prep_check, _set_wild and _load_row make (msu_on)."""
     cdef Ctx* x = _ctx_new(sp)
     x.opts = opts
+    x.msu_on = True
     return x
 
 
@@ -2354,17 +2382,32 @@ cdef class Kernel:
             raise ValueError("invalid hand")
         return _decide(self.xc, mode, val, pat, -1, -1, False, &U)
 
-    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False):
+    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False,
+                     bint any_counts=False):
         """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
         reading of `pattern` meets every minimum (the verdict then skips enumerating readings), or with `fails`
-        that every one fails a minimum (the pattern is then never tried)?"""
+        that every one fails a minimum (the pattern is then never tried)? With any_counts, the test with the
+        counts unknown (what _minimum_bound asks first in a check context, remembered per wilds held): every
+        reading of the pattern meets every minimum whatever the tiles, on these facts. The generated test
+        itself, not _minimum_bound's remembered answers."""
+        cdef bint r
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, False)
         if self._load(counts, wilds, wild, self.sp.win_size, NULL):
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
+        if any_counts and fails:
+            raise ValueError("any_counts asks only whether every reading meets the minimums")
+        if not 0 <= pattern < self.sp.npat:
+            raise ValueError("no such pattern")
+        if self.sp.nminimum == 0:
+            return not fails
         _reset_memo(self.xc)
-        return _minimum_bound(self.xc, pattern, fails)
+        r = self.sp.min_sure(self.xc, NULL if any_counts else self.xc.f.base, pattern, fails)
+        if self.xc.err:
+            self.xc.err = 0
+            return False
+        return r
 
     def value_bounds(self, counts, int wilds=0, wild=None, int pattern=-1):
         """For tests: on is_win's facts for this hand, the generated bounds (lo, hi) of the value of every

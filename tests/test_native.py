@@ -550,8 +550,9 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     """Where the generated minimum-sure test says every reading of a pattern meets the minimum (so is_win
     answers without enumerating readings), the reference finds no reading of that pattern below it; where it
     says every reading fails one (so the pattern is not tried), the reference finds none that meets them; and
-    is_win agrees with the reference. 上饶's value, and values with sub, neg, max, min, pow, if, modifiers,
-    defines."""
+    is_win agrees with the reference. The same test with the counts unknown (which a check context asks first,
+    once per wilds held) says sure only where the test on the counts does. 上饶's value, and values with sub,
+    neg, max, min, pow, if, modifiers, defines."""
     from mjrules.check import situation_of
     from mjrules.interp import evaluate
 
@@ -567,7 +568,8 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     kernel = nat._kernel
     wild = 26  # 9s
     rng = random.Random(case)
-    sure = fails = 0
+    sure = fails = free = 0
+    free_wild = set()   # the wild counts on which some pattern is sure whatever the counts
     for n in range(120):
         if n < 90:
             c, nw = _winning_counts(rng, n % 4, wild)
@@ -580,8 +582,12 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
         readings = ref.readings(s)
         for p, pat in enumerate(v.patterns):
             meets, fail = kernel.minimum_sure(bytes(c), nw, wild, p), kernel.minimum_sure(bytes(c), nw, wild, p, True)
+            anyway = kernel.minimum_sure(bytes(c), nw, wild, p, any_counts=True)
             assert not (meets and fail)
-            sure, fails = sure + meets, fails + fail
+            assert meets or not anyway, (c, nw, pat.name)   # unknown counts decide nothing the counts leave open
+            sure, fails, free = sure + meets, fails + fail, free + anyway
+            if anyway:
+                free_wild.add(min(nw, 1))
             for rd, env in readings:
                 if rd.pattern != pat.name or not (meets or fail):
                     continue
@@ -594,7 +600,10 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     if case in (0, 1):
         assert fails > 20, "and patterns that cannot reach the minimum (平胡 有宝 across suits)"
     if case == 3:
-        assert sure == 0
+        assert sure == free == 0
+    if case == 0:   # 平胡 无宝 (4) and 碰碰胡 有宝 (8) reach 4 whatever the tiles; 平胡 有宝 (2) only with 清一色
+        assert free > 20 and free_wild == {0, 1}
+        assert kernel.minimum_sure(bytes(_winning_counts(rng, 1, wild)[0]), 1, wild, 0, any_counts=True) == 0
 
 
 @pytest.mark.parametrize("hand,wilds,bounds", [
