@@ -1309,6 +1309,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef Units U
     cdef Units* UP
     cdef int pung_ok = -1   # some standard reading has no sequence (-1: not asked yet)
+    cdef int pairs_ok = -1  # the pairs shape has a reading (-1: not asked yet)
     if sp.npat > MAXPAT:
         x.err |= ERR_OTHER
         return
@@ -1319,20 +1320,23 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         R.hi, R.mx, R.hk = hi, mx, hk
         memset(hk, 0, sp.npat)
     n = 0
+    UP = R.units
     # no standard pattern is tried where the caller found the shape infeasible (the tables' verdict on these
-    # counts; with melds it is not the same question, so they are enumerated)
+    # counts; with melds it is not the same question, so they are enumerated); a shape with no reading is
+    # asked before the pattern's bounds (_open), which cost more
     if sets >= 0 and (R.std_ok or not R.std_known or x.f.nmelds):
         for p in range(sp.npat):
-            if sp.shapes[p] == SH_STANDARD and _open(x, R, p):
+            if sp.shapes[p] == SH_STANDARD:
                 if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
                     if pung_ok < 0:
-                        UP = R.units
                         if UP == NULL:
                             _units(x.f.real, &U, x.small)
                             UP = &U
                         pung_ok = not x.f.meld_seq and _pungs_exist(x, UP, sets)
                     if not pung_ok:
                         continue
+                if not _open(x, R, p):
+                    continue
                 pats[n] = p
                 n += 1
     R.npats = n
@@ -1348,7 +1352,18 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         return
     n = 0
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_PAIRS and _open(x, R, p) and not _beaten(R, p):
+        if sp.shapes[p] == SH_PAIRS and not _beaten(R, p):
+            if R.legal_only:   # the shape before the bounds, as above
+                if pairs_ok < 0:   # exactly whether _enum_pairs finds a reading
+                    if x.f.nmelds or sp.win_size % 2:
+                        pairs_ok = 0
+                    else:
+                        if UP == NULL:
+                            _units(x.f.real, &U, x.small)
+                            UP = &U
+                        pairs_ok = _pairs_exist(x, UP, sp.win_size // 2)
+                if not pairs_ok or not _open(x, R, p):
+                    continue
             pats[n] = p
             n += 1
     R.npats = n
@@ -1357,7 +1372,9 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     if x.err or R.found:
         return
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_FREE and _open(x, R, p) and not _beaten(R, p):
+        # (a free pattern whose three-valued test fails on these counts has no reading: the wilds only add)
+        if sp.shapes[p] == SH_FREE and not _beaten(R, p) and (not R.legal_only or (
+                (sp.viable(x, x.f.base, p) != 0 or x.err) and _open(x, R, p))):
             R.npats = 1  # _on_reading drops a pattern its first reading settles
             pats[0] = p
             _enum_free(x, p, _on_reading, R)
