@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 13    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 14    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -154,10 +154,12 @@ cdef struct Ctx:
     bint ev_dirty                 # ev_memo holds a value (_reset_memo clears it only then)
     bint small                    # the spec has at most 4 copies of every kind, so a hand's counts (never
                                   # more than the copies) index the suit tables without a range test
-    bint msu_on                   # the facts are only ever made by _prep_check, _set_wild and _load_row:
-                                  # _minimum_bound may remember the count-free minimum test (msu)
+    bint count_free               # the facts are only ever made by _prep_check, _set_wild and _load_row: a test
+                                  # on the facts alone may be asked once with the counts unknown and remembered
     signed char* msu              # per wilds held (0..MAXJ) and pattern: the generated min_sure with the counts
                                   # unknown (1 every reading meets every minimum, 0 not sure, 2 not asked yet)
+    signed char* fcu              # per wilds held and pattern + 1 (0: none): forbid_ctx with the counts unknown
+                                  # (0 no forbid can hold, 2 one holds, 1 unknown, 3 not asked yet)
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil

@@ -1493,12 +1493,13 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.df_val = <double*>calloc(sp.ndef + 1, sizeof(double))
     x.free_pats = <int*>calloc(sp.npat + 1, sizeof(int))
     x.msu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
+    x.fcu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
     if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
-            and x.free_pats and x.msu):
+            and x.free_pats and x.msu and x.fcu):
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
-    _msu_clear(x)
+    _count_free_clear(x)
     x.small = True
     for p in range(NK):
         x.small = x.small and sp.copies[p] <= 4
@@ -1526,12 +1527,14 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.df_val)
     free(x.free_pats)
     free(x.msu)
+    free(x.fcu)
     free(x)
 
 
-cdef inline void _msu_clear(Ctx* x) noexcept nogil:
-    """Forget the count-free minimum tests (the facts they were made on changed)."""
+cdef inline void _count_free_clear(Ctx* x) noexcept nogil:
+    """Forget the count-free tests (the facts they were made on changed)."""
     memset(x.msu, 2, (MAXJ + 1) * (x.spec.npat + 1))
+    memset(x.fcu, 3, (MAXJ + 1) * (x.spec.npat + 1))
 
 
 # ---- the bare win check: count vectors in, verdicts out, no Python objects (batch and per-hand) ---------
@@ -1548,7 +1551,7 @@ cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) 
     named, wild kind w (-1: none). CHK_OK, or CHK_WILDKIND * 64 when w cannot be the wild kind."""
     cdef Facts* f = &x.f
     memset(f, 0, sizeof(Facts))
-    _msu_clear(x)
+    _count_free_clear(x)
     x.err = 0
     f.w = -1
     f.cand = ~0ULL   # no kind set matches it: _set_wild fills the candidates
@@ -1576,7 +1579,7 @@ cdef int _set_wild(Ctx* x, int w, unsigned long long playable, unsigned char* li
     if f.w >= 0 and lim != NULL:
         lim[f.w] = <unsigned char>_lo(sp.copies[f.w], 255) if (playable >> f.w) & 1 else 0
     if w != f.w:
-        _msu_clear(x)
+        _count_free_clear(x)
     f.w = w
     cand = sp.stands
     if sp.face_value and w >= 0:
@@ -1706,10 +1709,22 @@ cdef int _viable_pats(Ctx* x, const int* pats, int n, int* out) noexcept nogil:
 
 cdef signed char _forbids(Ctx* x, int p) noexcept nogil:
     """The forbids on these facts alone (and the reading's pattern p, or -1): 0 none can hold, 2 one holds
-    whatever the reading, 1 unknown (also when the test cannot be made natively)."""
+    whatever the reading, 1 unknown (also when the test cannot be made natively). In a check context the test
+    with the counts unknown is remembered per wilds held and p (as _minimum_bound's), and decides where it can:
+    上饶's forbids read only how the hand is won."""
     cdef signed char r
+    cdef signed char* m
     if x.spec.nforbid == 0:
         return 0
+    if x.count_free and 0 <= x.f.jokers <= MAXJ and -1 <= p < x.spec.npat:
+        m = &x.fcu[x.f.jokers * (x.spec.npat + 1) + p + 1]
+        if m[0] == 3:
+            m[0] = x.spec.forbid_ctx(x, NULL, p)
+            if x.err:
+                x.err = 0
+                m[0] = 1
+        if m[0] != 1:
+            return m[0]
     r = x.spec.forbid_ctx(x, x.f.base, p)
     if x.err:
         x.err = 0
@@ -1726,15 +1741,15 @@ cdef bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
     """On these facts alone (the generated `ms`: bounds of the value over the readings): every reading of
     pattern p meets every minimum, or (fails) every one fails a minimum. False whenever it cannot tell.
 
-    In a check context (msu_on: only the counts and the wilds held change between hands) the test is first
-    asked with the counts unknown, once per wilds held and pattern until the facts change (_msu_clear): where
+    In a check context (count_free: only the counts and the wilds held change between hands) the test is first
+    asked with the counts unknown, once per wilds held and pattern until the facts change (_count_free_clear): where
     it holds whatever the counts, it holds for these (e.g. every 碰碰胡 reaching 上饶's minimum of 4), and the
     bounds are not worked out again for each hand or kind drawn."""
     cdef bint r
     cdef signed char* m
     if x.spec.nminimum == 0:
         return not fails
-    if not fails and x.msu_on and 0 <= x.f.jokers <= MAXJ and 0 <= p < x.spec.npat:
+    if not fails and x.count_free and 0 <= x.f.jokers <= MAXJ and 0 <= p < x.spec.npat:
         m = &x.msu[x.f.jokers * (x.spec.npat + 1) + p]
         if m[0] == 2:
             m[0] = x.spec.min_sure(x, NULL, p, False)
@@ -1967,10 +1982,10 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
 
 
 cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
-    """A context for the bare check, whose facts only _prep_check, _set_wild and _load_row make (msu_on)."""
+    """A context for the bare check, whose facts only _prep_check, _set_wild and _load_row make (count_free)."""
     cdef Ctx* x = _ctx_new(sp)
     x.opts = opts
-    x.msu_on = True
+    x.count_free = True
     return x
 
 

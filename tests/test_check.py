@@ -377,6 +377,55 @@ def test_a_forbid_that_can_hold_is_honoured(tmp_path, monkeypatch):
     assert nat.check_batch(np.array(hands)).tolist() == expect
 
 
+# (variant, the line before which the forbid goes, the forbid): forbids on the facts alone, on the counts, and on
+# both with the pattern -- the check asks each once with the counts unknown and keeps the answer per wilds held
+# (_core._forbids), so one that reads the tiles must still be asked on each hand's own
+_COUNT_FORBIDS = [
+    ("fuzhou_jiangxi", "    value = S * Q", 'forbid "no self-draw" when win_by == self_draw'),
+    ("fuzhou_jiangxi", "    value = S * Q", 'forbid "one suit only" when not one_suit'),
+    ("shangrao", "    minimum 4 unless special", 'forbid "one suit only" when not one_suit'),
+    ("shangrao", "    minimum 4 unless special", 'forbid "no honours" when count_in(honours) > 0'),
+    ("shangrao", "    minimum 4 unless special", 'forbid "碰碰胡 in one suit" when 碰碰胡 and not one_suit'),
+    ("shangrao", "    minimum 4 unless special", 'forbid "no self-draw with 宝" when wilds > 1 and win_by == self_draw'),
+]
+
+
+@pytest.mark.parametrize("variant,anchor,line", _COUNT_FORBIDS, ids=[f"{v}-{f.split(chr(34))[1]}"
+                                                                     for v, _, f in _COUNT_FORBIDS])
+def test_forbids_on_the_counts_in_the_check(tmp_path, monkeypatch, variant, anchor, line):
+    """is_win, check_batch and wait_kinds under a forbid that reads the facts, the tiles, or both with the
+    pattern: the reference's verdicts on the bench's winning and near-winning hands and ready hands, with
+    every number of wilds; and the forbid changes some verdicts (the test would not see a forbid ignored)."""
+    from bench.suite import HandMaker, check_form
+    from mjrules.compiler import compile_file
+    from mjrules.native import NativeEngine
+    from mjrules.reference import ReferenceEngine
+
+    monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+    plain = NativeEngine(compile_file(str(SPECS / f"{variant}.mj")))
+    maker = HandMaker(plain, 5)
+    hands = [maker.make(8, nw) for nw in maker.wild_counts()]
+    p = tmp_path / f"{variant}_forbid.mj"
+    text = (SPECS / f"{variant}.mj").read_text(encoding="utf-8")
+    assert anchor in text
+    p.write_text(text.replace(anchor, f"    {line}\n{anchor}", 1), encoding="utf-8")
+    ir = compile_file(str(p))
+    nat, ref = NativeEngine(ir), ReferenceEngine(ir)
+    changed = 0
+    for by in hands:
+        forms = [check_form(d) for d in by["winning"] + by["near"]]
+        want = [ref.is_win(*f) for f in forms]
+        assert [nat.is_win(*f) for f in forms] == want
+        changed += sum(plain.is_win(*f) != w for f, w in zip(forms, want))
+        if forms:
+            rows = np.array([list(f[0]) for f in forms], dtype=np.uint8)
+            assert nat.check_batch(rows, np.array([f[1] for f in forms]), wild=forms[0][2]).tolist() == want
+        for d in by["ready"]:
+            f = check_form(d)
+            assert nat.wait_kinds(*f) == ref.wait_kinds(*f), d
+    assert changed > 0
+
+
 def test_batch_with_a_wild_kind_per_row(load):
     """wild may give each row its own kind: the same verdicts as checking each kind's rows on their own."""
     eng = load("shangrao")
