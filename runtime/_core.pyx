@@ -1863,7 +1863,7 @@ cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     candidate. U: the units of x.f.real."""
     cdef int groups = 0, odd = 0, left, u, k0, h, ht
     cdef unsigned short e
-    if x.f.nmelds or n > MAXG:
+    if x.f.nmelds or n > MAXG or U.odd > x.f.jokers:   # (each kind held an odd number of times takes a wild)
         return False
     _units_all(U)
     for u in range(3):   # as in _pungs_exist
