@@ -1707,15 +1707,25 @@ cdef int _viable_pats(Ctx* x, const int* pats, int n, int* out) noexcept nogil:
     return m
 
 
-cdef signed char _forbids(Ctx* x, int p) noexcept nogil:
+cdef inline signed char _forbids(Ctx* x, int p) noexcept nogil:
     """The forbids on these facts alone (and the reading's pattern p, or -1): 0 none can hold, 2 one holds
     whatever the reading, 1 unknown (also when the test cannot be made natively). In a check context the test
     with the counts unknown is remembered per wilds held and p (as _minimum_bound's), and decides where it can:
-    上饶's forbids read only how the hand is won."""
-    cdef signed char r
-    cdef signed char* m
+    上饶's forbids read only how the hand is won. (Inline for its common answers; _forbids_ask asks.)"""
+    cdef signed char m
     if x.spec.nforbid == 0:
         return 0
+    if x.count_free and 0 <= x.f.jokers <= MAXJ and -1 <= p < x.spec.npat:
+        m = x.fcu[x.f.jokers * (x.spec.npat + 1) + p + 1]
+        if m == 0 or m == 2:
+            return m
+    return _forbids_ask(x, p)
+
+
+cdef signed char _forbids_ask(Ctx* x, int p) noexcept nogil:
+    """_forbids where its memo does not decide: the count-free test first (once), then the test on the counts."""
+    cdef signed char r
+    cdef signed char* m
     if x.count_free and 0 <= x.f.jokers <= MAXJ and -1 <= p < x.spec.npat:
         m = &x.fcu[x.f.jokers * (x.spec.npat + 1) + p + 1]
         if m[0] == 3:
@@ -1737,7 +1747,14 @@ cdef inline bint _forbidden(Ctx* x) noexcept nogil:
     return _forbids(x, -1) == 2
 
 
-cdef bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
+cdef inline bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
+    """_minimum_bound_ask, inline where the spec has no minimum (every reading meets them all)."""
+    if x.spec.nminimum == 0:
+        return not fails
+    return _minimum_bound_ask(x, p, fails)
+
+
+cdef bint _minimum_bound_ask(Ctx* x, int p, bint fails) noexcept nogil:
     """On these facts alone (the generated `ms`: bounds of the value over the readings): every reading of
     pattern p meets every minimum, or (fails) every one fails a minimum. False whenever it cannot tell.
 
