@@ -1712,22 +1712,21 @@ cdef inline signed char _forbids(Ctx* x, int p) noexcept nogil:
     whatever the reading, 1 unknown (also when the test cannot be made natively). In a check context the test
     with the counts unknown is remembered per wilds held and p (as _minimum_bound's), and decides where it can:
     上饶's forbids read only how the hand is won. (Inline for its common answers; _forbids_ask asks.)"""
-    cdef signed char m
+    cdef signed char* m = NULL
     if x.spec.nforbid == 0:
         return 0
     if x.count_free and 0 <= x.f.jokers <= MAXJ and -1 <= p < x.spec.npat:
-        m = x.fcu[x.f.jokers * (x.spec.npat + 1) + p + 1]
-        if m == 0 or m == 2:
-            return m
-    return _forbids_ask(x, p)
-
-
-cdef signed char _forbids_ask(Ctx* x, int p) noexcept nogil:
-    """_forbids where its memo does not decide: the count-free test first (once), then the test on the counts."""
-    cdef signed char r
-    cdef signed char* m
-    if x.count_free and 0 <= x.f.jokers <= MAXJ and -1 <= p < x.spec.npat:
         m = &x.fcu[x.f.jokers * (x.spec.npat + 1) + p + 1]
+        if m[0] == 0 or m[0] == 2:
+            return m[0]
+    return _forbids_ask(x, p, m)
+
+
+cdef signed char _forbids_ask(Ctx* x, int p, signed char* m) noexcept nogil:
+    """_forbids where its memo m (NULL outside a check context) does not decide: the count-free test first
+    (once), then the test on the counts."""
+    cdef signed char r
+    if m != NULL:
         if m[0] == 3:
             m[0] = x.spec.forbid_ctx(x, NULL, p)
             if x.err:
@@ -1748,7 +1747,7 @@ cdef inline bint _forbidden(Ctx* x) noexcept nogil:
 
 
 cdef inline bint _minimum_bound(Ctx* x, int p, bint fails) noexcept nogil:
-    """_minimum_bound_ask, inline where the spec has no minimum (every reading meets them all)."""
+    """_minimum_bound_ask, inline where the spec has no minimum (every reading meets them all, none fails one)."""
     if x.spec.nminimum == 0:
         return not fails
     return _minimum_bound_ask(x, p, fails)
@@ -1759,13 +1758,11 @@ cdef bint _minimum_bound_ask(Ctx* x, int p, bint fails) noexcept nogil:
     pattern p meets every minimum, or (fails) every one fails a minimum. False whenever it cannot tell.
 
     In a check context (count_free: only the counts and the wilds held change between hands) the test is first
-    asked with the counts unknown, once per wilds held and pattern until the facts change (_count_free_clear): where
-    it holds whatever the counts, it holds for these (e.g. every 碰碰胡 reaching 上饶's minimum of 4), and the
-    bounds are not worked out again for each hand or kind drawn."""
+    asked with the counts unknown, once per wilds held and pattern until the facts change (_count_free_clear):
+    where it holds whatever the counts, it holds for these (e.g. every 碰碰胡 reaching 上饶's minimum of 4), and
+    the bounds are not worked out again for each hand or kind drawn. The spec has a minimum (_minimum_bound)."""
     cdef bint r
     cdef signed char* m
-    if x.spec.nminimum == 0:
-        return not fails
     if not fails and x.count_free and 0 <= x.f.jokers <= MAXJ and 0 <= p < x.spec.npat:
         m = &x.msu[x.f.jokers * (x.spec.npat + 1) + p]
         if m[0] == 2:
@@ -2436,7 +2433,7 @@ cdef class Kernel:
         """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
         reading of `pattern` meets every minimum (the verdict then skips enumerating readings), or with `fails`
         that every one fails a minimum (the pattern is then never tried)? With any_counts, the test with the
-        counts unknown (what _minimum_bound asks first in a check context, remembered per wilds held): every
+        counts unknown (what _minimum_bound_ask asks first in a check context, remembered per wilds held): every
         reading of the pattern meets every minimum whatever the tiles, on these facts. The generated test
         itself, not _minimum_bound's remembered answers."""
         cdef bint r
