@@ -1298,6 +1298,14 @@ cdef inline bint _open(Ctx* x, Run* R, int p) noexcept nogil:
     return not R.legal_only or (_forbids(x, p) != 2 and not _minimum_bound(x, p, True))
 
 
+cdef inline Units* _units_or(Ctx* x, Units* U, Units* own) noexcept nogil:
+    """U, or (NULL) own filled with the units of x.f.real."""
+    if U == NULL:
+        _units(x.f.real, own, x.small)
+        return own
+    return U
+
+
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     """Every shape's readings, each checked against the patterns of that shape."""
     cdef Spec* sp = x.spec
@@ -1329,9 +1337,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
             if sp.shapes[p] == SH_STANDARD:
                 if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
                     if pung_ok < 0:
-                        if UP == NULL:
-                            _units(x.f.real, &U, x.small)
-                            UP = &U
+                        UP = _units_or(x, UP, &U)
                         pung_ok = not x.f.meld_seq and _pungs_exist(x, UP, sets)
                     if not pung_ok:
                         continue
@@ -1358,9 +1364,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
                     if x.f.nmelds or sp.win_size % 2:
                         pairs_ok = 0
                     else:
-                        if UP == NULL:
-                            _units(x.f.real, &U, x.small)
-                            UP = &U
+                        UP = _units_or(x, UP, &U)
                         pairs_ok = _pairs_exist(x, UP, sp.win_size // 2)
                 if not pairs_ok or not _open(x, R, p):
                     continue
@@ -1711,7 +1715,7 @@ cdef inline signed char _forbids(Ctx* x, int p) noexcept nogil:
     """The forbids on these facts alone (and the reading's pattern p, or -1): 0 none can hold, 2 one holds
     whatever the reading, 1 unknown (also when the test cannot be made natively). In a check context the test
     with the counts unknown is remembered per wilds held and p (as _minimum_bound's), and decides where it can:
-    上饶's forbids read only how the hand is won. (Inline for its common answers; _forbids_ask asks.)"""
+    a forbid that reads only how the hand is won, say. (Inline for its common answers; _forbids_ask asks.)"""
     cdef signed char* m = NULL
     if x.spec.nforbid == 0:
         return 0
@@ -1759,7 +1763,7 @@ cdef bint _minimum_bound_ask(Ctx* x, int p, bint fails) noexcept nogil:
 
     In a check context (count_free: only the counts and the wilds held change between hands) the test is first
     asked with the counts unknown, once per wilds held and pattern until the facts change (_count_free_clear):
-    where it holds whatever the counts, it holds for these (e.g. every 碰碰胡 reaching 上饶's minimum of 4), and
+    where it holds whatever the counts, it holds for these (a pattern whose every table cell reaches the minimum), and
     the bounds are not worked out again for each hand or kind drawn. The spec has a minimum (_minimum_bound)."""
     cdef bint r
     cdef signed char* m
