@@ -1905,6 +1905,55 @@ cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     return left >= 0 and left % 2 == 0 and groups + odd + left // 2 == n and (left == 0 or x.f.ncand > 0)
 
 
+cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
+    """The shape patterns _shape_settles settles on the shape alone whatever the counts, on these facts but the
+    counts (a check context's count-free tests; MAXPAT at most, into out): a standard pattern whose condition is
+    no_sequences alone, or a pairs pattern whose condition reads nothing of the reading, where no forbid can hold
+    and every reading meets every minimum with the counts unknown. A hand (of these facts, any counts) with such
+    a pattern's shape is won: wait_kinds asks the shape alone for each real kind drawn. 0 outside a check
+    context or without wilds (without, the tables' standard verdict settles first)."""
+    cdef Spec* sp = x.spec
+    cdef int p, n = 0
+    cdef signed char* m
+    if not x.count_free or not 0 < x.f.jokers <= MAXJ or x.f.nmelds or sp.npat > MAXPAT:
+        return 0
+    if sp.nforbid:
+        m = &x.fcu[x.f.jokers * (sp.npat + 1)]   # (the forbids on no pattern: p = -1)
+        if m[0] == 3:
+            m[0] = sp.forbid_ctx(x, NULL, -1)
+            if x.err:
+                x.err = 0
+                m[0] = 1
+        if m[0] != 0:
+            return 0
+    for p in range(sp.npat):
+        if not ((sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2 and sets >= 0 and not x.f.meld_seq) or
+                (sp.shapes[p] == SH_PAIRS and sp.blind[p] & 1 and sp.win_size % 2 == 0)):
+            continue
+        if sp.nminimum:
+            m = &x.msu[x.f.jokers * (sp.npat + 1) + p]
+            if m[0] == 2:
+                m[0] = sp.min_sure(x, NULL, p, False)
+                if x.err:
+                    x.err = 0
+                    m[0] = 0
+            if m[0] != 1:
+                continue
+        out[n] = p
+        n += 1
+    return n
+
+
+cdef inline bint _sure_shape(Ctx* x, const int* pats, int n, Units* U, int sets) noexcept nogil:
+    """Has the hand (units U of x.f.real) the shape of one of _sure_shapes' patterns pats (n): is it won?"""
+    cdef int i
+    for i in range(n):
+        if (_pungs_exist(x, U, sets) if x.spec.shapes[pats[i]] == SH_STANDARD else
+                _pairs_exist(x, U, x.spec.win_size // 2)):
+            return True
+    return False
+
+
 cdef int _shape_settles(Ctx* x, Units* U, int sets) noexcept nogil:
     """Mode 2 without enumerating (is some reading legal?): 1 when a pattern's condition holds on every reading
     of a shape that has one -- a standard pattern whose condition is no_sequences alone, on a hand with a
@@ -2521,6 +2570,8 @@ cdef class Kernel:
         cdef unsigned int skip = 0   # the units (bits 0..9) where no real tile drawn can complete the hand
         cdef int live[MAXPAT]
         cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
+        cdef int sure[MAXPAT]
+        cdef int nsure = 0   # _sure_shapes: a real tile drawn whose hand has one of their shapes completes it
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
         e = self._load(counts, wilds, wild, self.sp.win_size - 1, &U)
@@ -2543,6 +2594,8 @@ cdef class Kernel:
             _reset_memo(x)
             x.f.waits_all = -1
             keep, nkeep = live, _viable_pats(x, x.free_pats, x.nfree, live)
+        if not odd_size:
+            nsure = _sure_shapes(x, sets, sure)
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
@@ -2578,7 +2631,14 @@ cdef class Kernel:
                 if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
                     _reset_memo(x)
                     fits = _any_viable(x, keep, nkeep)
-                r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x)) if fits else 0
+                if not fits:
+                    r = 0
+                elif nsure and k != w and _sure_shape(x, sure, nsure, _units_plus(&U, &V, k, w, odd, x), sets):
+                    r = 1
+                else:
+                    r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x))
+            elif nsure and k != w and _sure_shape(x, sure, nsure, _units_plus(&U, &V, k, w, odd, x), sets):
+                r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
                 r = _decide(x, 2, &val, &pat, std, odd, False, _units_plus(&U, &V, k, w, odd, x))
             if k == w:
