@@ -1820,45 +1820,60 @@ cdef inline bint _pung_kinds(Ctx* x, int k0, int k1, int* need, int* extra, int*
     return True
 
 
+cdef inline bint _pung_unit(Ctx* x, Units* U, int u, int* need, int* extra, int* forced) noexcept nogil:
+    """_pungs_exist's terms for unit u (0-2 a suit, a suit whose kinds are all candidates from _tpp; 3 the
+    honours, from one _hon entry where it is tabled), added to *need, *extra and *forced; False when one of its
+    kinds can be neither pungs nor the pair. U's unit u is filled."""
+    cdef int k0, h, ht
+    cdef unsigned short e
+    if u < 3:
+        k0 = 9 * u
+        if ((x.f.cand >> k0) & 0x1FF) != 0x1FF:
+            return _pung_kinds(x, k0, k0 + 9, need, extra, forced)
+        if U.idx[u] < 0:
+            return False
+        e = _tpp[U.idx[u]]
+        need[0] += e & 31
+        extra[0] = _lo(extra[0], -1 if e & 32 else 2)
+        return True
+    h = _hon_of(x, U)
+    if h < 0:
+        return _pung_kinds(x, 27, NK, need, extra, forced)
+    ht = <int>(_hon[h] >> 48)   # (_hon_shapes)
+    if ht & 1:
+        return False
+    need[0] += (ht >> 1) & 15
+    if (ht >> 5) & 7 == 6:
+        forced[0] += 1
+    elif (ht >> 5) & 7 != 7:
+        extra[0] = _lo(extra[0], ((ht >> 5) & 7) - 1)
+    return True
+
+
+cdef inline bint _pungs_fit(Ctx* x, int need, int extra, int forced) noexcept nogil:
+    """_pungs_exist's verdict on its terms summed over the units."""
+    if forced > 1 or (not forced and extra >= INF):
+        return False
+    if not forced:
+        need += extra
+    return need <= x.f.jokers and (need == x.f.jokers or x.f.ncand > 0)
+
+
 cdef bint _pungs_exist(Ctx* x, Units* U, int sets) noexcept nogil:
     """Does the standard shape have a reading without a sequence (`sets` pungs and a pair, each of one kind)?
     Exactly what _enum_standard with pungs finds: a wild stands for a candidate kind only, wilds left over make
     pungs or the pair of any candidate. Per kind, the fewest wilds to make its tiles pungs (fp) or pungs and
     the pair (gp); the pair goes where it costs least, or is two wilds, or where it must (a kind no wild
     stands for, held twice). U: the units of x.f.real."""
-    cdef int need = 0, extra = INF, u, k0, h, ht
+    cdef int need = 0, extra = INF, u
     cdef int forced = 0   # kinds that cannot be pungs but can be the pair: the pair must be there
-    cdef unsigned short e
     _units_all(U)
     if U.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
         return False
-    for u in range(3):   # the suits (a suit whose kinds are all candidates from _tpp)
-        k0 = 9 * u
-        if ((x.f.cand >> k0) & 0x1FF) == 0x1FF:
-            if U.idx[u] < 0:
-                return False
-            e = _tpp[U.idx[u]]
-            need += e & 31
-            extra = _lo(extra, -1 if e & 32 else 2)
-        elif not _pung_kinds(x, k0, k0 + 9, &need, &extra, &forced):
+    for u in range(4):
+        if not _pung_unit(x, U, u, &need, &extra, &forced):
             return False
-    h = _hon_of(x, U)
-    if h >= 0:           # the honours from one entry (_hon_shapes)
-        ht = <int>(_hon[h] >> 48)
-        if ht & 1:
-            return False
-        need += (ht >> 1) & 15
-        if (ht >> 5) & 7 == 6:
-            forced += 1
-        elif (ht >> 5) & 7 != 7:
-            extra = _lo(extra, ((ht >> 5) & 7) - 1)
-    elif not _pung_kinds(x, 27, NK, &need, &extra, &forced):
-        return False
-    if forced > 1 or (not forced and extra >= INF):
-        return False
-    if not forced:
-        need += extra
-    return need <= x.f.jokers and (need == x.f.jokers or x.f.ncand > 0)
+    return _pungs_fit(x, need, extra, forced)
 
 
 cdef inline bint _pair_kinds(Ctx* x, int k0, int k1, int* groups, int* odd) noexcept nogil:
@@ -1875,34 +1890,48 @@ cdef inline bint _pair_kinds(Ctx* x, int k0, int k1, int* groups, int* odd) noex
     return True
 
 
+cdef inline bint _pair_unit(Ctx* x, Units* U, int u, int* groups, int* odd) noexcept nogil:
+    """_pairs_exist's terms for unit u (as _pung_unit's), added to *groups and *odd; False when one of its kinds no
+    wild stands for is held an odd number of times. U's unit u is filled."""
+    cdef int k0, h, ht
+    cdef unsigned short e
+    if u < 3:
+        k0 = 9 * u
+        if ((x.f.cand >> k0) & 0x1FF) != 0x1FF or U.idx[u] < 0:
+            return _pair_kinds(x, k0, k0 + 9, groups, odd)
+        e = _tpp[U.idx[u]]
+        groups[0] += (e >> 6) & 31
+        odd[0] += (e >> 11) & 15
+        return True
+    h = _hon_of(x, U)
+    if h < 0:
+        return _pair_kinds(x, 27, NK, groups, odd)
+    ht = <int>(_hon[h] >> 48)
+    if (ht >> 8) & 1:
+        return False
+    groups[0] += (ht >> 9) & 15
+    odd[0] += (ht >> 13) & 7
+    return True
+
+
+cdef inline bint _pairs_fit(Ctx* x, int groups, int odd, int n) noexcept nogil:
+    """_pairs_exist's verdict on its terms summed over the units."""
+    cdef int left = x.f.jokers - odd
+    return left >= 0 and left % 2 == 0 and groups + odd + left // 2 == n and (left == 0 or x.f.ncand > 0)
+
+
 cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     """Does the pairs shape have a reading (n pairs)? Exactly what _enum_pairs finds: four alike are two pairs,
     a kind held an odd number of times takes a wild (a candidate kind only), wilds left over pair up as any
     candidate. U: the units of x.f.real."""
-    cdef int groups = 0, odd = 0, left, u, k0, h, ht
-    cdef unsigned short e
+    cdef int groups = 0, odd = 0, u
     if x.f.nmelds or n > MAXG or U.odd > x.f.jokers:   # (each kind held an odd number of times takes a wild)
         return False
     _units_all(U)
-    for u in range(3):   # as in _pungs_exist
-        k0 = 9 * u
-        if ((x.f.cand >> k0) & 0x1FF) == 0x1FF and U.idx[u] >= 0:
-            e = _tpp[U.idx[u]]
-            groups += (e >> 6) & 31
-            odd += (e >> 11) & 15
-        elif not _pair_kinds(x, k0, k0 + 9, &groups, &odd):
+    for u in range(4):
+        if not _pair_unit(x, U, u, &groups, &odd):
             return False
-    h = _hon_of(x, U)
-    if h >= 0:
-        ht = <int>(_hon[h] >> 48)
-        if (ht >> 8) & 1:
-            return False
-        groups += (ht >> 9) & 15
-        odd += (ht >> 13) & 7
-    elif not _pair_kinds(x, 27, NK, &groups, &odd):
-        return False
-    left = x.f.jokers - odd
-    return left >= 0 and left % 2 == 0 and groups + odd + left // 2 == n and (left == 0 or x.f.ncand > 0)
+    return _pairs_fit(x, groups, odd, n)
 
 
 cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
@@ -1944,13 +1973,65 @@ cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
     return n
 
 
-cdef inline bint _sure_shape(Ctx* x, const int* pats, int n, Units* U, int sets) noexcept nogil:
-    """Has the hand (units U of x.f.real) the shape of one of _sure_shapes' patterns pats (n): is it won?"""
-    cdef int i
+cdef struct Sure:
+    # the pre-draw hand's _pungs_exist and _pairs_exist terms without each unit u (wait_kinds: a real tile drawn
+    # re-reads its own unit only)
+    bint pung_ok[4]     # the other units' kinds can all be pungs or the pair
+    bint pair_ok[4]     # ... / can all be paired
+    int need[4]
+    int extra[4]
+    int forced[4]
+    int groups[4]
+    int odd[4]
+
+
+cdef void _sure_init(Ctx* x, Units* U, Sure* S) noexcept nogil:
+    """S from the pre-draw hand's units U (all filled) and x.f.real."""
+    cdef int u, v
+    cdef int need[4]
+    cdef int extra[4]
+    cdef int forced[4]
+    cdef int groups[4]
+    cdef int odd[4]
+    cdef bint pok[4]
+    cdef bint qok[4]
+    for u in range(4):
+        need[u], extra[u], forced[u], groups[u], odd[u] = 0, INF, 0, 0, 0
+        pok[u] = _pung_unit(x, U, u, &need[u], &extra[u], &forced[u])
+        qok[u] = _pair_unit(x, U, u, &groups[u], &odd[u])
+    for u in range(4):
+        S.pung_ok[u], S.pair_ok[u] = True, True
+        S.need[u], S.extra[u], S.forced[u], S.groups[u], S.odd[u] = 0, INF, 0, 0, 0
+        for v in range(4):
+            if v != u:
+                S.pung_ok[u] = S.pung_ok[u] and pok[v]
+                S.pair_ok[u] = S.pair_ok[u] and qok[v]
+                S.need[u] += need[v]
+                S.extra[u] = _lo(S.extra[u], extra[v])
+                S.forced[u] += forced[v]
+                S.groups[u] += groups[v]
+                S.odd[u] += odd[v]
+
+
+cdef inline bint _sure_shape(Ctx* x, const int* pats, int n, const Sure* S, Units* V, int u, int sets
+                             ) noexcept nogil:
+    """Has the hand, the pre-draw one (S) with a real tile of unit u drawn (V: its units, all filled), the shape of
+    one of _sure_shapes' patterns pats (n)? Then it is won. _pungs_exist and _pairs_exist on V, unit u alone
+    re-read."""
+    cdef int i, need, extra, forced, groups, odd
     for i in range(n):
-        if (_pungs_exist(x, U, sets) if x.spec.shapes[pats[i]] == SH_STANDARD else
-                _pairs_exist(x, U, x.spec.win_size // 2)):
-            return True
+        if x.spec.shapes[pats[i]] == SH_STANDARD:
+            if not S.pung_ok[u] or V.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
+                continue
+            need, extra, forced = S.need[u], S.extra[u], S.forced[u]
+            if _pung_unit(x, V, u, &need, &extra, &forced) and _pungs_fit(x, need, extra, forced):
+                return True
+        else:
+            if not S.pair_ok[u] or x.spec.win_size // 2 > MAXG or V.odd > x.f.jokers:
+                continue
+            groups, odd = S.groups[u], S.odd[u]
+            if _pair_unit(x, V, u, &groups, &odd) and _pairs_fit(x, groups, odd, x.spec.win_size // 2):
+                return True
     return False
 
 
@@ -2572,6 +2653,7 @@ cdef class Kernel:
         cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
         cdef int sure[MAXPAT]
         cdef int nsure = 0   # _sure_shapes: a real tile drawn whose hand has one of their shapes completes it
+        cdef Sure S
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
         e = self._load(counts, wilds, wild, self.sp.win_size - 1, &U)
@@ -2596,6 +2678,8 @@ cdef class Kernel:
             keep, nkeep = live, _viable_pats(x, x.free_pats, x.nfree, live)
         if not odd_size:
             nsure = _sure_shapes(x, sets, sure)
+            if nsure:
+                _sure_init(x, &U, &S)
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
@@ -2633,11 +2717,11 @@ cdef class Kernel:
                     fits = _any_viable(x, keep, nkeep)
                 if not fits:
                     r = 0
-                elif nsure and k != w and _sure_shape(x, sure, nsure, _units_plus(&U, &V, k, w, odd, x), sets):
+                elif nsure and k != w and _sure_shape(x, sure, nsure, &S, _units_plus(&U, &V, k, w, odd, x), k // 9 if k < 27 else 3, sets):
                     r = 1
                 else:
                     r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x))
-            elif nsure and k != w and _sure_shape(x, sure, nsure, _units_plus(&U, &V, k, w, odd, x), sets):
+            elif nsure and k != w and _sure_shape(x, sure, nsure, &S, _units_plus(&U, &V, k, w, odd, x), k // 9 if k < 27 else 3, sets):
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
                 r = _decide(x, 2, &val, &pat, std, odd, False, _units_plus(&U, &V, k, w, odd, x))
