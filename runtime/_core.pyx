@@ -2643,6 +2643,7 @@ cdef class Kernel:
         cdef int e, r, k, i, w, pat, sets, u, std, odd, odd0
         cdef Plus P       # the pre-draw hand's units as _feasible sees them
         cdef Units U, V   # the pre-draw hand's units, and those of the hand with kind k added
+        cdef Units* Vp    # &V, or NULL without wilds (_units_plus)
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
@@ -2715,16 +2716,16 @@ cdef class Kernel:
                 if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
                     _reset_memo(x)
                     fits = _any_viable(x, keep, nkeep)
-                if not fits:
-                    r = 0
-                elif nsure and k != w and _sure_shape(x, sure, nsure, &S, _units_plus(&U, &V, k, w, odd, x), k // 9 if k < 27 else 3, sets):
-                    r = 1
-                else:
-                    r = _decide(x, 2, &val, &pat, std, odd, True, _units_plus(&U, &V, k, w, odd, x))
-            elif nsure and k != w and _sure_shape(x, sure, nsure, &S, _units_plus(&U, &V, k, w, odd, x), k // 9 if k < 27 else 3, sets):
-                r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
-                r = _decide(x, 2, &val, &pat, std, odd, False, _units_plus(&U, &V, k, w, odd, x))
+                fits = True
+            if not fits:
+                r = 0
+            else:
+                Vp = _units_plus(&U, &V, k, w, odd, x)   # made once for both tests
+                if nsure and k != w and _sure_shape(x, sure, nsure, &S, Vp, k // 9 if k < 27 else 3, sets):
+                    r = 1   # (_decide's _shape_settles would say so, after its own set-up)
+                else:
+                    r = _decide(x, 2, &val, &pat, std, odd, not std, Vp)
             if k == w:
                 x.f.jokers -= 1
             else:
