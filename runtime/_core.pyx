@@ -2643,7 +2643,6 @@ cdef class Kernel:
         cdef int e, r, k, i, w, pat, sets, u, std, odd, odd0
         cdef Plus P       # the pre-draw hand's units as _feasible sees them
         cdef Units U, V   # the pre-draw hand's units, and those of the hand with kind k added
-        cdef Units* Vp    # &V, or NULL without wilds (_units_plus)
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
@@ -2707,25 +2706,23 @@ cdef class Kernel:
                 x.f.base[k] += 1
             x.err = 0
             x.f.waits_all = -1
-            if k == w or odd_size:
-                std = -1
-            else:                                   # only k's unit changed: the others' table entries stand
-                std = _plus_std(x, &P, &U, x.f.real, k, x.f.jokers, sets)
-            if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
-                fits = pairs_ok and odd <= x.f.jokers
-                if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
-                    _reset_memo(x)
-                    fits = _any_viable(x, keep, nkeep)
+            # with wilds most real kinds have a sure shape: that test first, then the tables
+            if nsure and k != w and _sure_shape(x, sure, nsure, &S, _units_plus(&U, &V, k, w, odd, x),
+                                                k // 9 if k < 27 else 3, sets):
+                r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
-                fits = True
-            if not fits:
-                r = 0
-            else:
-                Vp = _units_plus(&U, &V, k, w, odd, x)   # made once for both tests
-                if nsure and k != w and _sure_shape(x, sure, nsure, &S, Vp, k // 9 if k < 27 else 3, sets):
-                    r = 1   # (_decide's _shape_settles would say so, after its own set-up)
+                if k == w or odd_size:
+                    std = -1
+                else:                                   # only k's unit changed: the others' table entries stand
+                    std = _plus_std(x, &P, &U, x.f.real, k, x.f.jokers, sets)
+                if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
+                    fits = pairs_ok and odd <= x.f.jokers
+                    if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
+                        _reset_memo(x)
+                        fits = _any_viable(x, keep, nkeep)
                 else:
-                    r = _decide(x, 2, &val, &pat, std, odd, not std, Vp)
+                    fits = True
+                r = _decide(x, 2, &val, &pat, std, odd, not std, _units_plus(&U, &V, k, w, odd, x)) if fits else 0
             if k == w:
                 x.f.jokers -= 1
             else:
