@@ -1956,8 +1956,8 @@ cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
         if m[0] != 0:
             return 0
     for p in range(sp.npat):
-        if not ((sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2 and sets >= 0 and not x.f.meld_seq) or
-                (sp.shapes[p] == SH_PAIRS and sp.blind[p] & 1 and sp.win_size % 2 == 0)):
+        if not ((sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2 and 0 <= sets < MAXG and not x.f.meld_seq) or
+                (sp.shapes[p] == SH_PAIRS and sp.blind[p] & 1 and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG)):
             continue
         if sp.nminimum:
             m = &x.msu[x.f.jokers * (sp.npat + 1) + p]
@@ -1973,65 +1973,62 @@ cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
     return n
 
 
+cdef struct Terms:
+    # _pungs_exist's and _pairs_exist's terms over some units (_pung_unit, _pair_unit)
+    bint pung_ok     # their kinds can all be pungs or the pair
+    bint pair_ok     # their kinds can all be paired
+    int need, extra, forced, groups, odd
+
+
+cdef inline void _terms_none(Terms* t) noexcept nogil:
+    t.pung_ok, t.pair_ok = True, True
+    t.need, t.extra, t.forced, t.groups, t.odd = 0, INF, 0, 0, 0
+
+
 cdef struct Sure:
-    # the pre-draw hand's _pungs_exist and _pairs_exist terms without each unit u (wait_kinds: a real tile drawn
-    # re-reads its own unit only)
-    bint pung_ok[4]     # the other units' kinds can all be pungs or the pair
-    bint pair_ok[4]     # ... / can all be paired
-    int need[4]
-    int extra[4]
-    int forced[4]
-    int groups[4]
-    int odd[4]
+    Terms without[4]   # the pre-draw hand's terms without unit u (wait_kinds: a real tile drawn re-reads u only)
 
 
 cdef void _sure_init(Ctx* x, Units* U, Sure* S) noexcept nogil:
     """S from the pre-draw hand's units U (all filled) and x.f.real."""
     cdef int u, v
-    cdef int need[4]
-    cdef int extra[4]
-    cdef int forced[4]
-    cdef int groups[4]
-    cdef int odd[4]
-    cdef bint pok[4]
-    cdef bint qok[4]
+    cdef Terms t[4]
+    cdef Terms* w
     for u in range(4):
-        need[u], extra[u], forced[u], groups[u], odd[u] = 0, INF, 0, 0, 0
-        pok[u] = _pung_unit(x, U, u, &need[u], &extra[u], &forced[u])
-        qok[u] = _pair_unit(x, U, u, &groups[u], &odd[u])
+        _terms_none(&t[u])
+        t[u].pung_ok = _pung_unit(x, U, u, &t[u].need, &t[u].extra, &t[u].forced)
+        t[u].pair_ok = _pair_unit(x, U, u, &t[u].groups, &t[u].odd)
     for u in range(4):
-        S.pung_ok[u], S.pair_ok[u] = True, True
-        S.need[u], S.extra[u], S.forced[u], S.groups[u], S.odd[u] = 0, INF, 0, 0, 0
+        w = &S.without[u]
+        _terms_none(w)
         for v in range(4):
             if v != u:
-                S.pung_ok[u] = S.pung_ok[u] and pok[v]
-                S.pair_ok[u] = S.pair_ok[u] and qok[v]
-                S.need[u] += need[v]
-                S.extra[u] = _lo(S.extra[u], extra[v])
-                S.forced[u] += forced[v]
-                S.groups[u] += groups[v]
-                S.odd[u] += odd[v]
+                w.pung_ok = w.pung_ok and t[v].pung_ok
+                w.pair_ok = w.pair_ok and t[v].pair_ok
+                w.need += t[v].need
+                w.extra = _lo(w.extra, t[v].extra)
+                w.forced += t[v].forced
+                w.groups += t[v].groups
+                w.odd += t[v].odd
 
 
 cdef inline bint _sure_shape(Ctx* x, const int* pats, int n, const Sure* S, Units* V, int u, int sets
                              ) noexcept nogil:
     """Has the hand, the pre-draw one (S) with a real tile of unit u drawn (V: its units, all filled), the shape of
     one of _sure_shapes' patterns pats (n)? Then it is won. _pungs_exist and _pairs_exist on V, unit u alone
-    re-read."""
-    cdef int i, need, extra, forced, groups, odd
+    re-read (_sure_shapes has left out the patterns over MAXG groups)."""
+    cdef int i
+    cdef Terms t
+    cdef const Terms* w = &S.without[u]
     for i in range(n):
+        t = w[0]
         if x.spec.shapes[pats[i]] == SH_STANDARD:
-            if not S.pung_ok[u] or V.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
-                continue
-            need, extra, forced = S.need[u], S.extra[u], S.forced[u]
-            if _pung_unit(x, V, u, &need, &extra, &forced) and _pungs_fit(x, need, extra, forced):
+            if (w.pung_ok and V.tiles + x.f.jokers == 3 * sets + 2
+                    and _pung_unit(x, V, u, &t.need, &t.extra, &t.forced) and _pungs_fit(x, t.need, t.extra, t.forced)):
                 return True
-        else:
-            if not S.pair_ok[u] or x.spec.win_size // 2 > MAXG or V.odd > x.f.jokers:
-                continue
-            groups, odd = S.groups[u], S.odd[u]
-            if _pair_unit(x, V, u, &groups, &odd) and _pairs_fit(x, groups, odd, x.spec.win_size // 2):
-                return True
+        elif (w.pair_ok and V.odd <= x.f.jokers and _pair_unit(x, V, u, &t.groups, &t.odd)
+                and _pairs_fit(x, t.groups, t.odd, x.spec.win_size // 2)):
+            return True
     return False
 
 
@@ -2643,6 +2640,7 @@ cdef class Kernel:
         cdef int e, r, k, i, w, pat, sets, u, std, odd, odd0
         cdef Plus P       # the pre-draw hand's units as _feasible sees them
         cdef Units U, V   # the pre-draw hand's units, and those of the hand with kind k added
+        cdef Units* Vp    # &V, or NULL without wilds (_units_plus)
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
@@ -2706,9 +2704,9 @@ cdef class Kernel:
                 x.f.base[k] += 1
             x.err = 0
             x.f.waits_all = -1
+            Vp = _units_plus(&U, &V, k, w, odd, x)   # (NULL without wilds) for both tests below
             # with wilds most real kinds have a sure shape: that test first, then the tables
-            if nsure and k != w and _sure_shape(x, sure, nsure, &S, _units_plus(&U, &V, k, w, odd, x),
-                                                k // 9 if k < 27 else 3, sets):
+            if nsure and k != w and _sure_shape(x, sure, nsure, &S, Vp, k // 9 if k < 27 else 3, sets):
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
                 if k == w or odd_size:
@@ -2722,7 +2720,7 @@ cdef class Kernel:
                         fits = _any_viable(x, keep, nkeep)
                 else:
                     fits = True
-                r = _decide(x, 2, &val, &pat, std, odd, not std, _units_plus(&U, &V, k, w, odd, x)) if fits else 0
+                r = _decide(x, 2, &val, &pat, std, odd, not std, Vp) if fits else 0
             if k == w:
                 x.f.jokers -= 1
             else:
