@@ -15,12 +15,16 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 14    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 15    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
     G_PUNG = 1
     G_PAIR = 2
+
+cdef enum:
+    MS_MEETS = 1     # Spec.min_sure's answer: every reading of the pattern meets every minimum
+    MS_FAILS = 2     # every reading of it fails one
 
 cdef enum:
     SH_STANDARD = 0
@@ -84,7 +88,7 @@ ctypedef double (*ValueFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef int (*ForbidFn)(Ctx* x, Reading* rd) noexcept nogil
 ctypedef signed char (*ForbidCtxFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef int (*MinimumFn)(Ctx* x, Reading* rd, double value) noexcept nogil
-ctypedef bint (*MinSureFn)(Ctx* x, int* counts, int pattern, bint fails) noexcept nogil
+ctypedef int (*MinSureFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef void (*BoundsFn)(Ctx* x, int* counts, int pattern, double* lo, double* hi) noexcept nogil
 ctypedef int (*ModsBoundFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
@@ -117,8 +121,8 @@ cdef struct Spec:
     ForbidCtxFn forbid_ctx        # on the facts alone (and the pattern, or -1): 2 some forbid holds whatever the
                                   # reading, 0 none can, 1 unknown
     MinimumFn minimum
-    MinSureFn min_sure            # on the facts alone: 1 when every reading of the pattern meets every minimum
-                                  # (or, with fails, when every reading of it fails one); counts NULL: whatever
+    MinSureFn min_sure            # on the facts alone: bit 0 (MS_MEETS) every reading of the pattern meets every
+                                  # minimum, bit 1 (MS_FAILS) every reading of it fails one; counts NULL: whatever
                                   # the counts (every three-valued test of them unknown)
     BoundsFn value_bounds         # on the facts alone: bounds of the value of every reading of the pattern
                                   # (NAN: none known)
@@ -160,6 +164,8 @@ cdef struct Ctx:
                                   # unknown (1 every reading meets every minimum, 0 not sure, 2 not asked yet)
     signed char* fcu              # per wilds held and pattern + 1 (0: none): forbid_ctx with the counts unknown
                                   # (0 no forbid can hold, 2 one holds, 1 unknown, 3 not asked yet)
+    signed char* msc              # per pattern: min_sure on these facts and counts (x.f.base), -1 not asked since
+    bint ms_dirty                 # the last _reset_memo; ms_dirty: some entry is not -1
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil

@@ -1166,6 +1166,17 @@ cdef struct Run:
     signed char* hk      # (_run_all's own arrays, so only while it runs)
     Units* units         # NULL, or the units of x.f.real the caller made (shared with _pungs_exist)
     int needs            # Spec.std_needs or'ed over the open patterns, kept by _on_reading (see Std)
+    int shapes           # what the caller knows of the pungs and pairs shapes (SHAPE_*), 0 nothing
+
+
+# What a verdict's caller knows of a hand's shapes (Run.shapes, _decide's `shapes`): whether the standard shape
+# has a reading without a sequence (as _run_all's pung_ok asks it: `sets` pungs and a pair, no melded sequence)
+# and whether the pairs shape has a reading (pairs_ok).
+cdef enum:
+    SHAPE_NO_PUNGS = 1
+    SHAPE_PUNGS = 2
+    SHAPE_NO_PAIRS = 4
+    SHAPE_PAIRS = 8
 
 
 cdef bint _beaten(Run* R, int p) noexcept nogil:
@@ -1318,6 +1329,9 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef Units* UP
     cdef int pung_ok = -1   # some standard reading has no sequence (-1: not asked yet)
     cdef int pairs_ok = -1  # the pairs shape has a reading (-1: not asked yet)
+    if R.shapes:            # (what the caller found out already)
+        pung_ok = 0 if R.shapes & SHAPE_NO_PUNGS else 1 if R.shapes & SHAPE_PUNGS else -1
+        pairs_ok = 0 if R.shapes & SHAPE_NO_PAIRS else 1 if R.shapes & SHAPE_PAIRS else -1
     if sp.npat > MAXPAT:
         x.err |= ERR_OTHER
         return
@@ -1391,6 +1405,9 @@ cdef inline void _reset_memo(Ctx* x) noexcept nogil:
     if x.ev_dirty:
         memset(x.ev_memo, 0xFF, sp.nev + 1)
         x.ev_dirty = False
+    if x.ms_dirty:
+        memset(x.msc, 0xFF, sp.npat + 1)
+        x.ms_dirty = False
     if x.gen > 0x7FFFFFFF:
         memset(x.mod_gen, 0, (sp.nmod + 1) * sizeof(unsigned int))
         memset(x.tb_gen, 0, (sp.ntab + 1) * sizeof(unsigned int))
@@ -1498,11 +1515,13 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.free_pats = <int*>calloc(sp.npat + 1, sizeof(int))
     x.msu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
     x.fcu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
+    x.msc = <signed char*>malloc(sp.npat + 1)
     if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
-            and x.free_pats and x.msu and x.fcu):
+            and x.free_pats and x.msu and x.fcu and x.msc):
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
+    x.ms_dirty = True   # (and malloc's garbage as min_sure answers)
     _count_free_clear(x)
     x.small = True
     for p in range(NK):
@@ -1532,6 +1551,7 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.free_pats)
     free(x.msu)
     free(x.fcu)
+    free(x.msc)
     free(x)
 
 
@@ -1764,23 +1784,30 @@ cdef bint _minimum_bound_ask(Ctx* x, int p, bint fails) noexcept nogil:
     In a check context (count_free: only the counts and the wilds held change between hands) the test is first
     asked with the counts unknown, once per wilds held and pattern until the facts change (_count_free_clear):
     where it holds whatever the counts, it holds for these (a pattern whose every table cell reaches the minimum), and
-    the bounds are not worked out again for each hand or kind drawn. The spec has a minimum (_minimum_bound)."""
-    cdef bint r
+    the bounds are not worked out again for each hand or kind drawn. On the counts, `ms` answers both questions
+    at once, and the answer is kept for the pattern until the next _reset_memo (the facts stand still between
+    two: a verdict asks whether every reading meets the minimums, then whether every one fails, on the same
+    facts). The spec has a minimum (_minimum_bound)."""
     cdef signed char* m
     if not fails and x.count_free and 0 <= x.f.jokers <= MAXJ and 0 <= p < x.spec.npat:
         m = &x.msu[x.f.jokers * (x.spec.npat + 1) + p]
         if m[0] == 2:
-            m[0] = x.spec.min_sure(x, NULL, p, False)
+            m[0] = x.spec.min_sure(x, NULL, p) & MS_MEETS
             if x.err:
                 x.err = 0
                 m[0] = 0
         if m[0] == 1:
             return True
-    r = x.spec.min_sure(x, x.f.base, p, fails)
-    if x.err:
-        x.err = 0
+    if not 0 <= p < x.spec.npat:
         return False
-    return r
+    m = &x.msc[p]
+    if m[0] < 0:
+        m[0] = x.spec.min_sure(x, x.f.base, p)
+        if x.err:
+            x.err = 0
+            m[0] = 0
+        x.ms_dirty = True
+    return (m[0] >> fails) & 1
 
 
 # _pungs_exist's wilds per kind held c = 0..4 times: to make its tiles pungs (FP), or pungs and the pair (GP);
@@ -1962,7 +1989,7 @@ cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
         if sp.nminimum:
             m = &x.msu[x.f.jokers * (sp.npat + 1) + p]
             if m[0] == 2:
-                m[0] = sp.min_sure(x, NULL, p, False)
+                m[0] = sp.min_sure(x, NULL, p) & MS_MEETS
                 if x.err:
                     x.err = 0
                     m[0] = 0
@@ -2032,24 +2059,33 @@ cdef inline bint _sure_shape(Ctx* x, const int* pats, int n, const Sure* S, Unit
     return False
 
 
-cdef int _shape_settles(Ctx* x, Units* U, int sets) noexcept nogil:
+cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
     """Mode 2 without enumerating (is some reading legal?): 1 when a pattern's condition holds on every reading
     of a shape that has one -- a standard pattern whose condition is no_sequences alone, on a hand with a
     pungs-and-pair reading; a pairs pattern whose condition reads nothing of the reading and holds, on a hand
     with a pairs reading; a free pattern whose condition holds on the hand's one reading (no wilds), or reads
     nothing of the reading and holds where the wilds have a kind to stand for -- and every reading of it surely
     meets every minimum (no forbid can hold: the caller's test). 0 when it cannot tell. U: the units of
-    x.f.real."""
+    x.f.real. *shapes: what is known of the pungs and pairs shapes (SHAPE_*), and what this test finds out."""
     cdef Spec* sp = x.spec
     cdef Reading scratch
     cdef int p
     cdef bint ok
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2:
-            ok = sets >= 0 and not x.f.meld_seq and _pungs_exist(x, U, sets)
-        elif (sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1
-              and sp.win_size % 2 == 0 and _pairs_exist(x, U, sp.win_size // 2)) or \
+            if sets < 0:
+                continue
+            if not shapes[0] & (SHAPE_NO_PUNGS | SHAPE_PUNGS):
+                shapes[0] |= SHAPE_PUNGS if not x.f.meld_seq and _pungs_exist(x, U, sets) else SHAPE_NO_PUNGS
+            ok = shapes[0] & SHAPE_PUNGS
+        elif (sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1) or \
                 (sp.shapes[p] == SH_FREE and (not x.f.jokers or (sp.blind[p] & 1 and x.f.ncand))):
+            if sp.shapes[p] == SH_PAIRS:   # the shape first, then its condition (which reads none of the reading)
+                if not shapes[0] & (SHAPE_NO_PAIRS | SHAPE_PAIRS):
+                    shapes[0] |= SHAPE_PAIRS if not x.f.nmelds and sp.win_size % 2 == 0 and \
+                        _pairs_exist(x, U, sp.win_size // 2) else SHAPE_NO_PAIRS
+                if not shapes[0] & SHAPE_PAIRS:
+                    continue
             # a free shape's readings are the base counts plus the wilds' kinds (_enum_free): without wilds
             # exactly the base counts, with them the condition reads none of it
             scratch.ngroups = 0
@@ -2069,12 +2105,13 @@ cdef int _shape_settles(Ctx* x, Units* U, int sets) noexcept nogil:
 
 
 cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd, bint fits,
-                 Units* pre) noexcept nogil:
+                 Units* pre, int shapes) noexcept nogil:
     """Mode 2: is some reading legal (1 yes, 0 no). Mode 0: the best legal reading's value and pattern.
     -1 when the native code cannot decide exactly (the caller asks the reference). std, odd: the standard
     shape's feasibility and the kinds held an odd number of times, when the caller knows them (else -1).
     fits: the caller found _may_fit(x, sets, std, odd) true just now (std 0 or 1, as passed). pre: NULL, or
-    the units of x.f.real as _load_row started them (its odd count, when known, stands for odd)."""
+    the units of x.f.real as _load_row started them (its odd count, when known, stands for odd). shapes: what
+    the caller knows of the pungs and pairs shapes on these facts (SHAPE_*), 0 nothing."""
     cdef Spec* sp = x.spec
     cdef Run R
     cdef Reading scratch
@@ -2108,7 +2145,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
         forbids = _forbids(x, -1)
     if forbids == 2:
         return 0
-    if mode == 2 and forbids == 0 and _shape_settles(x, U, sets - x.f.nmelds):  # (after the cheap refusals)
+    if mode == 2 and forbids == 0 and _shape_settles(x, U, sets - x.f.nmelds, &shapes):  # (after the cheap refusals)
         return 1
     if plain and x.f.jokers and _minimum_bound(x, sp.plain_standard, False):
         return 1
@@ -2116,6 +2153,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
     R.x, R.mode, R.best, R.legal_only = x, mode, &scratch, True
     R.std_known, R.std_ok = std >= 0, std > 0
     R.units = U
+    R.shapes = shapes
     _run_all(x, &R, NULL)
     if x.err:
         return -1
@@ -2557,7 +2595,7 @@ cdef class Kernel:
         if self._load(counts, wilds, wild, self.sp.win_size, &U):
             self.invalid(counts, wilds, wild, False, None)
             raise ValueError("invalid hand")
-        return _decide(self.xc, mode, val, pat, -1, -1, False, &U)
+        return _decide(self.xc, mode, val, pat, -1, -1, False, &U, 0)
 
     def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False,
                      bint any_counts=False):
@@ -2580,7 +2618,7 @@ cdef class Kernel:
         if self.sp.nminimum == 0:
             return not fails
         _reset_memo(self.xc)
-        r = self.sp.min_sure(self.xc, NULL if any_counts else self.xc.f.base, pattern, fails)
+        r = (self.sp.min_sure(self.xc, NULL if any_counts else self.xc.f.base, pattern) >> fails) & 1
         if self.xc.err:
             self.xc.err = 0
             return False
@@ -2651,6 +2689,8 @@ cdef class Kernel:
         cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
         cdef int sure[MAXPAT]
         cdef int nsure = 0   # _sure_shapes: a real tile drawn whose hand has one of their shapes completes it
+        cdef int unsure = 0  # the shapes (SHAPE_NO_*) a hand has no reading of when it has none of theirs
+        cdef int shapes
         cdef Sure S
         if type(counts) is not bytes or len(<bytes>counts) != NK:
             counts = self._as_bytes(counts, wilds, wild, True)
@@ -2678,6 +2718,8 @@ cdef class Kernel:
             nsure = _sure_shapes(x, sets, sure)
             if nsure:
                 _sure_init(x, &U, &S)
+            for i in range(nsure):
+                unsure |= SHAPE_NO_PUNGS if self.sp.shapes[sure[i]] == SH_STANDARD else SHAPE_NO_PAIRS
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
@@ -2709,6 +2751,7 @@ cdef class Kernel:
             if nsure and k != w and _sure_shape(x, sure, nsure, &S, Vp, k // 9 if k < 27 else 3, sets):
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
+                shapes = unsure if nsure and k != w else 0   # (shapes just found empty: _decide asks them no more)
                 if k == w or odd_size:
                     std = -1
                 else:                                   # only k's unit changed: the others' table entries stand
@@ -2720,7 +2763,7 @@ cdef class Kernel:
                         fits = _any_viable(x, keep, nkeep)
                 else:
                     fits = True
-                r = _decide(x, 2, &val, &pat, std, odd, not std, Vp) if fits else 0
+                r = _decide(x, 2, &val, &pat, std, odd, not std, Vp, shapes) if fits else 0
             if k == w:
                 x.f.jokers -= 1
             else:
@@ -2794,7 +2837,7 @@ cdef class Kernel:
                     if e:
                         bad = i
                         break
-                    r = _decide(x, mode, &val, &pat, -1, -1, False, &U)
+                    r = _decide(x, mode, &val, &pat, -1, -1, False, &U, 0)
                     out[i] = r
                     if mode == 0:
                         values[i] = val if r == 1 else NAN
