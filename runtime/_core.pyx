@@ -2778,7 +2778,7 @@ cdef class Kernel:
             return [k for k in range(NK) if self._completes(counts, wilds, w, k)]
         out = PyList_New(nfound)  # made at its size: appending kind by kind reallocates
         for i in range(nfound):
-            item = <object>found[i]  # an object, owned here (an untyped name would be inferred a C int)
+            item = <object>PyTuple_GET_ITEM(_SMALL, found[i])  # the int objects made once (0 <= found[i] < NK)
             Py_INCREF(item)
             PyList_SET_ITEM(out, i, item)
         return out
