@@ -1961,15 +1961,16 @@ cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     return _pairs_fit(x, groups, odd, n)
 
 
-cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
-    """The shape patterns _shape_settles settles on the shape alone whatever the counts, on these facts but the
-    counts (a check context's count-free tests; MAXPAT at most, into out): a standard pattern whose condition is
-    no_sequences alone, or a pairs pattern whose condition reads nothing of the reading, where no forbid can hold
-    and every reading meets every minimum with the counts unknown. A hand (of these facts, any counts) with such
-    a pattern's shape is won: wait_kinds asks the shape alone for each real kind drawn. 0 outside a check
-    context or without wilds (without, the tables' standard verdict settles first)."""
+cdef int _sure_shapes(Ctx* x, int sets) noexcept nogil:
+    """The shapes (SHAPE_PUNGS: the standard shape's readings without a sequence; SHAPE_PAIRS: the pairs shape)
+    of the patterns _shape_settles settles on the shape alone whatever the counts, on these facts but the counts
+    (a check context's count-free tests): a standard pattern whose condition is no_sequences alone, or a pairs
+    pattern whose condition reads nothing of the reading, where no forbid can hold and every reading meets
+    every minimum with the counts unknown. A hand (of these facts, any counts) with a reading of such a shape
+    is won: wait_kinds asks the shapes alone for each real kind drawn. 0 outside a check context or without
+    wilds (without, the tables' standard verdict settles first)."""
     cdef Spec* sp = x.spec
-    cdef int p, n = 0
+    cdef int p, out = 0
     cdef signed char* m
     if not x.count_free or not 0 < x.f.jokers <= MAXJ or x.f.nmelds or sp.npat > MAXPAT:
         return 0
@@ -1995,9 +1996,8 @@ cdef int _sure_shapes(Ctx* x, int sets, int* out) noexcept nogil:
                     m[0] = 0
             if m[0] != 1:
                 continue
-        out[n] = p
-        n += 1
-    return n
+        out |= SHAPE_PUNGS if sp.shapes[p] == SH_STANDARD else SHAPE_PAIRS
+    return out
 
 
 cdef struct Terms:
@@ -2039,22 +2039,19 @@ cdef void _sure_init(Ctx* x, Units* U, Sure* S) noexcept nogil:
                 w.odd += t[v].odd
 
 
-cdef inline bint _sure_shape(Ctx* x, const int* pats, int n, const Sure* S, Units* V, int u, int sets
-                             ) noexcept nogil:
-    """Has the hand, the pre-draw one (S) with a real tile of unit u drawn (V: its units, all filled), the shape of
-    one of _sure_shapes' patterns pats (n)? Then it is won. _pungs_exist and _pairs_exist on V, unit u alone
-    re-read (_sure_shapes has left out the patterns over MAXG groups)."""
-    cdef int i
-    cdef Terms t
+cdef inline bint _sure_shape(Ctx* x, int sure, const Sure* S, Units* V, int u, int sets) noexcept nogil:
+    """Has the hand, the pre-draw one (S) with a real tile of unit u drawn (V: its units, all filled), a reading
+    of one of the shapes `sure` (_sure_shapes)? Then it is won. _pungs_exist and _pairs_exist on V, unit u alone
+    re-read (_sure_shapes has left out the shapes over MAXG groups)."""
     cdef const Terms* w = &S.without[u]
-    for i in range(n):
-        t = w[0]
-        if x.spec.shapes[pats[i]] == SH_STANDARD:
-            if (w.pung_ok and V.tiles + x.f.jokers == 3 * sets + 2
-                    and _pung_unit(x, V, u, &t.need, &t.extra, &t.forced) and _pungs_fit(x, t.need, t.extra, t.forced)):
-                return True
-        elif (w.pair_ok and V.odd <= x.f.jokers and _pair_unit(x, V, u, &t.groups, &t.odd)
-                and _pairs_fit(x, t.groups, t.odd, x.spec.win_size // 2)):
+    cdef int a, b, c
+    if sure & SHAPE_PUNGS and w.pung_ok and V.tiles + x.f.jokers == 3 * sets + 2:
+        a, b, c = w.need, w.extra, w.forced
+        if _pung_unit(x, V, u, &a, &b, &c) and _pungs_fit(x, a, b, c):
+            return True
+    if sure & SHAPE_PAIRS and w.pair_ok and V.odd <= x.f.jokers:
+        a, b = w.groups, w.odd
+        if _pair_unit(x, V, u, &a, &b) and _pairs_fit(x, a, b, x.spec.win_size // 2):
             return True
     return False
 
@@ -2687,9 +2684,8 @@ cdef class Kernel:
         cdef unsigned int skip = 0   # the units (bits 0..9) where no real tile drawn can complete the hand
         cdef int live[MAXPAT]
         cdef int* keep    # the free patterns to test when a real tile is drawn (see below), nkeep of them
-        cdef int sure[MAXPAT]
-        cdef int nsure = 0   # _sure_shapes: a real tile drawn whose hand has one of their shapes completes it
-        cdef int unsure = 0  # the shapes (SHAPE_NO_*) a hand has no reading of when it has none of theirs
+        cdef int sure = 0    # _sure_shapes: a real tile drawn whose hand has a reading of one completes it
+        cdef int unsure = 0  # (SHAPE_NO_*) what a hand then has no reading of when it has none of theirs
         cdef int shapes
         cdef Sure S
         if type(counts) is not bytes or len(<bytes>counts) != NK:
@@ -2715,11 +2711,10 @@ cdef class Kernel:
             x.f.waits_all = -1
             keep, nkeep = live, _viable_pats(x, x.free_pats, x.nfree, live)
         if not odd_size:
-            nsure = _sure_shapes(x, sets, sure)
-            if nsure:
+            sure = _sure_shapes(x, sets)
+            if sure:
                 _sure_init(x, &U, &S)
-            for i in range(nsure):
-                unsure |= SHAPE_NO_PUNGS if self.sp.shapes[sure[i]] == SH_STANDARD else SHAPE_NO_PAIRS
+            unsure = (SHAPE_NO_PUNGS if sure & SHAPE_PUNGS else 0) | (SHAPE_NO_PAIRS if sure & SHAPE_PAIRS else 0)
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
@@ -2748,10 +2743,10 @@ cdef class Kernel:
             x.f.waits_all = -1
             Vp = _units_plus(&U, &V, k, w, odd, x)   # (NULL without wilds) for both tests below
             # with wilds most real kinds have a sure shape: that test first, then the tables
-            if nsure and k != w and _sure_shape(x, sure, nsure, &S, Vp, k // 9 if k < 27 else 3, sets):
+            if sure and k != w and _sure_shape(x, sure, &S, Vp, k // 9 if k < 27 else 3, sets):
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
-                shapes = unsure if nsure and k != w else 0   # (shapes just found empty: _decide asks them no more)
+                shapes = unsure if sure and k != w else 0   # (shapes just found empty: _decide asks them no more)
                 if k == w or odd_size:
                     std = -1
                 else:                                   # only k's unit changed: the others' table entries stand
