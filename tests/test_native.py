@@ -5,6 +5,7 @@ import math
 import multiprocessing
 import os
 import random
+import re
 from pathlib import Path
 
 import mjrules
@@ -355,6 +356,28 @@ def _gold_hands(rng: random.Random, n: int, golds: int) -> list[dict]:
             d["discarder"] = 0
         out.append(d)
     return out
+
+
+# the generated functions a check context asks with the counts unknown and remembers (_core's count-free
+# memos): the forbids on the facts (fc), the statuses (sts), the tables' bounds (tb<i>), the minimum-sure test (ms)
+# and the events they read (e<i>)
+_COUNT_FREE_FN = re.compile(r"^cdef [^\n]*? (fc|sts|tb\d+|ms|e\d+)\(Ctx\* x[^\n]*\n(.*?)(?=^cdef |^def |^SPEC|\Z)",
+                            re.S | re.M)
+
+
+@pytest.mark.parametrize("variant", shipped_names())
+def test_count_free_code_reads_no_wild_kind(variant):
+    """The count-free tests never read which kind is the wild (x.f.w) nor its candidates: _core._set_wild keeps
+    their memos when a hand's wild kind changes but the candidates do not, so a term reading either would
+    be remembered stale. Where this fails, make _set_wild forget them on every new wild kind again."""
+    from mjrules.compiler import compile_variant
+    from mjrules.compiler.codegen import render
+
+    code = render(compile_variant(variant))
+    found = {m.group(1): m.group(2) for m in _COUNT_FREE_FN.finditer(code)}
+    assert {"fc", "sts", "ms"} <= set(found) and any(n.startswith("tb") for n in found)
+    for name, body in found.items():
+        assert not re.search(r"x\.f\.(w\b|cand|ncand)", body), (variant, name)
 
 
 @pytest.mark.parametrize("case", range(len(_FJ_READING_VALUES) + 1))
