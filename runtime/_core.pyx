@@ -1170,13 +1170,15 @@ cdef struct Run:
 
 
 # What a verdict's caller knows of a hand's shapes (Run.shapes, _decide's `shapes`): whether the standard shape
-# has a reading without a sequence (as _run_all's pung_ok asks it: `sets` pungs and a pair, no melded sequence)
-# and whether the pairs shape has a reading (pairs_ok).
+# has a reading without a sequence (as _run_all's pung_ok asks it: `sets` pungs and a pair, no melded sequence),
+# whether the pairs shape has a reading (pairs_ok), and that no free pattern's condition can hold on any of its
+# readings (the viability test is false for each: wait_kinds knows it from the pre-draw hand).
 cdef enum:
     SHAPE_NO_PUNGS = 1
     SHAPE_PUNGS = 2
     SHAPE_NO_PAIRS = 4
     SHAPE_PAIRS = 8
+    SHAPE_NO_FREE = 16
 
 
 cdef bint _beaten(Run* R, int p) noexcept nogil:
@@ -1388,6 +1390,8 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     if n and x.f.nmelds == 0 and sp.win_size % 2 == 0:
         _enum_pairs(x, sp.win_size // 2, _on_reading, R)
     if x.err or R.found:
+        return
+    if R.shapes & SHAPE_NO_FREE and R.legal_only:
         return
     for p in range(sp.npat):
         # (a free pattern whose three-valued test fails on these counts has no reading: the wilds only add)
@@ -2078,7 +2082,8 @@ cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
                 shapes[0] |= SHAPE_PUNGS if not x.f.meld_seq and _pungs_exist(x, U, sets) else SHAPE_NO_PUNGS
             ok = shapes[0] & SHAPE_PUNGS
         elif (sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1) or \
-                (sp.shapes[p] == SH_FREE and (not x.f.jokers or (sp.blind[p] & 1 and x.f.ncand))):
+                (sp.shapes[p] == SH_FREE and not shapes[0] & SHAPE_NO_FREE and
+                 (not x.f.jokers or (sp.blind[p] & 1 and x.f.ncand))):
             if sp.shapes[p] == SH_PAIRS:   # the shape first, then its condition (which reads none of the reading)
                 if not shapes[0] & (SHAPE_NO_PAIRS | SHAPE_PAIRS):
                     shapes[0] |= SHAPE_PAIRS if not x.f.nmelds and sp.win_size % 2 == 0 and \
@@ -2749,6 +2754,8 @@ cdef class Kernel:
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
                 shapes = unsure if sure and k != w else 0   # (shapes just found empty: _decide asks them no more)
+                if nkeep == 0 and k != w:   # (no free pattern viable before the draw: none after a real tile)
+                    shapes |= SHAPE_NO_FREE
                 if k == w or odd_size:
                     std = -1
                 else:                                   # only k's unit changed: the others' table entries stand
