@@ -2043,6 +2043,10 @@ cdef void _sure_init(Ctx* x, Units* U, Sure* S) noexcept nogil:
                 w.forced += t[v].forced
                 w.groups += t[v].groups
                 w.odd += t[v].odd
+        # each unit adds at least 0 to need, forced and odd and lowers extra to -1 at the least, so a hand
+        # whose other units already need too many wilds has no such reading whatever kind of u is drawn
+        w.pung_ok = w.pung_ok and w.forced <= 1 and w.need <= x.f.jokers + 1
+        w.pair_ok = w.pair_ok and w.odd <= x.f.jokers
 
 
 cdef inline bint _sure_shape(Ctx* x, int sure, const Sure* S, Units* V, int u, int sets) noexcept nogil:
