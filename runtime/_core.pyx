@@ -1166,7 +1166,7 @@ cdef struct Run:
     signed char* hk      # (_run_all's own arrays, so only while it runs)
     Units* units         # NULL, or the units of x.f.real the caller made (shared with _pungs_exist)
     int needs            # Spec.std_needs or'ed over the open patterns, kept by _on_reading (see Std)
-    int shapes           # what the caller knows of the pungs and pairs shapes (SHAPE_*), 0 nothing
+    int shapes           # what the caller knows of the pungs, pairs and free shapes (SHAPE_*), 0 nothing
 
 
 # What a verdict's caller knows of a hand's shapes (Run.shapes, _decide's `shapes`): whether the standard shape
@@ -2073,7 +2073,8 @@ cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
     with a pairs reading; a free pattern whose condition holds on the hand's one reading (no wilds), or reads
     nothing of the reading and holds where the wilds have a kind to stand for -- and every reading of it surely
     meets every minimum (no forbid can hold: the caller's test). 0 when it cannot tell. U: the units of
-    x.f.real. *shapes: what is known of the pungs and pairs shapes (SHAPE_*), and what this test finds out."""
+    x.f.real. *shapes: what is known of the shapes (SHAPE_*; SHAPE_NO_FREE: no free pattern is tested), and
+    what this test finds out of the pungs and pairs shapes."""
     cdef Spec* sp = x.spec
     cdef Reading scratch
     cdef int p
@@ -2119,7 +2120,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
     shape's feasibility and the kinds held an odd number of times, when the caller knows them (else -1).
     fits: the caller found _may_fit(x, sets, std, odd) true just now (std 0 or 1, as passed). pre: NULL, or
     the units of x.f.real as _load_row started them (its odd count, when known, stands for odd). shapes: what
-    the caller knows of the pungs and pairs shapes on these facts (SHAPE_*), 0 nothing."""
+    the caller knows of the shapes on these facts (SHAPE_*), 0 nothing."""
     cdef Spec* sp = x.spec
     cdef Run R
     cdef Reading scratch
