@@ -15,7 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
-    CORE_ABI = 15    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 16    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -164,6 +164,7 @@ cdef struct Ctx:
                                   # unknown (1 every reading meets every minimum, 0 not sure, 2 not asked yet)
     signed char* fcu              # per wilds held and pattern + 1 (0: none): forbid_ctx with the counts unknown
                                   # (0 no forbid can hold, 2 one holds, 1 unknown, 3 not asked yet)
+    signed char* ssu              # per wilds held (0..MAXJ): _sure_shapes' answer, -1 not asked yet (as msu)
     signed char* msc              # per pattern: min_sure on these facts and counts (x.f.base), -1 not asked since
     bint ms_dirty                 # the last _reset_memo; ms_dirty: some entry is not -1
 

@@ -1520,8 +1520,9 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.msu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
     x.fcu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
     x.msc = <signed char*>malloc(sp.npat + 1)
+    x.ssu = <signed char*>malloc(MAXJ + 1)
     if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
-            and x.free_pats and x.msu and x.fcu and x.msc):
+            and x.free_pats and x.msu and x.fcu and x.msc and x.ssu):
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
@@ -1556,6 +1557,7 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.msu)
     free(x.fcu)
     free(x.msc)
+    free(x.ssu)
     free(x)
 
 
@@ -1563,6 +1565,7 @@ cdef inline void _count_free_clear(Ctx* x) noexcept nogil:
     """Forget the count-free tests (the facts they were made on changed)."""
     memset(x.msu, 2, (MAXJ + 1) * (x.spec.npat + 1))
     memset(x.fcu, 3, (MAXJ + 1) * (x.spec.npat + 1))
+    memset(x.ssu, 0xFF, MAXJ + 1)
 
 
 # ---- the bare win check: count vectors in, verdicts out, no Python objects (batch and per-hand) ---------
@@ -1980,6 +1983,17 @@ cdef int _sure_shapes(Ctx* x, int sets) noexcept nogil:
     cdef signed char* m
     if not x.count_free or not 0 < x.f.jokers <= MAXJ or x.f.nmelds or sp.npat > MAXPAT:
         return 0
+    if x.ssu[x.f.jokers] >= 0:   # (count-free: asked once per wilds held until the facts change)
+        return x.ssu[x.f.jokers]
+    x.ssu[x.f.jokers] = _sure_shapes_ask(x, sets)
+    return x.ssu[x.f.jokers]
+
+
+cdef int _sure_shapes_ask(Ctx* x, int sets) noexcept nogil:
+    """_sure_shapes' answer worked out (its caller has tested the context)."""
+    cdef Spec* sp = x.spec
+    cdef int p, out = 0
+    cdef signed char* m
     if sp.nforbid:
         m = &x.fcu[x.f.jokers * (sp.npat + 1)]   # (the forbids on no pattern: p = -1)
         if m[0] == 3:
@@ -2066,6 +2080,21 @@ cdef inline bint _sure_shape(Ctx* x, int sure, const Sure* S, Units* V, int u, i
     return False
 
 
+cdef bint _sure_first(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
+    """Is the hand won by a reading of a shape _sure_shapes finds sure (a check context's hand with wilds, no
+    melds; U: the units of x.f.real)? Asked before the tables' standard verdict, which such a hand does not
+    need: with wilds, many winning hands have one. *shapes: what is known of the pungs and pairs shapes
+    (SHAPE_*; a shape known to have no reading is not asked again), and what this test finds out."""
+    cdef int sure = _sure_shapes(x, sets)
+    if sure & SHAPE_PUNGS and not shapes[0] & (SHAPE_NO_PUNGS | SHAPE_PUNGS):
+        shapes[0] |= SHAPE_PUNGS if _pungs_exist(x, U, sets) else SHAPE_NO_PUNGS
+    if sure & SHAPE_PUNGS and shapes[0] & SHAPE_PUNGS:
+        return True
+    if sure & SHAPE_PAIRS and not shapes[0] & (SHAPE_NO_PAIRS | SHAPE_PAIRS):
+        shapes[0] |= SHAPE_PAIRS if _pairs_exist(x, U, x.spec.win_size // 2) else SHAPE_NO_PAIRS
+    return sure & SHAPE_PAIRS and shapes[0] & SHAPE_PAIRS
+
+
 cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
     """Mode 2 without enumerating (is some reading legal?): 1 when a pattern's condition holds on every reading
     of a shape that has one -- a standard pattern whose condition is no_sequences alone, on a hand with a
@@ -2135,6 +2164,10 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
     elif odd < 0:
         odd = U.odd
     _reset_memo(x)
+    # (a check context remembers that no shape is sure for these wilds: ssu 0, asked inline)
+    if mode == 2 and x.count_free and 0 < x.f.jokers <= MAXJ and x.ssu[x.f.jokers] != 0 and \
+            _sure_first(x, U, sets, &shapes):
+        return 1
     if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
         forbids = _forbids(x, -1)
         if forbids == 0:
