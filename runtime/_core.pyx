@@ -1169,10 +1169,10 @@ cdef struct Run:
     int shapes           # what the caller knows of the pungs, pairs and free shapes (SHAPE_*), 0 nothing
 
 
-# What a verdict's caller knows of a hand's shapes (Run.shapes, _decide's `shapes`): whether the standard shape
-# has a reading without a sequence (as _run_all's pung_ok asks it: `sets` pungs and a pair, no melded sequence),
-# whether the pairs shape has a reading (pairs_ok), and that no free pattern's condition can hold on any of its
-# readings (the viability test is false for each: wait_kinds knows it from the pre-draw hand).
+# What a verdict knows of a hand's shapes (Run.shapes, _decide's `shapes`): whether the standard shape has a
+# reading without a sequence (`sets` pungs and a pair, no melded sequence: _has_pungs), whether the pairs shape
+# has a reading (_has_pairs), and that no free pattern's condition can hold on any of its readings (the
+# viability test is false for each: wait_kinds knows it from the pre-draw hand).
 cdef enum:
     SHAPE_NO_PUNGS = 1
     SHAPE_PUNGS = 2
@@ -1329,11 +1329,6 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     cdef signed char hk[MAXPAT]
     cdef Units U
     cdef Units* UP
-    cdef int pung_ok = -1   # some standard reading has no sequence (-1: not asked yet)
-    cdef int pairs_ok = -1  # the pairs shape has a reading (-1: not asked yet)
-    if R.shapes:            # (what the caller found out already)
-        pung_ok = 0 if R.shapes & SHAPE_NO_PUNGS else 1 if R.shapes & SHAPE_PUNGS else -1
-        pairs_ok = 0 if R.shapes & SHAPE_NO_PAIRS else 1 if R.shapes & SHAPE_PAIRS else -1
     if sp.npat > MAXPAT:
         x.err |= ERR_OTHER
         return
@@ -1352,10 +1347,9 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         for p in range(sp.npat):
             if sp.shapes[p] == SH_STANDARD:
                 if sp.pung_only[p]:   # its condition needs no_sequences: not when no reading is without them
-                    if pung_ok < 0:
+                    if not R.shapes & (SHAPE_NO_PUNGS | SHAPE_PUNGS):   # (R.shapes: what is known already)
                         UP = _units_or(x, UP, &U)
-                        pung_ok = not x.f.meld_seq and _pungs_exist(x, UP, sets)
-                    if not pung_ok:
+                    if not _has_pungs(x, UP, sets, &R.shapes):
                         continue
                 if not _open(x, R, p):
                     continue
@@ -1375,14 +1369,10 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     n = 0
     for p in range(sp.npat):
         if sp.shapes[p] == SH_PAIRS and not _beaten(R, p):
-            if R.legal_only:   # the shape before the bounds, as above
-                if pairs_ok < 0:   # exactly whether _enum_pairs finds a reading
-                    if x.f.nmelds or sp.win_size % 2:
-                        pairs_ok = 0
-                    else:
-                        UP = _units_or(x, UP, &U)
-                        pairs_ok = _pairs_exist(x, UP, sp.win_size // 2)
-                if not pairs_ok or not _open(x, R, p):
+            if R.legal_only:   # the shape before the bounds, as above (exactly whether _enum_pairs finds a reading)
+                if not R.shapes & (SHAPE_NO_PAIRS | SHAPE_PAIRS) and not x.f.nmelds:
+                    UP = _units_or(x, UP, &U)
+                if not _has_pairs(x, UP, &R.shapes) or not _open(x, R, p):
                     continue
             pats[n] = p
             n += 1
@@ -1816,7 +1806,7 @@ cdef bint _minimum_bound_ask(Ctx* x, int p, bint fails) noexcept nogil:
             x.err = 0
             m[0] = 0
         x.ms_dirty = True
-    return (m[0] >> fails) & 1
+    return (m[0] & (MS_FAILS if fails else MS_MEETS)) != 0
 
 
 # _pungs_exist's wilds per kind held c = 0..4 times: to make its tiles pungs (FP), or pungs and the pair (GP);
@@ -1978,10 +1968,7 @@ cdef int _sure_shapes(Ctx* x, int sets) noexcept nogil:
     every minimum with the counts unknown. A hand (of these facts, any counts) with a reading of such a shape
     is won: wait_kinds asks the shapes alone for each real kind drawn. 0 outside a check context or without
     wilds (without, the tables' standard verdict settles first)."""
-    cdef Spec* sp = x.spec
-    cdef int p, out = 0
-    cdef signed char* m
-    if not x.count_free or not 0 < x.f.jokers <= MAXJ or x.f.nmelds or sp.npat > MAXPAT:
+    if not x.count_free or not 0 < x.f.jokers <= MAXJ or x.f.nmelds or x.spec.npat > MAXPAT:
         return 0
     if x.ssu[x.f.jokers] >= 0:   # (count-free: asked once per wilds held until the facts change)
         return x.ssu[x.f.jokers]
@@ -2080,19 +2067,29 @@ cdef inline bint _sure_shape(Ctx* x, int sure, const Sure* S, Units* V, int u, i
     return False
 
 
+cdef inline bint _has_pungs(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
+    """Has the standard shape a reading without a sequence (sets pungs and a pair, no melded sequence)? From
+    *shapes where it is known (SHAPE_*), else asked (_pungs_exist on U) and recorded there."""
+    if not shapes[0] & (SHAPE_NO_PUNGS | SHAPE_PUNGS):
+        shapes[0] |= SHAPE_PUNGS if not x.f.meld_seq and _pungs_exist(x, U, sets) else SHAPE_NO_PUNGS
+    return shapes[0] & SHAPE_PUNGS
+
+
+cdef inline bint _has_pairs(Ctx* x, Units* U, int* shapes) noexcept nogil:
+    """Has the pairs shape a reading? As _has_pungs (_pairs_exist on U, no melds, an even hand)."""
+    if not shapes[0] & (SHAPE_NO_PAIRS | SHAPE_PAIRS):
+        shapes[0] |= SHAPE_PAIRS if not x.f.nmelds and x.spec.win_size % 2 == 0 and \
+            _pairs_exist(x, U, x.spec.win_size // 2) else SHAPE_NO_PAIRS
+    return shapes[0] & SHAPE_PAIRS
+
+
 cdef bint _sure_first(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
     """Is the hand won by a reading of a shape _sure_shapes finds sure (a check context's hand with wilds, no
     melds; U: the units of x.f.real)? Asked before the tables' standard verdict, which such a hand does not
     need: with wilds, many winning hands have one. *shapes: what is known of the pungs and pairs shapes
     (SHAPE_*; a shape known to have no reading is not asked again), and what this test finds out."""
     cdef int sure = _sure_shapes(x, sets)
-    if sure & SHAPE_PUNGS and not shapes[0] & (SHAPE_NO_PUNGS | SHAPE_PUNGS):
-        shapes[0] |= SHAPE_PUNGS if _pungs_exist(x, U, sets) else SHAPE_NO_PUNGS
-    if sure & SHAPE_PUNGS and shapes[0] & SHAPE_PUNGS:
-        return True
-    if sure & SHAPE_PAIRS and not shapes[0] & (SHAPE_NO_PAIRS | SHAPE_PAIRS):
-        shapes[0] |= SHAPE_PAIRS if _pairs_exist(x, U, x.spec.win_size // 2) else SHAPE_NO_PAIRS
-    return sure & SHAPE_PAIRS and shapes[0] & SHAPE_PAIRS
+    return (sure & SHAPE_PUNGS and _has_pungs(x, U, sets, shapes)) or (sure & SHAPE_PAIRS and _has_pairs(x, U, shapes))
 
 
 cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
@@ -2112,18 +2109,12 @@ cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
         if sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2:
             if sets < 0:
                 continue
-            if not shapes[0] & (SHAPE_NO_PUNGS | SHAPE_PUNGS):
-                shapes[0] |= SHAPE_PUNGS if not x.f.meld_seq and _pungs_exist(x, U, sets) else SHAPE_NO_PUNGS
-            ok = shapes[0] & SHAPE_PUNGS
+            ok = _has_pungs(x, U, sets, shapes)
         elif (sp.shapes[p] == SH_PAIRS and (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 1) or \
                 (sp.shapes[p] == SH_FREE and not shapes[0] & SHAPE_NO_FREE and
                  (not x.f.jokers or (sp.blind[p] & 1 and x.f.ncand))):
-            if sp.shapes[p] == SH_PAIRS:   # the shape first, then its condition (which reads none of the reading)
-                if not shapes[0] & (SHAPE_NO_PAIRS | SHAPE_PAIRS):
-                    shapes[0] |= SHAPE_PAIRS if not x.f.nmelds and sp.win_size % 2 == 0 and \
-                        _pairs_exist(x, U, sp.win_size // 2) else SHAPE_NO_PAIRS
-                if not shapes[0] & SHAPE_PAIRS:
-                    continue
+            if sp.shapes[p] == SH_PAIRS and not _has_pairs(x, U, shapes):   # the shape first, then its condition
+                continue
             # a free shape's readings are the base counts plus the wilds' kinds (_enum_free): without wilds
             # exactly the base counts, with them the condition reads none of it
             scratch.ngroups = 0
@@ -2660,7 +2651,8 @@ cdef class Kernel:
         if self.sp.nminimum == 0:
             return not fails
         _reset_memo(self.xc)
-        r = (self.sp.min_sure(self.xc, NULL if any_counts else self.xc.f.base, pattern) >> fails) & 1
+        r = (self.sp.min_sure(self.xc, NULL if any_counts else self.xc.f.base, pattern) &
+             (MS_FAILS if fails else MS_MEETS)) != 0
         if self.xc.err:
             self.xc.err = 0
             return False
