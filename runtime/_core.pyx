@@ -1416,18 +1416,29 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
 
     Where the spec has a plain standard pattern and the tables are exact, a kind whose hand the tables find a
     standard reading for passes without more: the pre-draw hand's units are looked up once, and a real tile
-    drawn changes only its own unit (as in wait_kinds). The other kinds are judged in full (_run_all)."""
+    drawn changes only its own unit (as in wait_kinds); where the pre-draw hand but one wild already makes the
+    sets, every kind a wild stands for passes at once (it pairs with that wild). Likewise a kind whose hand has
+    a pairs reading, where a pairs pattern's condition reads nothing of the reading and holds (asked once for a
+    real tile drawn and once for a wild; the pairs shape's terms are _pairs_exist's, the drawn tile changing
+    its own kind's only). The other kinds are judged in full (_run_all), in x.inner (never Ctx.small: a kind
+    held four times is drawn a fifth time too)."""
     cdef Ctx* y = x.inner
+    cdef Spec* sp = x.spec
     cdef Facts* f
-    cdef int i, k, sets, w = x.f.w, j0 = x.f.jokers
+    cdef int i, k, p, sets, w = x.f.w, j0 = x.f.jokers, jn, c
     cdef int pre[NK]   # the pre-draw hand's real tiles
     cdef Units U
     cdef Plus P
-    cdef bint plain, cover
+    cdef bint plain, cover, anypair, pinit, pterms
     cdef int std     # the tables' verdict on the standard shape for the kind drawn, -1 not asked
     cdef Run R
     cdef Reading scratch
     cdef bint result = True
+    cdef bint pairs = False   # the pairs shortcut applies: a pairs pattern with a reading-blind condition
+    cdef int groups0 = 0, odd0 = 0, bad0 = 0   # _pairs_exist's terms on pre: pairs held, odd kinds, odd non-candidates
+    cdef int groups, odd, bad, left
+    cdef signed char pcond[2]   # per kind drawn (a real tile, a wild) does a blind pairs condition hold, -1 not asked
+    cdef bint ready              # y holds the facts of kind i's hand
     if x.f.waits_all >= 0:
         return x.f.waits_all
     if x.f.nested or x.f.win_tile < 0 or x.f.dealt:
@@ -1437,25 +1448,38 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         x.err |= ERR_OTHER
         return 0
     f = &y.f
-    sets = (x.spec.win_size - 2) // 3 - x.f.nmelds
-    plain = x.spec.plain_standard >= 0 and (x.spec.win_size - 2) % 3 == 0 and sets >= 0
+    sets = (sp.win_size - 2) // 3 - x.f.nmelds
+    plain = sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and sets >= 0
     cover = _cover_exact(x)
     memcpy(pre, x.f.real, NK * sizeof(int))
     if x.f.win_tile == w:
         j0 -= 1
     else:
         pre[x.f.win_tile] -= 1
+    anypair = pinit = pterms = False
     if plain:
         _units(pre, &U)
-        _units_all(&U)
-        _plus_init(x, &P, &U)
-    for k in range(x.spec.nplayable):
-        i = x.spec.playable[k]
+        # the pre-draw hand but one wild makes the sets (exactly, the wilds covering whole suits): any kind a
+        # wild stands for pairs with that wild, and a wild drawn pairs with it too
+        anypair = cover and j0 > 0 and x.f.ncand > 0 and _feasible_u(x, &U, j0 - 1, sets, 0)
+    if not x.f.nmelds and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG:
+        for p in range(sp.npat):
+            if sp.shapes[p] == SH_PAIRS and sp.blind[p] & 5:   # (with wilds, or without)
+                pairs = True
+    pcond[0] = pcond[1] = -1
+    for k in range(sp.nplayable):
+        i = sp.playable[k]
         if not (i == w or 0 <= i < NK):
             x.err |= ERR_OTHER
             return 0
         std = -1
+        if anypair and (i == w or (x.f.cand >> i) & 1):
+            continue
         if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
+            if not pinit:    # (the units once, when a kind first needs them)
+                _units_all(&U)
+                _plus_init(x, &P, &U)
+                pinit = True
             if i == w:
                 std = _plus_std(x, &P, &U, pre, -1, j0 + 1, sets)
             else:
@@ -1464,20 +1488,43 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
                 pre[i] -= 1
             if std:
                 continue    # the tables say a standard reading exists, and the plain standard pattern holds on any
-        memcpy(f, &x.f, sizeof(Facts))
-        f.nested, f.waits_all = True, 0
-        if x.f.win_tile == w:
-            f.jokers -= 1
-        else:
-            f.real[x.f.win_tile] -= 1
-            f.base[x.f.win_tile] -= 1
-        if i == w:
-            f.jokers += 1
-        else:
-            f.real[i] += 1
-            f.base[i] += 1
-        y.err = 0
-        _reset_memo(y)
+        ready = False
+        if pairs:
+            if not pterms:
+                for c in range(NK):
+                    groups0 += pre[c] // 2
+                    if pre[c] % 2:
+                        odd0 += 1
+                        bad0 += not (x.f.cand >> c) & 1
+                pterms = True
+            groups, odd, bad, jn = groups0, odd0, bad0, j0
+            if i == w:
+                jn += 1
+            elif pre[i] % 2:
+                groups, odd, bad = groups + 1, odd - 1, bad - (not (x.f.cand >> i) & 1)
+            else:
+                odd, bad = odd + 1, bad + (not (x.f.cand >> i) & 1)
+            left = jn - odd
+            if bad == 0 and left >= 0 and left % 2 == 0 and groups + odd + left // 2 == sp.win_size // 2 and (
+                    left == 0 or x.f.ncand > 0):   # _pairs_exist on kind i's hand
+                if pcond[i == w] < 0:
+                    _nested_facts(x, i)
+                    ready = True
+                    pcond[i == w] = 0
+                    for p in range(sp.npat):
+                        if sp.shapes[p] == SH_PAIRS and (sp.blind[p] if jn else sp.blind[p] >> 2) & 1:
+                            scratch.ngroups = scratch.nassign = 0
+                            scratch.pattern = p
+                            memcpy(scratch.counts, f.base, NK * sizeof(int))
+                            y.gen += 1
+                            if sp.pattern(y, &scratch, p) and not y.err:
+                                pcond[i == w] = 1
+                                break
+                            y.err = 0
+                if pcond[i == w] > 0:
+                    continue    # a pairs reading exists, and a pairs pattern holds on any
+        if not ready:
+            _nested_facts(x, i)
         memset(&R, 0, sizeof(Run))
         R.x, R.mode, R.best = y, 1, &scratch
         R.std_known, R.std_ok = std >= 0, std > 0   # a kind the tables rule the standard shape out for: the
@@ -1490,6 +1537,27 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             break
     x.f.waits_all = result
     return result
+
+
+cdef inline void _nested_facts(Ctx* x, int i) noexcept nogil:
+    """x.inner's facts: x's with the winning tile taken back and a tile of kind i drawn (the wild kind: a
+    wild), no memo kept (var_waits_all)."""
+    cdef Ctx* y = x.inner
+    cdef Facts* f = &y.f
+    memcpy(f, &x.f, sizeof(Facts))
+    f.nested, f.waits_all = True, 0
+    if x.f.win_tile == x.f.w:
+        f.jokers -= 1
+    else:
+        f.real[x.f.win_tile] -= 1
+        f.base[x.f.win_tile] -= 1
+    if i == x.f.w:
+        f.jokers += 1
+    else:
+        f.real[i] += 1
+        f.base[i] += 1
+    y.err = 0
+    _reset_memo(y)
 
 
 cdef Ctx* _ctx_new(Spec* sp) except NULL:
@@ -2293,6 +2361,7 @@ cdef class Kernel:
         self.x = _ctx_new(self.sp)
         self.xi = _ctx_new(self.sp)
         self.x.inner = self.xi
+        self.xi.small = False   # var_waits_all draws every kind into it, a fifth copy of a kind held four times too
         self.opts = <double*>calloc(self.sp.nopt + 1, sizeof(double))
         if self.opts == NULL or _dedup_init(&self.dd, 1024) != 0:
             raise MemoryError()

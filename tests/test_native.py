@@ -380,6 +380,59 @@ def test_count_free_code_reads_no_wild_kind(variant):
         assert not re.search(r"x\.f\.(w\b|cand|ncand)", body), (variant, name)
 
 
+def _bao_hands(rng: random.Random, n: int) -> list[dict]:
+    """上饶 hands whose pre-draw hand (13 tiles, 1-4 宝 of 9s) is sets and a lone 宝, pairs and 宝, or near
+    either, with a winning tile of any kind: 宝调 by the standard shape, by 七对, or not 宝调."""
+    out = []
+    while len(out) < n:
+        j = rng.randint(1, 4)
+        tiles: list[int] = []
+        if rng.random() < 0.5:   # sets
+            while len(tiles) < 13 - j:
+                k = rng.randrange(34)
+                tiles += [k, k + 1, k + 2] if k < 27 and k % 9 <= 6 and rng.random() < 0.6 else [k] * 3
+        else:                    # pairs
+            while len(tiles) < 13 - j:
+                k = rng.randrange(34)
+                tiles += [k, k] if rng.random() < 0.8 else [k]
+        tiles = tiles[:13 - j]
+        if rng.random() < 0.3:   # near: a tile swapped
+            tiles[rng.randrange(len(tiles))] = rng.randrange(34)
+        win = rng.randrange(34)
+        tiles.append(win)
+        if 26 in tiles or any(tiles.count(t) > 4 for t in tiles):
+            continue
+        names = [R_name(t) for t in sorted(tiles)] + ["9s*"] * j
+        out.append({"concealed": " ".join(names), "win_tile": R_name(win), "wild": "9s"})
+    return out
+
+
+@pytest.mark.parametrize("change", ["", "stands_for suited", "stands_for 1m..9m", "七对 when count_in(m) >= 0"])
+def test_bao_pair_wait_agrees(change, tmp_path, monkeypatch):
+    """宝调's test (waits_all) takes three shortcuts before judging a kind in full: the pre-draw hand but one
+    宝 makes the sets (every kind a 宝 stands for pairs with it), the tables' standard verdict, and a pairs
+    reading where 七对's condition reads nothing of the reading. On 上饶 and on 上饶 with the 宝 standing for
+    fewer kinds (the shortcuts need whole suits) or 七对 reading the reading (no pairs shortcut), every hand
+    gets the reference's result, and each of 宝调, 有宝 and a loss occurs."""
+    path = str(SPECS / "shangrao.mj")
+    if change:
+        monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+        text = (SPECS / "shangrao.mj").read_text(encoding="utf-8")
+        old = "stands_for all" if change.startswith("stands_for") else "七对 \"Seven Pairs\" shape pairs when no_melds"
+        new = change if change.startswith("stands_for") else old + " and count_in(m) >= 0"
+        assert old in text
+        path = str(tmp_path / "shangrao.mj")
+        Path(path).write_text(text.replace(old, new, 1), encoding="utf-8")
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    seen: set = set()
+    for d in _bao_hands(random.Random(change), 150):
+        a, b = nat.evaluate(d), ref.evaluate(d)
+        assert a == b, d
+        seen.add(a["status"] if a["win"] else "lose")
+    assert {"有宝", "lose"} | ({"宝调"} if change != "stands_for 1m..9m" else set()) <= seen, seen  # (no 宝调
+    # when the 宝 stands for one suit: no wild pairs an honour drawn)
+
+
 @pytest.mark.parametrize("case", range(len(_FJ_READING_VALUES) + 1))
 def test_first_reading_settles_only_blind_patterns(case, tmp_path, monkeypatch):
     """Hands with 2-3 golds: the shipped 福州 (three patterns settled by their first reading) and 福州 with a
