@@ -19,6 +19,8 @@ from cpython.object cimport PyObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM
 from cpython.ref cimport Py_INCREF
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                                  PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 

@@ -244,6 +244,55 @@ cdef class ResultBuilder:
         return out
 
 
+cdef class KernelLock:
+    """A non-reentrant lock, threading.Lock's acquire, release and with-statement, that C callers take without a
+    Python call: the engine's lock around its kernel, which FastEvaluate takes on every evaluate (calling
+    threading.Lock's methods cost more than a small hand's check). A blocked caller waits without the GIL."""
+    cdef PyThread_type_lock lock
+    cdef bint held
+
+    def __cinit__(self):
+        self.lock = PyThread_allocate_lock()
+        if self.lock == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.lock != NULL:
+            PyThread_free_lock(self.lock)
+
+    cdef inline void take(self) noexcept:
+        if not PyThread_acquire_lock(self.lock, NOWAIT_LOCK):
+            with nogil:
+                PyThread_acquire_lock(self.lock, WAIT_LOCK)
+        self.held = True
+
+    cdef inline void give(self) noexcept:
+        self.held = False
+        PyThread_release_lock(self.lock)
+
+    def acquire(self) -> bool:
+        """Wait for the lock and take it; True (threading.Lock.acquire without a timeout)."""
+        self.take()
+        return True
+
+    def release(self) -> None:
+        """Give the lock back; RuntimeError when it is not held."""
+        if not self.held:
+            raise RuntimeError("release unlocked lock")
+        self.give()
+
+    def locked(self) -> bool:
+        return self.held
+
+    def __enter__(self):
+        self.take()
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self.give()
+        return False
+
+
 cdef class FastEvaluate:
     """NativeEngine.evaluate in one C call for what it is nearly always given: a situation dict the reader takes
     (plain notation, no options) whose hand the kernel finds winning. Read, judged and built in C under the
@@ -255,16 +304,17 @@ cdef class FastEvaluate:
     cdef ResultBuilder builder
     cdef tuple opts
     cdef dict win_by_ids
-    cdef object acquire, release, slow, decided
+    cdef KernelLock lock
+    cdef object slow, decided
 
     def __init__(self, SituationReader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
-                 lock, slow, decided):
+                 KernelLock lock, slow, decided):
         """opts: the spec's default option values (encoded); win_by_ids: win_by string -> its id; lock: the
         engine's lock around the kernel; slow(situation, explain): the Python evaluate; decided(s, r, explain): the
         result of a kernel answer r other than a built win."""
         self.reader, self.kernel, self.builder = reader, kernel, builder
         self.opts, self.win_by_ids = opts, win_by_ids
-        self.acquire, self.release = lock.acquire, lock.release
+        self.lock = lock
         self.slow, self.decided = slow, decided
 
     def __call__(self, situation, bint explain=True):
@@ -280,7 +330,7 @@ cdef class FastEvaluate:
         wb = PyDict_GetItem(self.win_by_ids, <object>st.win_by)
         if wb == NULL or (st.win_tile < 0 and st.by != BY_DEALT):
             return self.slow(self.reader._situation(&st, melds), explain)
-        self.acquire()
+        self.lock.take()
         try:
             r = self.kernel._evaluate_sit(&st, melds, self.opts, <double>(<object>wb), -1)
             if r[0] == WIN:
@@ -292,5 +342,5 @@ cdef class FastEvaluate:
                 except Fallback:
                     r = (ERR,)
         finally:
-            self.release()
+            self.lock.give()
         return out if out is not None else self.decided(self.reader._situation(&st, melds), r, explain)

@@ -27,7 +27,6 @@ import shutil
 import sys
 import sysconfig
 import tempfile
-import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
@@ -503,7 +502,7 @@ class NativeEngine:
         self._middles: dict[tuple, tuple[tuple, tuple, str | None]] = {}  # see _middle
         self._defined: dict[tuple, tuple[str, ...]] = {}  # see _define_texts
         self._reference_engine: Any = None
-        self._lock = threading.Lock()  # one kernel holds the chosen reading until the result is assembled
+        self._lock = core.KernelLock()  # one kernel holds the chosen reading until the result is assembled
         c, w = v.claims, v.wild
         self._refusals = [
             (f"a discarded {w.label} ({w.name}) cannot be claimed" if w else "", w.src if w else None),

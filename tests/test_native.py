@@ -952,6 +952,31 @@ def test_hostile_spec_is_harmless(tmp_path, monkeypatch):
     assert not marker.exists() and not (tmp_path / "MARKER").exists()
 
 
+def test_kernel_lock_is_a_lock():
+    """The engine's kernel lock (_core.KernelLock, which FastEvaluate takes from C) behaves as threading.Lock:
+    acquire, release, locked, the with-statement, an error for a release of a free lock, and a second thread
+    waits until the first gives it back."""
+    import threading
+    from mjrules import _core
+
+    lock = _core.KernelLock()
+    assert not lock.locked() and lock.acquire() is True and lock.locked()
+    order: list[str] = []
+    t = threading.Thread(target=lambda: (lock.acquire(), order.append("second"), lock.release()))
+    t.start()
+    t.join(0.05)
+    order.append("first")
+    lock.release()
+    t.join()
+    assert order == ["first", "second"] and not lock.locked()
+    with pytest.raises(RuntimeError):
+        lock.release()
+    with lock:
+        assert lock.locked()
+    assert not lock.locked()
+    assert isinstance(mjrules.load(SR)._lock, _core.KernelLock)
+
+
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
 def test_evaluate_from_many_threads(variant):
     """One native engine called from four threads at once gives each situation its own result: the engine's
