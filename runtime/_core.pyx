@@ -1321,14 +1321,34 @@ cdef inline Units* _units_or(Ctx* x, Units* U, Units* own) noexcept nogil:
     return U
 
 
+cdef inline bint _free_try(Ctx* x, Run* R, int p) noexcept nogil:
+    """_run_all's turn for the free pattern p: its readings, unless it is beaten or (legal_only) has none that
+    may be legal. True when _run_all must stop (an error, or a reading found in modes 1 and 2)."""
+    cdef Spec* sp = x.spec
+    # (a free pattern whose three-valued test fails on these counts has no reading: the wilds only add)
+    if _beaten(R, p) or (R.legal_only and not ((sp.viable(x, x.f.base, p) != 0 or x.err) and _open(x, R, p))):
+        return False
+    R.npats = 1  # _on_reading drops a pattern its first reading settles
+    R.pats[0] = p
+    _enum_free(x, p, _on_reading, R)
+    return x.err or R.found
+
+
 cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
-    """Every shape's readings, each checked against the patterns of that shape."""
+    """Every shape's readings, each checked against the patterns of that shape.
+
+    Searching for the best reading among many (mode 0 with wilds), a free pattern that its first reading
+    settles (Spec.blind: one reading, whatever the wilds) goes first: its value then bounds the other patterns,
+    which _beaten drops before their enumeration (福州's 三金倒 against 平胡 and 基本). The best does not depend
+    on the order of the shapes: readings are compared by value, then pattern, then modifiers (_key_gt), and
+    each pattern's own readings still come in the reference's order."""
     cdef Spec* sp = x.spec
     cdef int pats[MAXPAT]
     cdef int n, p, sets
     cdef double hi[MAXPAT]
     cdef int mx[MAXPAT]
     cdef signed char hk[MAXPAT]
+    cdef bint early = False   # the settled-at-once free patterns were tried first
     cdef Units U
     cdef Units* UP
     if sp.npat > MAXPAT:
@@ -1340,6 +1360,12 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     if R.bounded:
         R.hi, R.mx, R.hk = hi, mx, hk
         memset(hk, 0, sp.npat)
+        if x.nfree and not (R.shapes & SHAPE_NO_FREE and R.legal_only):
+            early = True
+            for n in range(x.nfree):
+                p = x.free_pats[n]
+                if sp.blind[p] & 3 == 3 and _free_try(x, R, p):
+                    return
     n = 0
     UP = R.units
     # no standard pattern is tried where the caller found the shape infeasible (the tables' verdict on these
@@ -1353,7 +1379,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
                         UP = _units_or(x, UP, &U)
                     if not _has_pungs(x, UP, sets, &R.shapes):
                         continue
-                if not _open(x, R, p):
+                if (early and _beaten(R, p)) or not _open(x, R, p):
                     continue
                 pats[n] = p
                 n += 1
@@ -1386,14 +1412,8 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
     if R.shapes & SHAPE_NO_FREE and R.legal_only:
         return
     for p in range(sp.npat):
-        # (a free pattern whose three-valued test fails on these counts has no reading: the wilds only add)
-        if sp.shapes[p] == SH_FREE and not _beaten(R, p) and (not R.legal_only or (
-                (sp.viable(x, x.f.base, p) != 0 or x.err) and _open(x, R, p))):
-            R.npats = 1  # _on_reading drops a pattern its first reading settles
-            pats[0] = p
-            _enum_free(x, p, _on_reading, R)
-            if x.err or R.found:
-                return
+        if sp.shapes[p] == SH_FREE and not (early and sp.blind[p] & 3 == 3) and _free_try(x, R, p):
+            return
 
 
 cdef inline void _reset_memo(Ctx* x) noexcept nogil:
@@ -1431,7 +1451,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     cdef int pre[NK]   # the pre-draw hand's real tiles
     cdef Units U
     cdef Plus P
-    cdef bint plain, cover, anypair, pinit, pterms
+    cdef bint plain, cover, anypair, anypairs, pinit
     cdef int std     # the tables' verdict on the standard shape for the kind drawn, -1 not asked
     cdef Run R
     cdef Reading scratch
@@ -1458,16 +1478,27 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         j0 -= 1
     else:
         pre[x.f.win_tile] -= 1
-    anypair = pinit = pterms = False
+    anypair = pinit = False
     if plain:
         _units(pre, &U)
         # the pre-draw hand but one wild makes the sets (exactly, the wilds covering whole suits): any kind a
         # wild stands for pairs with that wild, and a wild drawn pairs with it too
         anypair = cover and j0 > 0 and x.f.ncand > 0 and _feasible_u(x, &U, j0 - 1, sets, 0)
+    anypairs = False
     if not x.f.nmelds and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG:
         for p in range(sp.npat):
             if sp.shapes[p] == SH_PAIRS and sp.blind[p] & 5:   # (with wilds, or without)
                 pairs = True
+    if pairs:   # _pairs_exist's terms on pre
+        for c in range(NK):
+            groups0 += pre[c] // 2
+            if pre[c] % 2:
+                odd0 += 1
+                bad0 += not (x.f.cand >> c) & 1
+        # the pre-draw hand but one wild makes the pairs: as anypair, for the pairs shape
+        left = j0 - odd0
+        anypairs = bad0 == 0 and left >= 1 and left % 2 == 1 and x.f.ncand > 0 and \
+            groups0 + odd0 + left // 2 + 1 == sp.win_size // 2
     pcond[0] = pcond[1] = -1
     for k in range(sp.nplayable):
         i = sp.playable[k]
@@ -1475,8 +1506,16 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             x.err |= ERR_OTHER
             return 0
         std = -1
-        if anypair and (i == w or (x.f.cand >> i) & 1):
-            continue
+        ready = False
+        if (anypair or anypairs) and (i == w or (x.f.cand >> i) & 1):
+            if anypair:
+                continue
+            if pcond[i == w] < 0:
+                _nested_facts(x, i)
+                ready = True
+                pcond[i == w] = _blind_pairs(x, &scratch)
+            if pcond[i == w] > 0:
+                continue    # a pairs reading, and a pairs pattern holds on any
         if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
             if not pinit:    # (the units once, when a kind first needs them)
                 _units_all(&U)
@@ -1490,15 +1529,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
                 pre[i] -= 1
             if std:
                 continue    # the tables say a standard reading exists, and the plain standard pattern holds on any
-        ready = False
         if pairs:
-            if not pterms:
-                for c in range(NK):
-                    groups0 += pre[c] // 2
-                    if pre[c] % 2:
-                        odd0 += 1
-                        bad0 += not (x.f.cand >> c) & 1
-                pterms = True
             groups, odd, bad, jn = groups0, odd0, bad0, j0
             if i == w:
                 jn += 1
@@ -1512,17 +1543,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
                 if pcond[i == w] < 0:
                     _nested_facts(x, i)
                     ready = True
-                    pcond[i == w] = 0
-                    for p in range(sp.npat):
-                        if sp.shapes[p] == SH_PAIRS and (sp.blind[p] if jn else sp.blind[p] >> 2) & 1:
-                            scratch.ngroups = scratch.nassign = 0
-                            scratch.pattern = p
-                            memcpy(scratch.counts, f.base, NK * sizeof(int))
-                            y.gen += 1
-                            if sp.pattern(y, &scratch, p) and not y.err:
-                                pcond[i == w] = 1
-                                break
-                            y.err = 0
+                    pcond[i == w] = _blind_pairs(x, &scratch)
                 if pcond[i == w] > 0:
                     continue    # a pairs reading exists, and a pairs pattern holds on any
         if not ready:
@@ -1539,6 +1560,24 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             break
     x.f.waits_all = result
     return result
+
+
+cdef inline bint _blind_pairs(Ctx* x, Reading* scratch) noexcept nogil:
+    """Does a pairs pattern whose condition reads nothing of the reading hold on x.inner's facts, those of a
+    kind's hand (_nested_facts)? scratch: a reading to evaluate the condition on (its counts the base counts)."""
+    cdef Ctx* y = x.inner
+    cdef Spec* sp = x.spec
+    cdef int p
+    for p in range(sp.npat):
+        if sp.shapes[p] == SH_PAIRS and (sp.blind[p] if y.f.jokers else sp.blind[p] >> 2) & 1:
+            scratch.ngroups = scratch.nassign = 0
+            scratch.pattern = p
+            memcpy(scratch.counts, y.f.base, NK * sizeof(int))
+            y.gen += 1
+            if sp.pattern(y, scratch, p) and not y.err:
+                return True
+            y.err = 0
+    return False
 
 
 cdef inline void _nested_facts(Ctx* x, int i) noexcept nogil:
