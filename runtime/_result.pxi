@@ -59,6 +59,8 @@ cdef class ResultBuilder:
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef dict rtpl                     # a winning result's dict with its values still to fill
     cdef dict lean_tpl                 # the same without reading and explain (evaluate(..., explain=False))
+    cdef dict leans                    # (pattern, Kernel._signature, Kernel._settle_signature) -> a lean result's
+                                       # (dict, patterns, payments), where both of its pieces are remembered
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
 
@@ -82,7 +84,7 @@ cdef class ResultBuilder:
             if slot < 0:
                 raise ValueError(f"not a kernel group: {g}")
             self.gdesc[slot], self.grank[slot] = d, rank
-        self.templates, self.by_sig, self.by_settle = {}, {}, {}
+        self.templates, self.by_sig, self.by_settle, self.leans = {}, {}, {}, {}
 
     cdef tuple _templates(self, tuple lines):
         """The line templates of a tuple of (rule, rules, text) lines, remembered per tuple object: the tuples
@@ -153,14 +155,36 @@ cdef class ResultBuilder:
 
     cdef dict _build_lean(self, s, tuple r):
         """build(..., explain=False): _build's decided values only (the pattern, the middle's patterns and status,
-        the payments); None likewise where the settlement needs the Situation."""
+        the payments); None likewise where the settlement needs the Situation. The pattern, the reading's
+        signature (its value included) and the settlement's decide every value, so a result whose pieces are
+        remembered is remembered whole (self.leans): a copy with its own patterns list and payments dict."""
         cdef int p = r[1]
+        cdef PyObject* hit
+        cdef tuple got
+        cdef dict out
+        sig2 = self.kernel._settle_signature(<double>r[2])
+        key = None
+        if sig2 is not None:
+            key = (r[1], r[3], sig2)
+            hit = PyDict_GetItem(self.leans, key)
+            if hit != NULL:
+                got = <tuple>hit
+                out = PyDict_Copy(<dict>got[0])
+                out["patterns"] = _list_of(<tuple>got[1])
+                out["payments"] = PyDict_Copy(<dict>got[2])
+                return out
         value = _num_of(r[2])
         middle = self._middle(<bytes>r[3], value)[0]
         settled = self._settled(s, <double>r[2], value)
         if settled is None:
             return None
-        return self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
+        out = self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
+        if key is not None and PyDict_GetItem(self.by_sig, r[3]) != NULL and \
+                PyDict_GetItem(self.by_settle, sig2) != NULL:
+            if len(self.leans) >= 4096:
+                self.leans.clear()
+            self.leans[key] = (PyDict_Copy(out), tuple(out["patterns"]), PyDict_Copy(out["payments"]))
+        return out
 
     cdef dict _decided(self, dict tpl, int p, tuple middle, value, dict paid):
         """A copy of the template tpl (rtpl or lean_tpl) with the decided values filled in: pattern p's reason and

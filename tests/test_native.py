@@ -182,6 +182,33 @@ def test_evaluate_without_explain(variant, situation, backend):
         assert lean_eng.evaluate(s, False) == want[1]
 
 
+@pytest.mark.parametrize("explain", [True, False])
+@pytest.mark.parametrize("variant", [SR, JX, FJ])
+def test_results_are_the_callers_own(variant, explain):
+    """The native back end remembers the pieces of results (and a lean result whole): a caller changing every
+    list and dict of a result it got changes nothing of the next result for the same situation."""
+    eng = mjrules.load(variant)
+    wins = 0
+    for d in HANDS[variant]:
+        try:
+            first = eng.evaluate(d, explain)
+        except SituationError:   # (the table's illegal situations)
+            continue
+        wins += first["win"]
+        want = repr(first)
+        stack = [first]
+        while stack:   # every container of the result, changed in place
+            x = stack.pop()
+            if isinstance(x, dict):
+                stack.extend(x.values())
+                x["changed"] = True
+            elif isinstance(x, list):
+                stack.extend(x)
+                x.append("changed")
+        assert repr(eng.evaluate(d, explain)) == want, d
+    assert wins >= 3
+
+
 @pytest.mark.parametrize("variant,situation", [
     (SR, {"concealed": "123m456m789p234s9s*", "wild": "9s"}), (SR, {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}),
     (SR, {"concealed": "1m4m7m2p5p8p3s6s1z2z3z4z9s*", "wild": "9s"}),
