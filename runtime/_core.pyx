@@ -1339,9 +1339,9 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
 
     Searching for the best reading among many (mode 0 with wilds), a free pattern that its first reading
     settles (Spec.blind: one reading, whatever the wilds) goes first: its value then bounds the other patterns,
-    which _beaten drops before their enumeration (福州's 三金倒 against 平胡 and 基本). The best does not depend
-    on the order of the shapes: readings are compared by value, then pattern, then modifiers (_key_gt), and
-    each pattern's own readings still come in the reference's order."""
+    which _beaten drops before their enumeration (a pattern of three wilds worth more than the plain wins). The
+    best does not depend on the order of the shapes: readings are compared by value, then pattern, then
+    modifiers (_key_gt), and each pattern's own readings still come in the reference's order."""
     cdef Spec* sp = x.spec
     cdef int pats[MAXPAT]
     cdef int n, p, sets
