@@ -634,7 +634,7 @@ class NativeEngine:
 
         The kernel rules out every kind after which no pattern's shape can fit (fit_kinds), then judges each
         remaining kind; only kinds it finds winning (or cannot judge) are checked with check_situation and,
-        with values, scored in full. That is the reference's answer: it skips illegal kinds and keeps the
+        with values, scored: from the kernel's own verdict where it wins (the lean result), else in full. That is the reference's answer: it skips illegal kinds and keeps the
         winning ones. Every candidate shares the pre-draw hand, hence one waits_all.
         """
         opts, win_by = self._options(s), self._strings.get(s.win_by)
@@ -647,15 +647,22 @@ class NativeEngine:
             kinds = kinds if fits is None else fits
         for k in kinds:
             concealed = tuple(sorted(s.concealed + (k,)))
-            code = None
+            code, lean = None, None
             if probe is not None:
                 probe.concealed, probe.win_tile = concealed, k
                 with self._lock:
                     r = self._kernel.evaluate(probe, opts, float(win_by), waits_all)
-                code = r[0]
+                    code = r[0]
+                    if code == core.WIN and values:  # the lean result of this very verdict, while the kernel
+                        try:                           # holds its reading (None: the settlement needs t)
+                            lean = self._build(None, r, False)
+                        except core.Fallback:
+                            lean = None
                 if code in (core.NOFIT, core.FAIL, core.REFUSE):
                     waits_all = r[-1] if code != core.REFUSE else waits_all
                     continue
+                if code == core.WIN:
+                    waits_all = r[-1]
             t = s.replace(concealed=concealed, win_tile=k)
             try:
                 check_situation(self.variant, t)
@@ -663,6 +670,9 @@ class NativeEngine:
                 continue
             if code == core.WIN and not values:
                 yield k, None
+                continue
+            if lean is not None:
+                yield k, lean
                 continue
             res, waits_all = self._evaluate(t, waits_all)
             if res["win"]:

@@ -68,7 +68,15 @@ class Situation:
         return self.is_dealer if self.dealer_won is None else self.dealer_won
 
     def replace(self, **kw: Any) -> Situation:
-        return dataclasses.replace(self, **kw)
+        """dataclasses.replace, without its per-field __init__ (the engines make one per kind tried): a copy
+        of the fields with kw's (unknown names go to dataclasses.replace, which refuses them)."""
+        if not _SITUATION_FIELDS.issuperset(kw):
+            return dataclasses.replace(self, **kw)
+        d = self.__dict__.copy()
+        d.update(kw)
+        out = object.__new__(type(self))
+        object.__setattr__(out, "__dict__", d)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         from .tiles import format_meld, format_tiles
@@ -103,6 +111,9 @@ class Situation:
         if self.dealer_won is not None:
             d["dealer_won"] = self.dealer_won
         return d
+
+
+_SITUATION_FIELDS = frozenset(f.name for f in dataclasses.fields(Situation))
 
 
 def _fast_new(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
