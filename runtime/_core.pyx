@@ -2002,11 +2002,16 @@ cdef bint _pungs_exist(Ctx* x, Units* U, int sets) noexcept nogil:
     stands for, held twice). U: the units of x.f.real."""
     cdef int need = 0, extra = INF, u
     cdef int forced = 0   # kinds that cannot be pungs but can be the pair: the pair must be there
-    _units_all(U)
+    if U.b == NULL:       # (the tiles are known from the start where the units come from bytes)
+        _units_all(U)
     if U.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
         return False
-    for u in range(4):
+    for u in range(4):    # a unit at a time: most hands need too many wilds after the first suit
+        if U.n == u:
+            _unit_fill(U)
         if not _pung_unit(x, U, u, &need, &extra, &forced):
+            return False
+        if need - 1 > x.f.jokers or forced > 1:   # (the pair saves one wild at most: extra >= -1)
             return False
     return _pungs_fit(x, need, extra, forced)
 
