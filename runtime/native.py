@@ -634,8 +634,9 @@ class NativeEngine:
 
         The kernel rules out every kind after which no pattern's shape can fit (fit_kinds), then judges each
         remaining kind; only kinds it finds winning (or cannot judge) are checked with check_situation and,
-        with values, scored: from the kernel's own verdict where it wins (the lean result), else in full. That is the reference's answer: it skips illegal kinds and keeps the
-        winning ones. Every candidate shares the pre-draw hand, hence one waits_all.
+        with values, scored: from the kernel's own verdict where it wins (the lean result), else in full.
+        That is the reference's answer: it skips illegal kinds and keeps the winning ones. Every candidate
+        shares the pre-draw hand, hence one waits_all.
         """
         opts, win_by = self._options(s), self._strings.get(s.win_by)
         probe = _Probe(s) if opts is not None and win_by is not None else None
