@@ -1439,10 +1439,10 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     Where the spec has a plain standard pattern and the tables are exact, a kind whose hand the tables find a
     standard reading for passes without more: the pre-draw hand's units are looked up once, and a real tile
     drawn changes only its own unit (as in wait_kinds); where the pre-draw hand but one wild already makes the
-    sets, every kind a wild stands for passes at once (it pairs with that wild). Likewise a kind whose hand has
-    a pairs reading, where a pairs pattern's condition reads nothing of the reading and holds (asked once for a
-    real tile drawn and once for a wild; the pairs shape's terms are _pairs_exist's, the drawn tile changing
-    its own kind's only). The other kinds are judged in full (_run_all), in x.inner (never Ctx.small: a kind
+    sets, every kind a wild stands for passes at once (it pairs with that wild). Before the tables, a kind whose
+    hand has a pairs reading passes where a pairs pattern's condition reads nothing of the reading and holds
+    (asked once for a real tile drawn and once for a wild; the pairs shape's terms are _pairs_exist's, the drawn
+    tile changing its own kind's only). The other kinds are judged in full (_run_all), in x.inner (never Ctx.small: a kind
     held four times is drawn a fifth time too)."""
     cdef Ctx* y = x.inner
     cdef Spec* sp = x.spec
@@ -1451,7 +1451,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     cdef int pre[NK]   # the pre-draw hand's real tiles
     cdef Units U
     cdef Plus P
-    cdef bint plain, cover, anypair, anypairs, pinit
+    cdef bint plain, cover, anypair, pinit
     cdef int std     # the tables' verdict on the standard shape for the kind drawn, -1 not asked
     cdef Run R
     cdef Reading scratch
@@ -1484,8 +1484,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         # the pre-draw hand but one wild makes the sets (exactly, the wilds covering whole suits): any kind a
         # wild stands for pairs with that wild, and a wild drawn pairs with it too
         anypair = cover and j0 > 0 and x.f.ncand > 0 and _feasible_u(x, &U, j0 - 1, sets, 0)
-    anypairs = False
-    if not x.f.nmelds and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG:
+    if not anypair and not x.f.nmelds and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG:
         for p in range(sp.npat):
             if sp.shapes[p] == SH_PAIRS and sp.blind[p] & 5:   # (with wilds, or without)
                 pairs = True
@@ -1495,10 +1494,6 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             if pre[c] % 2:
                 odd0 += 1
                 bad0 += not (x.f.cand >> c) & 1
-        # the pre-draw hand but one wild makes the pairs: as anypair, for the pairs shape
-        left = j0 - odd0
-        anypairs = bad0 == 0 and left >= 1 and left % 2 == 1 and x.f.ncand > 0 and \
-            groups0 + odd0 + left // 2 + 1 == sp.win_size // 2
     pcond[0] = pcond[1] = -1
     for k in range(sp.nplayable):
         i = sp.playable[k]
@@ -1507,29 +1502,9 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             return 0
         std = -1
         ready = False
-        if (anypair or anypairs) and (i == w or (x.f.cand >> i) & 1):
-            if anypair:
-                continue
-            if pcond[i == w] < 0:
-                _nested_facts(x, i)
-                ready = True
-                pcond[i == w] = _blind_pairs(x, &scratch)
-            if pcond[i == w] > 0:
-                continue    # a pairs reading, and a pairs pattern holds on any
-        if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
-            if not pinit:    # (the units once, when a kind first needs them)
-                _units_all(&U)
-                _plus_init(x, &P, &U)
-                pinit = True
-            if i == w:
-                std = _plus_std(x, &P, &U, pre, -1, j0 + 1, sets)
-            else:
-                pre[i] += 1
-                std = _plus_std(x, &P, &U, pre, i, j0, sets)
-                pre[i] -= 1
-            if std:
-                continue    # the tables say a standard reading exists, and the plain standard pattern holds on any
-        if pairs:
+        if anypair and (i == w or (x.f.cand >> i) & 1):
+            continue
+        if pairs:   # the pairs shape first: a few sums, where the standard verdict looks a unit up
             groups, odd, bad, jn = groups0, odd0, bad0, j0
             if i == w:
                 jn += 1
@@ -1546,6 +1521,19 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
                     pcond[i == w] = _blind_pairs(x, &scratch)
                 if pcond[i == w] > 0:
                     continue    # a pairs reading exists, and a pairs pattern holds on any
+        if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
+            if not pinit:    # (the units once, when a kind first needs them)
+                _units_all(&U)
+                _plus_init(x, &P, &U)
+                pinit = True
+            if i == w:
+                std = _plus_std(x, &P, &U, pre, -1, j0 + 1, sets)
+            else:
+                pre[i] += 1
+                std = _plus_std(x, &P, &U, pre, i, j0, sets)
+                pre[i] -= 1
+            if std:
+                continue    # the tables say a standard reading exists, and the plain standard pattern holds on any
         if not ready:
             _nested_facts(x, i)
         memset(&R, 0, sizeof(Run))
