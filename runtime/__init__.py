@@ -4,12 +4,15 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from .engine import BACKENDS, Engine, choose_backend, load
+from .frozen import FrozenDict, FrozenList, thaw
 from .situation import Situation, SituationError
 from .tiles import Meld, Tile, TileError, format_tiles, parse_meld, parse_tiles
 
 __all__ = [
            "BACKENDS",
            "Engine",
+           "FrozenDict",
+           "FrozenList",
            "Meld",
            "Situation",
            "SituationError",
@@ -21,4 +24,5 @@ __all__ = [
            "load",
            "parse_meld",
            "parse_tiles",
+           "thaw",
 ]

@@ -4,7 +4,9 @@
 # pieces taken from the engine's caches: the described groups per kernel group, the explanation lines per
 # reading's signature (Kernel._signature: modifiers, events, status, rows, defines, value) and the payments per
 # settle signature (win expression values, winner, discarder, dealer). A piece not cached yet is made by the
-# engine's own Python method.
+# engine's own Python method. The reading and the explanation are frozen (mjrules.frozen), so every piece of
+# them is shared: a group's dict per kernel group, a line per cached line, and a result whose pieces are all
+# remembered is remembered whole; the caller gets its own top-level dict, patterns list and payments dict.
 
 
 cdef inline object _num_of(double v):
@@ -26,14 +28,19 @@ cdef list _list_of(tuple t):
     return out
 
 
-cdef Py_ssize_t _explain_at(list out, Py_ssize_t at, tuple templates) except -1:
-    """Put an explanation line for each (template, rules) of templates into out from index at (out made by
-    PyList_New, those slots empty): a copy of the template dict with its own list of the rule ids (copying a
-    small dict is cheaper than filling a new one). Returns the next index."""
-    cdef tuple t
-    for t in templates:
-        line = PyDict_Copy(<dict>t[0])
-        line["rules"] = _list_of(<tuple>t[1])
+cdef dict _own_copy(tuple got):
+    """A remembered result (dict, patterns, payments) as the caller's own: a copy of the dict with its own
+    patterns list and payments dict (its reading and explanation are frozen, hence shared)."""
+    cdef dict out = PyDict_Copy(<dict>got[0])
+    out["patterns"] = _list_of(<tuple>got[1])
+    out["payments"] = PyDict_Copy(<dict>got[2])
+    return out
+
+
+cdef Py_ssize_t _explain_at(list out, Py_ssize_t at, tuple lines) except -1:
+    """Put the shared (frozen) explanation lines into out from index at (out made by PyList_New, those slots
+    empty). Returns the next index."""
+    for line in lines:
         Py_INCREF(line)
         PyList_SET_ITEM(out, at, line)
         at += 1
@@ -57,24 +64,34 @@ cdef class ResultBuilder:
     cdef list pat_lines, pat_names, names
     cdef dict described, middles, templates, by_sig, by_settle
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
+    cdef list gfrozen                  # per group slot its group dict of a reading (frozen, shared), else None
+    cdef list pat_rules                # per pattern the rule ids of its explanation line (frozen, shared)
     cdef dict rtpl                     # a winning result's dict with its values still to fill
     cdef dict lean_tpl                 # the same without reading and explain (evaluate(..., explain=False))
     cdef dict leans                    # (pattern, Kernel._signature, Kernel._settle_signature) -> a lean result's
                                        # (dict, patterns, payments), where both of its pieces are remembered
+    cdef dict fulls                    # the same key and the reading's (_reading_key) -> a full result's likewise
+    cdef object flist, fdict           # mjrules.frozen.FrozenList and FrozenDict
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
 
-    def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds):
+    def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds, flist,
+                 fdict):
         """pat_lines: per pattern (rule, rules, text before the groups); pat_names: per pattern (reason, name);
         names: the 34 tile names; groups: every kernel group -> (its rank in the order of descriptions, its
         description); middles: the engine's cache behind _middle (emptied in place, never replaced); wilds:
-        the variant has wilds (without, a reading shows no wild marks and no wilds_as)."""
+        the variant has wilds (without, a reading shows no wild marks and no wilds_as); flist, fdict: the
+        read-only list and dict types of a result's reading and explanation (mjrules.frozen), whose values
+        are shared between results."""
         self.wilds = wilds
+        self.flist, self.fdict = flist, fdict
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
+        self.pat_rules = [flist(line[1]) for line in self.pat_lines]
         cdef int slot
         self.described, self.middles = {}, middles
         self.gdesc = [None] * GSLOTS
+        self.gfrozen = [None] * GSLOTS
         self.rtpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None, "value": None,
                      "payments": None, "reading": None, "explain": None}
         self.lean_tpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None,
@@ -84,15 +101,21 @@ cdef class ResultBuilder:
             if slot < 0:
                 raise ValueError(f"not a kernel group: {g}")
             self.gdesc[slot], self.grank[slot] = d, rank
-        self.templates, self.by_sig, self.by_settle, self.leans = {}, {}, {}, {}
+            gd = {"kind": d[1], "tiles": flist(d[4])}
+            if wilds:
+                gd["wild"] = flist(d[2])
+            self.gfrozen[slot] = fdict(gd)
+        self.templates, self.by_sig, self.by_settle, self.leans, self.fulls = {}, {}, {}, {}, {}
 
     cdef tuple _templates(self, tuple lines):
-        """The line templates of a tuple of (rule, rules, text) lines, remembered per tuple object: the tuples
-        come from the engine's caches, and the entry keeps its tuple alive, so its id stays its own."""
+        """The explanation lines (frozen dicts, shared by every result showing them) of a tuple of (rule, rules,
+        text) lines, remembered per tuple object: the tuples come from the engine's caches, and the entry keeps
+        its tuple alive, so its id stays its own."""
         cdef PyObject* hit = PyDict_GetItem(self.templates, id(lines))
         if hit != NULL:
             return <tuple>(<tuple>hit)[1]
-        got = tuple([({"rule": rule, "rules": None, "text": text}, rules) for rule, rules, text in lines])
+        flist, fdict = self.flist, self.fdict
+        got = tuple([fdict({"rule": rule, "rules": flist(rules), "text": text}) for rule, rules, text in lines])
         if len(self.templates) >= 4096:
             self.templates.clear()
         self.templates[id(lines)] = (lines, got)
@@ -129,11 +152,11 @@ cdef class ResultBuilder:
             self.by_sig[sig] = got
         return got
 
-    cdef tuple _settled(self, s, double value, object num):
-        """(payments dict, its explanation lines' templates) of settle_win on the reading just chosen, remembered per
-        Kernel._settle_signature (settle_win reads nothing else); the caller copies the dict."""
+    cdef tuple _settled(self, s, sig, object num):
+        """(payments dict, its explanation lines) of settle_win on the reading just chosen, remembered per its
+        Kernel._settle_signature sig (settle_win reads nothing else; None: not to be remembered); the caller
+        copies the dict."""
         cdef PyObject* hit
-        sig = self.kernel._settle_signature(value)
         if sig is not None:
             hit = PyDict_GetItem(self.by_settle, sig)
             if hit != NULL:
@@ -153,14 +176,22 @@ cdef class ResultBuilder:
         explain, the dict has no reading and no explain, and neither is made."""
         return self._build(s, r) if explain else self._build_lean(s, r)
 
+    cdef void _remember(self, dict cache, key, bytes sig, bytes sig2, dict out) except *:
+        """Remember out whole in cache (leans or fulls) under key, where its pieces are remembered: the pattern,
+        the reading's signature sig (its value included), the settlement's sig2 and, for a full result, the
+        reading's own key decide all of it. Its reading and explanation are frozen, so they are shared."""
+        if PyDict_GetItem(self.by_sig, sig) == NULL or PyDict_GetItem(self.by_settle, sig2) == NULL:
+            return
+        if len(cache) >= 4096:
+            cache.clear()
+        cache[key] = (PyDict_Copy(out), tuple(out["patterns"]), PyDict_Copy(out["payments"]))
+
     cdef dict _build_lean(self, s, tuple r):
         """build(..., explain=False): _build's decided values only (the pattern, the middle's patterns and status,
-        the payments); None likewise where the settlement needs the Situation. The pattern, the reading's
-        signature (its value included) and the settlement's decide every value, so a result whose pieces are
-        remembered is remembered whole (self.leans): a copy with its own patterns list and payments dict."""
+        the payments); None likewise where the settlement needs the Situation. A result whose pieces are
+        remembered is remembered whole (self.leans, see _remember)."""
         cdef int p = r[1]
         cdef PyObject* hit
-        cdef tuple got
         cdef dict out
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
@@ -168,22 +199,15 @@ cdef class ResultBuilder:
             key = (r[1], r[3], sig2)
             hit = PyDict_GetItem(self.leans, key)
             if hit != NULL:
-                got = <tuple>hit
-                out = PyDict_Copy(<dict>got[0])
-                out["patterns"] = _list_of(<tuple>got[1])
-                out["payments"] = PyDict_Copy(<dict>got[2])
-                return out
+                return _own_copy(<tuple>hit)
         value = _num_of(r[2])
         middle = self._middle(<bytes>r[3], value)[0]
-        settled = self._settled(s, <double>r[2], value)
+        settled = self._settled(s, sig2, value)
         if settled is None:
             return None
         out = self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
-        if key is not None and PyDict_GetItem(self.by_sig, r[3]) != NULL and \
-                PyDict_GetItem(self.by_settle, sig2) != NULL:
-            if len(self.leans) >= 4096:
-                self.leans.clear()
-            self.leans[key] = (PyDict_Copy(out), tuple(out["patterns"]), PyDict_Copy(out["payments"]))
+        if key is not None:
+            self._remember(self.leans, key, <bytes>r[3], <bytes>sig2, out)
         return out
 
     cdef dict _decided(self, dict tpl, int p, tuple middle, value, dict paid):
@@ -202,16 +226,22 @@ cdef class ResultBuilder:
         return out
 
     cdef dict _build(self, s, tuple r):
-        """build(); with s None, returns None where the settlement is not remembered and needs the Situation."""
+        """build(); with s None, returns None where the settlement is not remembered and needs the Situation.
+        The reading and the explanation are frozen: a result whose pieces are remembered is remembered whole
+        (self.fulls, see _remember), keyed by the lean key and the reading's groups and wilds (their ranks,
+        what the wilds stand for and, without groups, the counts), which decide its description."""
         cdef int p = r[1]
         cdef Reading* rd = &self.kernel.best  # the chosen reading, kept by the kernel until its next evaluate
         cdef int rank[MAXG]
-        cdef PyObject* order[MAXG]  # the described groups (borrowed from self.gdesc), sorted by rank
-        cdef int n = 0, i, t, slot, k
-        cdef tuple d, mid_t, set_t
+        cdef int slots[MAXG]
+        cdef unsigned char kb[2 * MAXG + MAXJ + NK + 2]  # the reading's key
+        cdef int n = 0, i, t, slot, k, nk
+        cdef PyObject* hit
+        cdef tuple mid_t, set_t
         cdef Py_ssize_t at
-        cdef list explain, groups, gdesc = self.gdesc, names = self.names
-        value = _num_of(r[2])
+        cdef list explain, groups, gdesc = self.gdesc, gfrozen = self.gfrozen, names = self.names
+        if rd.nassign > MAXJ:
+            raise ValueError("too many wilds")
         for k in range(rd.ngroups):  # insertion sort by rank (a reading has a handful of groups)
             slot = _gslot(rd.groups[k].kind, rd.groups[k].k0, rd.groups[k].wild)
             if slot < 0 or <object>PyList_GET_ITEM(gdesc, slot) is None or n == MAXG:
@@ -220,51 +250,65 @@ cdef class ResultBuilder:
             i = n
             while i > 0 and rank[i - 1] > t:
                 rank[i] = rank[i - 1]
-                order[i] = order[i - 1]
+                slots[i] = slots[i - 1]
                 i -= 1
             rank[i] = t
-            order[i] = PyList_GET_ITEM(gdesc, slot)
+            slots[i] = slot
             n += 1
+        kb[0] = <unsigned char>n
+        nk = 1
+        for i in range(n):  # a rank is below GSLOTS
+            kb[nk], kb[nk + 1] = <unsigned char>(rank[i] & 0xFF), <unsigned char>(rank[i] >> 8)
+            nk += 2
+        kb[nk] = <unsigned char>rd.nassign
+        nk += 1
+        for i in range(rd.nassign):
+            if not 0 <= rd.assign[i] < NK:
+                raise ValueError("not a tile kind")
+            kb[nk] = <unsigned char>rd.assign[i]
+            nk += 1
+        if n == 0:  # a special shape: described by its tile counts
+            for i in range(NK):
+                if not 0 <= rd.counts[i] < 256:
+                    raise ValueError("not a tile count")
+                kb[nk] = <unsigned char>rd.counts[i]
+                nk += 1
+        sig2 = self.kernel._settle_signature(<double>r[2])
+        key = None
+        if sig2 is not None:
+            key = (r[1], r[3], sig2, PyBytes_FromStringAndSize(<char*>kb, nk))
+            hit = PyDict_GetItem(self.fulls, key)
+            if hit != NULL:
+                return _own_copy(<tuple>hit)
+        value = _num_of(r[2])
         middle, mid_t = self._middle(<bytes>r[3], value)
-        settled = self._settled(s, <double>r[2], value)
+        settled = self._settled(s, sig2, value)
         if settled is None:
             return None
         paid, set_t = settled
         if n:
-            described = " ".join([(<tuple>order[i])[3] for i in range(n)])
-        else:  # a special shape: described by its tile counts
+            described = " ".join([(<tuple>gdesc[slots[i]])[3] for i in range(n)])
+        else:
             described = self._loose(tuple([rd.counts[i] for i in range(NK)]),
                                     tuple([rd.assign[i] for i in range(rd.nassign)]))
         line = <tuple>self.pat_lines[p]
         explain = PyList_New(1 + len(mid_t) + len(set_t))
-        first = {"rule": line[0], "rules": _list_of(<tuple>line[1]), "text": line[2] + described}
+        first = self.fdict({"rule": line[0], "rules": self.pat_rules[p], "text": line[2] + described})
         Py_INCREF(first)
         PyList_SET_ITEM(explain, 0, first)
         at = _explain_at(explain, 1, mid_t)
         _explain_at(explain, at, set_t)
-        groups = PyList_New(n)
-        for i in range(n):
-            d = <tuple>order[i]
-            if self.wilds:
-                gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4]), "wild": _list_of(<tuple>d[2])}
-            else:
-                gd = {"kind": d[1], "tiles": _list_of(<tuple>d[4])}
-            Py_INCREF(gd)
-            PyList_SET_ITEM(groups, i, gd)
+        groups = [gfrozen[slots[i]] for i in range(n)]
         if self.wilds:
-            wilds_as = PyList_New(rd.nassign)
-            for i in range(rd.nassign):
-                if not 0 <= rd.assign[i] < len(names):
-                    raise ValueError("not a tile kind")
-                x = <object>PyList_GET_ITEM(names, rd.assign[i])
-                Py_INCREF(x)
-                PyList_SET_ITEM(wilds_as, i, x)
-            reading = {"groups": groups, "wilds_as": wilds_as}
+            reading = {"groups": self.flist(groups), "wilds_as": self.flist([names[rd.assign[i]]
+                                                                             for i in range(rd.nassign)])}
         else:
-            reading = {"groups": groups}
+            reading = {"groups": self.flist(groups)}
         out = self._decided(self.rtpl, p, middle, value, <dict>paid)
-        out["reading"] = reading
-        out["explain"] = explain
+        out["reading"] = self.fdict(reading)
+        out["explain"] = self.flist(explain)
+        if key is not None:
+            self._remember(self.fulls, key, <bytes>r[3], <bytes>sig2, out)
         return out
 
 

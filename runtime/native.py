@@ -37,6 +37,7 @@ from . import __version__
 from . import check as _check
 from . import situation as _situation
 from .compiler.ir import Src, Variant, dump_json
+from .frozen import FrozenDict, FrozenList
 from .settle import explain_line, lean_result, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import _ONE_TILE, parse_melds, tile_name
@@ -514,7 +515,7 @@ class NativeEngine:
         # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
         builder = core.ResultBuilder(
             self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
-            _all_groups(), self._middles, v.wild is not None)
+            _all_groups(), self._middles, v.wild is not None, FrozenList, FrozenDict)
         self._build = builder.build
         # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
         self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),

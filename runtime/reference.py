@@ -9,6 +9,7 @@ from typing import Any
 from . import readings as R
 from .check import Checks
 from .compiler.ir import Expr, Src, Variant
+from .frozen import freeze
 from .interp import UNKNOWN, Env, evaluate, flower_call
 from .settle import explain_line, lean_result, losing_result, settle_win
 from .situation import Situation, SituationError, check_situation, situation_from_dict
@@ -398,8 +399,8 @@ class ReferenceEngine(Checks):
             "status": status,
             "value": value,
             "payments": payments,
-            "reading": _reading_json(rd, v.wild is not None),
-            "explain": explain,
+            "reading": freeze(_reading_json(rd, v.wild is not None)),
+            "explain": freeze(explain),
         }
 
     # ---- waits and distance -------------------------------------------------------------------------

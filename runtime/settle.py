@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .compiler.ir import Expr, Payment, Src
+from .frozen import freeze
 
 
 def players_in(name: str, *, players: int, winner: int | None, discarder: int, dealer: int,
@@ -119,8 +120,9 @@ def lean_result(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def losing_result(reason: str, explain: list) -> dict[str, Any]:
+    """A losing hand's result; its explanation lines are frozen (mjrules.frozen), as a winning one's."""
     return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
-            "payments": {}, "reading": None, "explain": explain}
+            "payments": {}, "reading": None, "explain": freeze(explain)}
 
 
 def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str, Any]]) -> dict[str, Any]:

@@ -182,31 +182,64 @@ def test_evaluate_without_explain(variant, situation, backend):
         assert lean_eng.evaluate(s, False) == want[1]
 
 
+def _containers(x, frozen=False):
+    """(container, frozen) for every list and dict in a result: frozen says it lies in the reading or explain."""
+    if isinstance(x, (list, dict)):
+        yield x, frozen
+        for k, y in (x.items() if isinstance(x, dict) else enumerate(x)):
+            yield from _containers(y, frozen or (isinstance(x, dict) and "win" in x and k in ("reading", "explain")))
+
+
+_REFUSED = [lambda x: x.append(1), lambda x: x.extend([1]), lambda x: x.insert(0, 1), lambda x: x.pop(),
+            lambda x: x.clear(), lambda x: x.sort(), lambda x: x.reverse(), lambda x: x.__setitem__(0, 1),
+            lambda x: x.__delitem__(0), lambda x: x.__iadd__([1]), lambda x: x.remove(x[0])]
+_REFUSED_D = [lambda x: x.__setitem__("k", 1), lambda x: x.update(k=1), lambda x: x.setdefault("k", 1),
+              lambda x: x.pop(next(iter(x))), lambda x: x.popitem(), lambda x: x.clear(),
+              lambda x: x.__delitem__(next(iter(x))), lambda x: x.__ior__({"k": 1})]
+
+
+@pytest.mark.parametrize("backend", ["native", "reference"])
 @pytest.mark.parametrize("explain", [True, False])
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
-def test_results_are_the_callers_own(variant, explain):
-    """The native back end remembers the pieces of results (and a lean result whole): a caller changing every
-    list and dict of a result it got changes nothing of the next result for the same situation."""
-    eng = mjrules.load(variant)
-    wins = 0
+def test_results_are_the_callers_own(variant, explain, backend):
+    """The native back end remembers results whole and shares their reading and explanation between them. The
+    top level, patterns and payments are the caller's own: changing them changes nothing of the next result for
+    the same situation. The reading and explain are frozen all the way down, in both back ends and on the
+    Python path (a Situation): every way of changing them raises TypeError and leaves them as they were."""
+    from mjrules.frozen import FrozenDict, FrozenList
+    from mjrules.situation import situation_from_dict
+
+    eng = mjrules.load(variant, backend=backend)
+    wins = loses = 0
     for d in HANDS[variant]:
         try:
-            first = eng.evaluate(d, explain)
+            results = [eng.evaluate(d, explain), eng.evaluate(situation_from_dict(eng.variant, d), explain)]
         except SituationError:   # (the table's illegal situations)
             continue
-        wins += first["win"]
-        want = repr(first)
-        stack = [first]
-        while stack:   # every container of the result, changed in place
-            x = stack.pop()
-            if isinstance(x, dict):
-                stack.extend(x.values())
-                x["changed"] = True
-            elif isinstance(x, list):
-                stack.extend(x)
-                x.append("changed")
-        assert repr(eng.evaluate(d, explain)) == want, d
-    assert wins >= 3
+        for first in results:
+            wins += first["win"]
+            loses += not first["win"]
+            want = repr(first)
+            assert ("explain" in first) == explain and ("reading" in first) == explain
+            seen = list(_containers(first))
+            for x, frozen in seen:
+                if frozen:
+                    assert type(x) in (FrozenList, FrozenDict), (d, x)
+                    for change in (_REFUSED if isinstance(x, list) else _REFUSED_D):
+                        if x:
+                            with pytest.raises(TypeError, match="read-only"):
+                                change(x)
+                else:
+                    assert type(x) in (list, dict), (d, x)
+            assert repr(first) == want, "a refused change left no trace"
+            for x, frozen in seen:   # every container of the caller's own, changed in place
+                if not frozen:
+                    if isinstance(x, dict):
+                        x["changed"] = True
+                    else:
+                        x.append("changed")
+            assert repr(eng.evaluate(d, explain)) == want, d
+    assert wins >= 3 and (loses >= 1 or variant == JX)
 
 
 @pytest.mark.parametrize("variant,situation", [
