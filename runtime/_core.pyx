@@ -15,7 +15,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
 from libc.stdint cimport int32_t
 from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM, PyTuple_GET_ITEM
 from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM
 from cpython.ref cimport Py_INCREF

@@ -9,6 +9,30 @@
 # remembered is remembered whole; the caller gets its own top-level dict, patterns list and payments dict.
 
 
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void* op)
+    int PyList_SetSlice(object lst, Py_ssize_t low, Py_ssize_t high, object items) except -1
+    int PyDict_Update(object a, object b) except -1
+    PyObject* _PyDict_GetItem_KnownHash(object mp, object key, Py_hash_t hash)
+
+cdef tuple _NO_ARGS = ()
+
+
+cdef object _frozen(object cls, object items):
+    """A new instance of a frozen list or dict type (mjrules.frozen) holding items (a list or a dict), made as
+    its type's tp_new and the C API make it (no Python call, the type's refusing methods not asked), then left
+    out of the cycle collector: it holds strings, bools and other such frozen objects only, and cannot change,
+    so it can never be part of a cycle, and the results the engine remembers cost the collector nothing."""
+    cdef PyTypeObject* t = <PyTypeObject*>cls
+    out = t.tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+    if isinstance(items, list):
+        PyList_SetSlice(out, 0, 0, items)
+    else:
+        PyDict_Update(out, items)
+    PyObject_GC_UnTrack(<void*>out)
+    return out
+
+
 cdef inline object _num_of(double v):
     """An integral double as an int, else the float (native._num)."""
     if -9.0e15 < v < 9.0e15:
@@ -49,6 +73,7 @@ cdef Py_ssize_t _explain_at(list out, Py_ssize_t at, tuple lines) except -1:
 
 cdef enum:
     GSLOTS = 3 * NK * 8                # a kernel group's slot: (kind, lowest kind, wild bits)
+    SEEN = 4096                        # ResultBuilder.seen's slots
 
 
 cdef inline int _gslot(int kind, int k0, int wild) noexcept nogil:
@@ -74,6 +99,7 @@ cdef class ResultBuilder:
     cdef object flist, fdict           # mjrules.frozen.FrozenList and FrozenDict
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
+    cdef Py_hash_t seen[SEEN]          # see _remember
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds, flist,
                  fdict):
@@ -84,10 +110,13 @@ cdef class ResultBuilder:
         read-only list and dict types of a result's reading and explanation (mjrules.frozen), whose values
         are shared between results."""
         self.wilds = wilds
+        if not (isinstance(flist, type) and issubclass(flist, list) and isinstance(fdict, type)
+                and issubclass(fdict, dict)):
+            raise TypeError("flist and fdict must be list and dict subclasses")
         self.flist, self.fdict = flist, fdict
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
-        self.pat_rules = [flist(line[1]) for line in self.pat_lines]
+        self.pat_rules = [_frozen(flist, list(line[1])) for line in self.pat_lines]
         cdef int slot
         self.described, self.middles = {}, middles
         self.gdesc = [None] * GSLOTS
@@ -101,10 +130,10 @@ cdef class ResultBuilder:
             if slot < 0:
                 raise ValueError(f"not a kernel group: {g}")
             self.gdesc[slot], self.grank[slot] = d, rank
-            gd = {"kind": d[1], "tiles": flist(d[4])}
+            gd = {"kind": d[1], "tiles": _frozen(flist, list(d[4]))}
             if wilds:
-                gd["wild"] = flist(d[2])
-            self.gfrozen[slot] = fdict(gd)
+                gd["wild"] = _frozen(flist, list(d[2]))
+            self.gfrozen[slot] = _frozen(fdict, gd)
         self.templates, self.by_sig, self.by_settle, self.leans, self.fulls = {}, {}, {}, {}, {}
 
     cdef tuple _templates(self, tuple lines):
@@ -115,7 +144,8 @@ cdef class ResultBuilder:
         if hit != NULL:
             return <tuple>(<tuple>hit)[1]
         flist, fdict = self.flist, self.fdict
-        got = tuple([fdict({"rule": rule, "rules": flist(rules), "text": text}) for rule, rules, text in lines])
+        got = tuple([_frozen(fdict, {"rule": rule, "rules": _frozen(flist, list(rules)), "text": text})
+                     for rule, rules, text in lines])
         if len(self.templates) >= 4096:
             self.templates.clear()
         self.templates[id(lines)] = (lines, got)
@@ -176,15 +206,25 @@ cdef class ResultBuilder:
         explain, the dict has no reading and no explain, and neither is made."""
         return self._build(s, r) if explain else self._build_lean(s, r)
 
-    cdef void _remember(self, dict cache, key, bytes sig, bytes sig2, dict out) except *:
+    cdef void _remember(self, dict cache, key, Py_hash_t h, bytes sig, bytes sig2, dict out) except *:
         """Remember out whole in cache (leans or fulls) under key, where its pieces are remembered: the pattern,
         the reading's signature sig (its value included), the settlement's sig2 and, for a full result, the
-        reading's own key decide all of it. Its reading and explanation are frozen, so they are shared."""
+        reading's own key decide all of it. Its reading and explanation are frozen, so they are shared.
+        A result is remembered the second time its key is seen (self.seen holds the hashes of keys seen once,
+        one per slot): keeping every result a stream of new hands gives makes the heap grow and costs the
+        first sight of a hand more than building it does. h: hash(key)."""
+        cdef Py_hash_t* slot = &self.seen[<size_t>h % SEEN]
+        if slot[0] != h:
+            slot[0] = h
+            return
+        slot[0] = 0
         if PyDict_GetItem(self.by_sig, sig) == NULL or PyDict_GetItem(self.by_settle, sig2) == NULL:
             return
         if len(cache) >= 4096:
             cache.clear()
-        cache[key] = (PyDict_Copy(out), tuple(out["patterns"]), PyDict_Copy(out["payments"]))
+        kept = PyDict_Copy(out)
+        kept["patterns"] = kept["payments"] = None  # the caller's own: _own_copy puts new ones in a copy
+        cache[key] = (kept, tuple(out["patterns"]), PyDict_Copy(out["payments"]))
 
     cdef dict _build_lean(self, s, tuple r):
         """build(..., explain=False): _build's decided values only (the pattern, the middle's patterns and status,
@@ -193,11 +233,13 @@ cdef class ResultBuilder:
         cdef int p = r[1]
         cdef PyObject* hit
         cdef dict out
+        cdef Py_hash_t h = 0
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
         if sig2 is not None:
             key = (r[1], r[3], sig2)
-            hit = PyDict_GetItem(self.leans, key)
+            h = hash(key)
+            hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (the keys' equality cannot raise)
             if hit != NULL:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
@@ -207,7 +249,7 @@ cdef class ResultBuilder:
             return None
         out = self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
         if key is not None:
-            self._remember(self.leans, key, <bytes>r[3], <bytes>sig2, out)
+            self._remember(self.leans, key, h, <bytes>r[3], <bytes>sig2, out)
         return out
 
     cdef dict _decided(self, dict tpl, int p, tuple middle, value, dict paid):
@@ -237,6 +279,7 @@ cdef class ResultBuilder:
         cdef unsigned char kb[2 * MAXG + MAXJ + NK + 2]  # the reading's key
         cdef int n = 0, i, t, slot, k, nk
         cdef PyObject* hit
+        cdef Py_hash_t h = 0
         cdef tuple mid_t, set_t
         cdef Py_ssize_t at
         cdef list explain, groups, gdesc = self.gdesc, gfrozen = self.gfrozen, names = self.names
@@ -277,7 +320,8 @@ cdef class ResultBuilder:
         key = None
         if sig2 is not None:
             key = (r[1], r[3], sig2, PyBytes_FromStringAndSize(<char*>kb, nk))
-            hit = PyDict_GetItem(self.fulls, key)
+            h = hash(key)
+            hit = _PyDict_GetItem_KnownHash(self.fulls, key, h)
             if hit != NULL:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
@@ -293,22 +337,22 @@ cdef class ResultBuilder:
                                     tuple([rd.assign[i] for i in range(rd.nassign)]))
         line = <tuple>self.pat_lines[p]
         explain = PyList_New(1 + len(mid_t) + len(set_t))
-        first = self.fdict({"rule": line[0], "rules": self.pat_rules[p], "text": line[2] + described})
+        first = _frozen(self.fdict, {"rule": line[0], "rules": self.pat_rules[p], "text": line[2] + described})
         Py_INCREF(first)
         PyList_SET_ITEM(explain, 0, first)
         at = _explain_at(explain, 1, mid_t)
         _explain_at(explain, at, set_t)
         groups = [gfrozen[slots[i]] for i in range(n)]
         if self.wilds:
-            reading = {"groups": self.flist(groups), "wilds_as": self.flist([names[rd.assign[i]]
-                                                                             for i in range(rd.nassign)])}
+            reading = {"groups": _frozen(self.flist, groups),
+                       "wilds_as": _frozen(self.flist, [names[rd.assign[i]] for i in range(rd.nassign)])}
         else:
-            reading = {"groups": self.flist(groups)}
+            reading = {"groups": _frozen(self.flist, groups)}
         out = self._decided(self.rtpl, p, middle, value, <dict>paid)
-        out["reading"] = self.fdict(reading)
-        out["explain"] = self.flist(explain)
+        out["reading"] = _frozen(self.fdict, reading)
+        out["explain"] = _frozen(self.flist, explain)
         if key is not None:
-            self._remember(self.fulls, key, <bytes>r[3], <bytes>sig2, out)
+            self._remember(self.fulls, key, h, <bytes>r[3], <bytes>sig2, out)
         return out
 
 
