@@ -14,6 +14,7 @@ cdef extern from "Python.h":
     int PyList_SetSlice(object lst, Py_ssize_t low, Py_ssize_t high, object items) except -1
     int PyDict_Update(object a, object b) except -1
     PyObject* _PyDict_GetItem_KnownHash(object mp, object key, Py_hash_t hash)
+    int _PyDict_SetItem_KnownHash(object mp, object key, object item, Py_hash_t hash) except -1
 
 cdef tuple _NO_ARGS = ()
 
@@ -30,6 +31,42 @@ cdef object _frozen(object cls, object items):
     else:
         PyDict_Update(out, items)
     PyObject_GC_UnTrack(<void*>out)
+    return out
+
+
+cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra,
+                       unsigned long long seed, Py_hash_t* h):
+    """The key of a remembered result (ResultBuilder.leans / fulls): pattern p, the reading's signature sig, the
+    settlement's sig2 and the reading's own key extra, in one bytes object (sig's length first, so the key is
+    unambiguous), and into h its hash. The caches are only ever asked with that hash (the dict's KnownHash
+    calls), a seeded multiply-xor over 8-byte words: Python's siphash of three bytes objects and a tuple cost
+    ~1k instructions an evaluate."""
+    cdef Py_ssize_t ns = len(sig), n2 = len(sig2)
+    cdef Py_ssize_t n = 4 + ns + n2 + nextra, i
+    if ns > 0xFFFF or not 0 <= p <= 0xFFFF:
+        raise ValueError("signature too long")
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+    cdef unsigned char* b = <unsigned char*>PyBytes_AS_STRING(out)
+    b[0], b[1], b[2], b[3] = p & 0xFF, p >> 8, ns & 0xFF, ns >> 8
+    memcpy(b + 4, PyBytes_AS_STRING(sig), ns)
+    memcpy(b + 4 + ns, PyBytes_AS_STRING(sig2), n2)
+    if nextra:
+        memcpy(b + 4 + ns + n2, extra, nextra)
+    cdef unsigned long long x = seed ^ (<unsigned long long>n * 0x9E3779B97F4A7C15ULL), w
+    i = 0
+    while i + 8 <= n:
+        memcpy(&w, b + i, 8)
+        x = (x ^ w) * 0xBF58476D1CE4E5B9ULL
+        x ^= x >> 31
+        i += 8
+    w = 0
+    if i < n:
+        memcpy(&w, b + i, n - i)
+    x = (x ^ w) * 0x94D049BB133111EBULL
+    x ^= x >> 29
+    h[0] = <Py_hash_t>x
+    if h[0] == -1:
+        h[0] = -2
     return out
 
 
@@ -93,13 +130,14 @@ cdef class ResultBuilder:
     cdef list pat_rules                # per pattern the rule ids of its explanation line (frozen, shared)
     cdef dict rtpl                     # a winning result's dict with its values still to fill
     cdef dict lean_tpl                 # the same without reading and explain (evaluate(..., explain=False))
-    cdef dict leans                    # (pattern, Kernel._signature, Kernel._settle_signature) -> a lean result's
+    cdef dict leans                    # _result_key(pattern, Kernel._signature, Kernel._settle_signature) -> a lean result's
                                        # (dict, patterns, payments), where both of its pieces are remembered
-    cdef dict fulls                    # the same key and the reading's (_reading_key) -> a full result's likewise
+    cdef dict fulls                    # the same and the reading's own key (see _build) -> a full result's likewise
     cdef object flist, fdict           # mjrules.frozen.FrozenList and FrozenDict
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
     cdef Py_hash_t seen[SEEN]          # see _remember
+    cdef unsigned long long seed       # _result_key's hash seed, random per builder
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds, flist,
                  fdict):
@@ -135,6 +173,7 @@ cdef class ResultBuilder:
                 gd["wild"] = _frozen(flist, list(d[2]))
             self.gfrozen[slot] = _frozen(fdict, gd)
         self.templates, self.by_sig, self.by_settle, self.leans, self.fulls = {}, {}, {}, {}, {}
+        self.seed = int.from_bytes(os.urandom(8), "little")
 
     cdef tuple _templates(self, tuple lines):
         """The explanation lines (frozen dicts, shared by every result showing them) of a tuple of (rule, rules,
@@ -212,7 +251,7 @@ cdef class ResultBuilder:
         reading's own key decide all of it. Its reading and explanation are frozen, so they are shared.
         A result is remembered the second time its key is seen (self.seen holds the hashes of keys seen once,
         one per slot): keeping every result a stream of new hands gives makes the heap grow and costs the
-        first sight of a hand more than building it does. h: hash(key)."""
+        first sight of a hand more than building it does. h: the key's hash (_result_key)."""
         cdef Py_hash_t* slot = &self.seen[<size_t>h % SEEN]
         if slot[0] != h:
             slot[0] = h
@@ -224,7 +263,7 @@ cdef class ResultBuilder:
             cache.clear()
         kept = PyDict_Copy(out)
         kept["patterns"] = kept["payments"] = None  # the caller's own: _own_copy puts new ones in a copy
-        cache[key] = (kept, tuple(out["patterns"]), PyDict_Copy(out["payments"]))
+        _PyDict_SetItem_KnownHash(cache, key, (kept, tuple(out["patterns"]), PyDict_Copy(out["payments"])), h)
 
     cdef dict _build_lean(self, s, tuple r):
         """build(..., explain=False): _build's decided values only (the pattern, the middle's patterns and status,
@@ -237,9 +276,8 @@ cdef class ResultBuilder:
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
         if sig2 is not None:
-            key = (r[1], r[3], sig2)
-            h = hash(key)
-            hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (the keys' equality cannot raise)
+            key = _result_key(p, <bytes>r[3], <bytes>sig2, NULL, 0, self.seed, &h)
+            hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (bytes' equality cannot raise)
             if hit != NULL:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
@@ -319,8 +357,7 @@ cdef class ResultBuilder:
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
         if sig2 is not None:
-            key = (r[1], r[3], sig2, PyBytes_FromStringAndSize(<char*>kb, nk))
-            h = hash(key)
+            key = _result_key(p, <bytes>r[3], <bytes>sig2, kb, nk, self.seed, &h)
             hit = _PyDict_GetItem_KnownHash(self.fulls, key, h)
             if hit != NULL:
                 return _own_copy(<tuple>hit)
@@ -439,7 +476,7 @@ cdef class FastEvaluate:
         melds = self.reader._parse(situation, False, &st)  # no Situation is made unless a slow path needs it
         if melds is None:
             return self.slow(situation, explain)
-        wb = PyDict_GetItem(self.win_by_ids, <object>st.win_by)
+        wb = _get(self.win_by_ids, <object>st.win_by)
         if wb == NULL or (st.win_tile < 0 and st.by != BY_DEALT):
             return self.slow(self.reader._situation(&st, melds), explain)
         self.lock.take()
