@@ -198,6 +198,9 @@ def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool =
         return d
     if not isinstance(d, dict):
         raise SituationError("a situation is a JSON object")
+    if not all(type(k) is str for k in d):  # (before any lookup: a key object's own == or hash may raise)
+        bad = next(k for k in d if type(k) is not str)
+        raise SituationError(f"a situation's keys are strings, not {type(bad).__name__} (known: {', '.join(KEYS)})")
     if not _KEYS.issuperset(d):
         unknown = sorted(set(d) - set(KEYS))
         raise SituationError(f"unknown key(s): {', '.join(unknown)}; known: {', '.join(KEYS)}", unknown[0])

@@ -10,6 +10,16 @@ OK_SR = {"concealed": "123m456m789p234s9s*7z", "win_tile": "7z", "wild": "9s"}
 OK_JX = {"seat": 2, "concealed": "123m456p789s234s55z", "win_tile": "5z", "win_by": "discard", "discarder": 1}
 
 
+class _RaisingKey:
+    """A key that hashes like 'seat' and raises on comparison: refused before any lookup asks it."""
+
+    def __hash__(self) -> int:
+        return hash("seat")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("compared")
+
+
 def with_(base: dict, **kw) -> dict:
     d = dict(base)
     for k, v in kw.items():
@@ -41,6 +51,8 @@ BAD = [
     ("discard without discarder", JX, with_(OK_JX, discarder=None), "needs 'discarder'", "discarder"),
     ("own discard", JX, with_(OK_JX, discarder=2), "own discard", "discarder"),
     ("unknown key", JX, with_(OK_JX, colour="red"), "unknown key", "colour"),
+    ("a key that is not a string", JX, {**OK_JX, 1: 2}, "keys are strings, not int", None),
+    ("a key object whose == raises", SR, {**OK_SR, _RaisingKey(): 1}, "keys are strings, not _RaisingKey", None),
     ("bad win_by", JX, with_(OK_JX, win_by="ron"), "'win_by'", "win_by"),
     ("bad tile notation", JX, with_(OK_JX, concealed="123m456p789s234s5x"), "position", "concealed"),
     ("honour out of range", JX, with_(OK_JX, concealed="123m456p789s234s58z"), "8z", "concealed"),
