@@ -15,6 +15,7 @@ cdef extern from "Python.h":
     int PyDict_Update(object a, object b) except -1
     PyObject* _PyDict_GetItem_KnownHash(object mp, object key, Py_hash_t hash)
     int _PyDict_SetItem_KnownHash(object mp, object key, object item, Py_hash_t hash) except -1
+    double PyLong_AsDouble(object o) except? -1.0
 
 cdef tuple _NO_ARGS = ()
 
@@ -137,7 +138,7 @@ cdef class ResultBuilder:
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
     cdef Py_hash_t seen[SEEN]          # see _remember
-    cdef unsigned long long seed       # _result_key's hash seed, random per builder
+    cdef unsigned long long seed       # _result_key's hash seed
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds, flist,
                  fdict):
@@ -173,7 +174,8 @@ cdef class ResultBuilder:
                 gd["wild"] = _frozen(flist, list(d[2]))
             self.gfrozen[slot] = _frozen(fdict, gd)
         self.templates, self.by_sig, self.by_settle, self.leans, self.fulls = {}, {}, {}, {}, {}
-        self.seed = int.from_bytes(os.urandom(8), "little")
+        self.seed = <unsigned long long><Py_hash_t>hash(b"mjrules.ResultBuilder")  # random per process, as Python's own
+                                                                        # (fixed by PYTHONHASHSEED)
 
     cdef tuple _templates(self, tuple lines):
         """The explanation lines (frozen dicts, shared by every result showing them) of a tuple of (rule, rules,
@@ -250,13 +252,21 @@ cdef class ResultBuilder:
         the reading's signature sig (its value included), the settlement's sig2 and, for a full result, the
         reading's own key decide all of it. Its reading and explanation are frozen, so they are shared.
         A result is remembered the second time its key is seen (self.seen holds the hashes of keys seen once,
-        one per slot): keeping every result a stream of new hands gives makes the heap grow and costs the
+        in one of two slots each, so that two keys sharing one slot do not keep each other from being
+        remembered): keeping every result a stream of new hands gives makes the heap grow and costs the
         first sight of a hand more than building it does. h: the key's hash (_result_key)."""
-        cdef Py_hash_t* slot = &self.seen[<size_t>h % SEEN]
-        if slot[0] != h:
-            slot[0] = h
+        cdef Py_hash_t* a = &self.seen[<size_t>h % SEEN]
+        cdef Py_hash_t* b = &self.seen[<size_t>(<unsigned long long>h >> 32) % SEEN]
+        if a[0] == h:
+            a[0] = 0
+        elif b[0] == h:
+            b[0] = 0
+        else:
+            if a[0] != 0 and b[0] == 0:
+                b[0] = h
+            else:
+                a[0] = h
             return
-        slot[0] = 0
         if PyDict_GetItem(self.by_sig, sig) == NULL or PyDict_GetItem(self.by_settle, sig2) == NULL:
             return
         if len(cache) >= 4096:
@@ -481,7 +491,9 @@ cdef class FastEvaluate:
             return self.slow(self.reader._situation(&st, melds), explain)
         self.lock.take()
         try:
-            r = self.kernel._evaluate_sit(&st, melds, self.opts, <double>(<object>wb), -1)
+            w = <object>wb   # a string's id: an int (PyLong_AsDouble, not float()'s generic protocol)
+            r = self.kernel._evaluate_sit(&st, melds, self.opts, PyLong_AsDouble(w) if type(w) is int else <double>w,
+                                          -1)
             if r[0] == WIN:
                 try:
                     out = self.builder._build(None, r) if explain else self.builder._build_lean(None, r)

@@ -12,6 +12,7 @@ cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1
     int PyUnicode_KIND(object o)
     void* PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
     int PyUnicode_1BYTE_KIND
 
 # the situation keys, in the order SituationReader's keys argument must give them
@@ -222,9 +223,25 @@ cdef class SituationReader:
         return tuple(out)
 
     cdef int _kind(self, v) except -2:
-        """The kind of one tile's text, or -1."""
+        """The kind of one tile's text, or -1. A suited tile or an honour in two ASCII characters ('7p', '3z') is
+        read straight off its characters, as one_tile has it (tests/test_situation_reader.py::test_one_tile_kind);
+        the other spellings ('9s*', '9*s', 'f1') from one_kind."""
         if type(v) is not str:
             return -1
+        cdef const unsigned char* a
+        cdef int d, c
+        if PyUnicode_GET_LENGTH(v) == 2 and PyUnicode_KIND(v) == PyUnicode_1BYTE_KIND:
+            a = <const unsigned char*>PyUnicode_DATA(v)
+            d, c = <int>a[0] - 48, a[1]
+            if 1 <= d <= 9:
+                if c == 109:   # m
+                    return d - 1
+                if c == 112:   # p
+                    return 8 + d
+                if c == 115:   # s
+                    return 17 + d
+                if c == 122 and d <= 7:   # z
+                    return 26 + d
         cdef PyObject* t = _get(self.one_kind, v)
         return -1 if t == NULL else <int><object>t
 

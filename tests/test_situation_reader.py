@@ -103,3 +103,28 @@ def test_scan_is_the_tile_parser(text):
         assert got == want
     elif want is not None:
         assert "\t" in text or len(want) > 64  # the only texts the C scanner leaves to Python
+
+
+@pytest.mark.parametrize("field", ["wild", "win_tile"])
+def test_one_tile_kind(field):
+    """A one-tile field read in C ('7p' straight off its characters, other spellings from the tile table) is
+    what situation_from_dict reads, for every spelling of every tile and for texts that are none."""
+    from mjrules.tiles import _ONE_TILE
+
+    e = engine("shangrao")
+    base = {"concealed": "123m456m789p234s77z", "win_tile": "7z"} if field == "wild" else \
+        {"concealed": "123m456m789p234s77z"}
+    odd = ["0m", "0z", "8z", "9z", "1x", "m1", "10m", "1mm", "1M", " 1m", "1m ", "f0", "f9", "１m", "1ｍ", "", "z"]
+    accepted = 0
+    for text in [*_ONE_TILE, *odd]:
+        d = dict(base, **{field: text})
+        if field == "win_tile":
+            d["concealed"] = "123m456m789p234s7z" + (text if text in _ONE_TILE and not text.startswith("f") else "")
+        want = python_path(e.variant, d)
+        got = e._reader.read(d)
+        if got is not None:
+            assert want is not None and list(got.__dict__.items()) == list(want.__dict__.items()), d
+            accepted += 1
+        elif want is not None and len(text) == 2 and text[1] in "mpsz":
+            pytest.fail(f"the reader declined {d}, which situation_from_dict reads")
+    assert accepted >= 34
