@@ -99,16 +99,6 @@ cdef dict _own_copy(tuple got):
     return out
 
 
-cdef Py_ssize_t _explain_at(list out, Py_ssize_t at, tuple lines) except -1:
-    """Put the shared (frozen) explanation lines into out from index at (out made by PyList_New, those slots
-    empty). Returns the next index."""
-    for line in lines:
-        Py_INCREF(line)
-        PyList_SET_ITEM(out, at, line)
-        at += 1
-    return at
-
-
 cdef enum:
     GSLOTS = 3 * NK * 8                # a kernel group's slot: (kind, lowest kind, wild bits)
     SEEN = 4096                        # ResultBuilder.seen's slots
@@ -329,7 +319,6 @@ cdef class ResultBuilder:
         cdef PyObject* hit
         cdef Py_hash_t h = 0
         cdef tuple mid_t, set_t
-        cdef Py_ssize_t at
         cdef list explain, groups, gdesc = self.gdesc, gfrozen = self.gfrozen, names = self.names
         if rd.nassign > MAXJ:
             raise ValueError("too many wilds")
@@ -383,12 +372,9 @@ cdef class ResultBuilder:
             described = self._loose(tuple([rd.counts[i] for i in range(NK)]),
                                     tuple([rd.assign[i] for i in range(rd.nassign)]))
         line = <tuple>self.pat_lines[p]
-        explain = PyList_New(1 + len(mid_t) + len(set_t))
-        first = _frozen(self.fdict, {"rule": line[0], "rules": self.pat_rules[p], "text": line[2] + described})
-        Py_INCREF(first)
-        PyList_SET_ITEM(explain, 0, first)
-        at = _explain_at(explain, 1, mid_t)
-        _explain_at(explain, at, set_t)
+        explain = [_frozen(self.fdict, {"rule": line[0], "rules": self.pat_rules[p], "text": line[2] + described})]
+        explain.extend(mid_t)   # the shared (frozen) lines of the reading's signature and of the settlement
+        explain.extend(set_t)
         groups = [gfrozen[slots[i]] for i in range(n)]
         if self.wilds:
             reading = {"groups": _frozen(self.flist, groups),

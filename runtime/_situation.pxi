@@ -150,7 +150,7 @@ cdef class SituationReader:
     cdef int wild_of[RD_KINDS]
     cdef unsigned long long playable, scored
     cdef bint chi, kongs, has_wild, fixed, no_calls, indicator_stays, indicator_copy, rob_gold
-    cdef dict slots, win_by, one_tile, one_kind, template, memo
+    cdef dict slots, win_by, one_kind, template, memo
     cdef object cls, melds_of
 
     def __init__(self, variant, keys, win_by, one_tile, cls, defaults, melds_of):
@@ -194,8 +194,8 @@ cdef class SituationReader:
                 raise ValueError(f"win_by {w} unknown: update _situation.pxi")
         self.wb_discard, self.wb_rob_kong = self.win_by["discard"], self.win_by["rob_kong"]
         self.wb_rob_gold, self.wb_dealt = self.win_by["rob_gold"], self.win_by["dealt"]
-        self.one_tile, self.cls, self.template = dict(one_tile), cls, dict(defaults)
-        self.one_kind = {text: t.kind for text, t in self.one_tile.items()}  # _kind without an attribute lookup
+        self.cls, self.template = cls, dict(defaults)
+        self.one_kind = {text: t.kind for text, t in one_tile.items()}  # (_kind without an attribute lookup)
         self.melds_of, self.memo = melds_of, {}
 
     cdef object _melds(self, m):
@@ -224,7 +224,7 @@ cdef class SituationReader:
 
     cdef int _kind(self, v) except -2:
         """The kind of one tile's text, or -1. A suited tile or an honour in two ASCII characters ('7p', '3z') is
-        read straight off its characters, as one_tile has it (tests/test_situation_reader.py::test_one_tile_kind);
+        read straight off its characters, as the one_tile table given to __init__ has it (tests/test_situation_reader.py::test_one_tile_kind);
         the other spellings ('9s*', '9*s', 'f1') from one_kind."""
         if type(v) is not str:
             return -1
