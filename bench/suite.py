@@ -10,7 +10,10 @@ on fewer hands and loops) it measures, on deterministic hands generated legal fo
 2. the wait kinds `engine.wait_kinds` on ready hands (a winning hand without its winning tile), and the
    full `engine.waits` (each wait with its value) on the same hands;
 3. the full `engine.evaluate` on winning hands, the same with `explain=False` (no reading, no explanation
-   lines; held to the same target), and `engine.hand_value` (value and pattern only) on them;
+   lines; held to the same target), and `engine.hand_value` (value and pattern only) on them. These loop
+   over the same hands, so they time the engine's remembered results; `evaluate` is also timed on hands
+   the engine has never evaluated (`evaluate_new`: a fresh engine per repeat, warmed on the looped hands,
+   then each new hand evaluated once), held to the same target: what a game server mostly sees;
 4. complete hands per second of `mjrules.play.play_hand` with four random and four greedy agents;
 
 and, in the same run, on the same hands without wilds, the `mahjong` package's `Agari().is_agari` and
@@ -25,6 +28,7 @@ was in, so runs hours apart can be compared.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import platform
@@ -59,7 +63,7 @@ TARGETS: dict[str, dict[str, Any]] = {
     "tables": {"value": 50.0, "unit": "MB", "kind": "max"},
 }
 
-TARGET_OF = {"evaluate_lean": "evaluate"}  # a measure held to another's target
+TARGET_OF = {"evaluate_lean": "evaluate", "evaluate_new": "evaluate"}  # a measure held to another's target
 
 # our honour kinds 27..33 (1z..7z = 東南西北中發白) -> Tenhou 34-order (東南西北 白發中 = 27..33)
 TENHOU = list(range(27)) + [27, 28, 29, 30, 33, 32, 31]
@@ -77,12 +81,12 @@ def settings(quick: bool, repeats: int | None) -> dict[str, Any]:
     """How much to measure: hands per class and wild count, loop budgets and simulated hands per backend."""
     if quick:
         s = {"repeats": 3, "hands": {"native": 12, "reference": 4}, "budget": {"native": 0.02, "reference": 0.0},
-             "waits_hands": {"native": 10, "reference": 2},
+             "waits_hands": {"native": 10, "reference": 2}, "new_hands": {"native": 12, "reference": 1},
              "sim": {"native": {"random": 40, "greedy": 4}, "reference": {"random": 1, "greedy": 1}},
              "import_runs": 2}
     else:
         s = {"repeats": 5, "hands": {"native": 40, "reference": 10}, "budget": {"native": 0.1, "reference": 0.0},
-             "waits_hands": {"native": 100, "reference": 10},
+             "waits_hands": {"native": 100, "reference": 10}, "new_hands": {"native": 40, "reference": 2},
              "sim": {"native": {"random": 1000, "greedy": 60}, "reference": {"random": 3, "greedy": 1}},
              "import_runs": 5}
     if repeats is not None:
@@ -134,6 +138,25 @@ def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeats: int, budge
         for a in items:
             fn(a)
     return _timed(once, len(items), repeats, budget)
+
+
+def first_sight(make: Callable[[], Any], warm: Sequence[dict], new: Sequence[Sequence[dict]]) -> list[float]:
+    """Seconds per hand of evaluate on hands the engine has not evaluated before, one figure per set of new: a
+    fresh engine from make() is warmed on `warm` (as a server's engine is warm), then evaluates each hand of
+    the set once, so nothing it remembers of a result can serve (the hands differ from warm's and each
+    other's: HandMaker's seeds)."""
+    out = []
+    for hands in new:
+        eng = make()
+        ev = eng.evaluate
+        for d in warm:
+            ev(d)
+        gc.collect()
+        t = time.perf_counter()
+        for d in hands:
+            ev(d)
+        out.append((time.perf_counter() - t) / len(hands))
+    return out
 
 
 def check_target(name: str, figure: float | None) -> bool | None:
@@ -347,6 +370,7 @@ def tenhou34(d: dict[str, Any]) -> list[int]:
 # ---- the measurements -------------------------------------------------------------------------------------------
 def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, Any], note: Callable[[str], None]
                   ) -> dict[str, Any]:
+    import mjrules
     from mjrules.play import play_hand
 
     b = eng.backend
@@ -393,6 +417,13 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
                             "pass": check_target("evaluate", t["median"]) if native else None}
     t = spread([x * 1e6 for x in per_call(eng.hand_value, [check_form(d) for d in winning], reps, budget)])
     res["hand_value"] = {"hands": len(winning), "per_hand_us": t}
+    note(f"{eng.variant.name} {b}: evaluate on hands not seen before")
+    k = cfg["new_hands"][b]   # per wild count and repeat; the reference warms on a few hands only (it is slow)
+    new = [[d for nw in hands for d in HandMaker(eng, SEED + 1 + r).make(k, nw)["winning"]] for r in range(reps)]
+    warm = winning if native else winning[:k]
+    t = spread([x * 1e6 for x in first_sight(lambda: mjrules.load(eng.variant, backend=b), warm, new)])
+    res["evaluate_new"] = {"hands": len(new[0]), "per_hand_us": t,
+                           "pass": check_target("evaluate", t["median"]) if native else None}
     res["simulate"] = {}
     for agent in ("random", "greedy"):
         k = cfg["sim"][b][agent]
@@ -566,6 +597,7 @@ def render(r: dict[str, Any]) -> str:
                                 ("waits_values", "  waits with values us/hand", False),
                                 ("evaluate", "evaluate us/hand, winning hands", True),
                                 ("evaluate_lean", "  evaluate(..., explain=False) us/hand", True),
+                                ("evaluate_new", "  evaluate, each hand new to the engine, us/hand", True),
                                 ("hand_value", "  hand_value (value, pattern) us/hand", False)):
             lines.append(f"  {label:<{w}}{_fmt(nat[key]['per_hand_us']):>36}{_fmt(ref[key]['per_hand_us']):>36}  "
                          + (f"{_target(TARGET_OF.get(key, key))} {_mark(nat[key]['pass'])}" if tgt else ""))

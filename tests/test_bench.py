@@ -60,7 +60,7 @@ def test_backends(quick):
                 _stat(row["batch_2_threads_200k_hands_per_s"])
             if row["class"] == "winning":
                 assert row["wins"] == row["hands"] > 0              # generated winning hands do win
-        for key in ("waits", "waits_values", "evaluate", "evaluate_lean", "hand_value"):
+        for key in ("waits", "waits_values", "evaluate", "evaluate_lean", "evaluate_new", "hand_value"):
             _stat(r[key]["per_hand_us"])
             assert r[key]["hands"] > 0
         for agent in ("random", "greedy"):
