@@ -39,7 +39,7 @@ from . import situation as _situation
 from .compiler.ir import Src, Variant, dump_json
 from .frozen import FrozenDict, FrozenList
 from .settle import explain_line, lean_result, losing_result, settle_win
-from .situation import Situation, SituationError, check_situation, situation_from_dict
+from .situation import Situation, SituationError, check_situation, drawable_kinds, situation_from_dict
 from .tiles import _ONE_TILE, parse_melds, tile_name
 
 CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
@@ -634,8 +634,9 @@ class NativeEngine:
         """(kind, result) for each kind completing the pre-draw hand s; the result is None without values.
 
         The kernel rules out every kind after which no pattern's shape can fit (fit_kinds), then judges each
-        remaining kind; only kinds it finds winning (or cannot judge) are checked with check_situation and,
-        with values, scored: from the kernel's own verdict where it wins (the lean result), else in full.
+        remaining kind; only kinds it finds winning (or cannot judge) and that check_situation would accept
+        completed (drawable_kinds, asked once) are kept and, with values, scored: from the kernel's own
+        verdict where it wins (the lean result), else in full.
         That is the reference's answer: it skips illegal kinds and keeps the winning ones. Every candidate
         shares the pre-draw hand, hence one waits_all.
         """
@@ -643,6 +644,7 @@ class NativeEngine:
         probe = _Probe(s) if opts is not None and win_by is not None else None
         core, waits_all = self._core, -1
         kinds = self.variant.tiles.playable
+        legal = drawable_kinds(self.variant, s)   # check_situation's verdict on each completed situation
         if probe is not None:
             with self._lock:
                 fits = self._kernel.fit_kinds(probe, opts, float(win_by))
@@ -665,10 +667,7 @@ class NativeEngine:
                     continue
                 if code == core.WIN:
                     waits_all = r[-1]
-            t = s.replace(concealed=concealed, win_tile=k)
-            try:
-                check_situation(self.variant, t)
-            except SituationError:
+            if k not in legal:
                 continue
             if code == core.WIN and not values:
                 yield k, None
@@ -676,7 +675,7 @@ class NativeEngine:
             if lean is not None:
                 yield k, lean
                 continue
-            res, waits_all = self._evaluate(t, waits_all)
+            res, waits_all = self._evaluate(s.replace(concealed=concealed, win_tile=k), waits_all)
             if res["win"]:
                 yield k, res
 

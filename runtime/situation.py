@@ -389,6 +389,30 @@ def _plainly_legal(variant: Variant, s: Situation, pre_draw: bool) -> bool:
     return True
 
 
+def _counted(variant: Variant, s: Situation) -> list[int]:
+    """The tiles of s that count against their kinds' copies: the concealed tiles, the melds', the flowers and
+    the face-up indicator while it stays (a copy of the gold kind where the indicator names the gold)."""
+    everything = list(s.concealed) + [k for m in s.melds for k in m.tiles] + list(s.flowers)
+    if s.indicator is not None and variant.wild is not None and variant.wild.indicator_stays and s.win_by != "rob_gold":
+        everything.append(s.indicator)
+    elif s.wild is not None and variant.wild is not None and variant.wild.mode == "indicator" and s.win_by != "rob_gold":
+        everything.append(s.wild)  # the face-up indicator is a copy of the gold kind
+    return everything
+
+
+def drawable_kinds(variant: Variant, s: Situation) -> frozenset[int]:
+    """The kinds k for which s, a pre-draw situation check_situation(..., pre_draw=True) accepts, with a tile of
+    k added to its concealed tiles as the winning tile is a situation check_situation accepts: the playable
+    kinds with a copy left. Nothing else it tests changes with the drawn tile (the hand's size grows by the one
+    tile a complete hand has more; the winning tile is then concealed), so a caller trying every kind asks
+    this once instead of checking each completed situation."""
+    copies = variant.tiles.copies
+    c = [0] * len(copies)
+    for k in _counted(variant, s):   # plain kinds: s was checked
+        c[k] += 1
+    return frozenset(k for k in variant.tiles.playable if c[k] < copies[k])
+
+
 def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -> None:
     """Refuse impossible situations with a message naming what is wrong."""
     try:
@@ -423,12 +447,7 @@ def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -
     for k in s.flowers:
         if k not in tiles.scored_flowers:
             raise SituationError(f"{tile_name(k)} is not a scored flower in this variant", "flowers")
-    everything = list(s.concealed) + [k for m in s.melds for k in m.tiles] + list(s.flowers)
-    if s.indicator is not None and variant.wild is not None and variant.wild.indicator_stays and s.win_by != "rob_gold":
-        everything.append(s.indicator)
-    elif s.wild is not None and variant.wild is not None and variant.wild.mode == "indicator" and s.win_by != "rob_gold":
-        everything.append(s.wild)  # the face-up indicator is a copy of the gold kind
-    c = counts(everything)
+    c = counts(_counted(variant, s))
     for k, n in enumerate(c):
         if n > tiles.copies[k]:
             where = " (the indicator is one of them)" if k in (s.indicator, s.wild) and variant.wild else ""

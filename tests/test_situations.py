@@ -98,6 +98,51 @@ def test_pre_draw_hand_for_waits(load):
     (JX, {"concealed": "1133m5577p99s11z8s"}, ["8s"]),
     (JX, {"concealed": "123m456p789s234s1z", "melds": []}, ["1z"]),
     (SR, {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}, []),  # 有宝 平胡 is worth 2 < 4
+    (JX, {"concealed": "1111234567899m"}, ["3m", "6m", "9m"]),      # no fifth 1m
+    # the face-up indicator is the fourth 8s: every kind but 8s completes the hand with its 宝
+    (SR, {"concealed": "123m456m789p888s9s*", "indicator": "8s"}, [
+        f"{r}{s}" for s in "mps" for r in range(1, 10) if f"{r}{s}" != "8s"] + [f"{r}z" for r in range(1, 8)]),
+    (SR, {"concealed": "123m456m789p555s8s", "indicator": "8s"}, ["8s"]),  # the third 8s, the indicator the fourth
 ])
 def test_waits(load, variant, situation, tiles):
     assert [w["tile"] for w in load(variant).waits(situation)] == tiles
+
+
+@pytest.mark.parametrize("variant", [SR, JX, FJ])
+def test_drawable_kinds_is_check_situation_on_each_completion(variant):
+    """drawable_kinds (what the native waits asks once per pre-draw hand) keeps exactly the kinds whose completed
+    situation check_situation accepts, on generated pre-draw hands (test_waits has hands at a kind's last copy)."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+    from strategies import examples, situations
+
+    import mjrules
+    from mjrules.situation import check_situation, drawable_kinds, situation_from_dict
+
+    v = mjrules.load(variant, backend="reference").variant
+
+    @settings(max_examples=examples(300, 3000), deadline=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(situations(v), st.data())
+    def check(d, data):
+        try:
+            s = situation_from_dict(v, d)
+        except SituationError:
+            return
+        i = data.draw(st.integers(0, len(s.concealed) - 1))
+        pre = s.replace(concealed=s.concealed[:i] + s.concealed[i + 1:], win_tile=None)
+        try:
+            check_situation(v, pre, pre_draw=True)
+        except SituationError:
+            return
+        want = set()
+        for k in range(42):
+            try:
+                check_situation(v, pre.replace(concealed=tuple(sorted(pre.concealed + (k,))), win_tile=k))
+            except SituationError:
+                continue
+            want.add(k)
+        assert drawable_kinds(v, pre) == want
+        assert s.concealed[i] in want   # the tile taken out can always come back
+
+    check()
