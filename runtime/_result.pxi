@@ -16,6 +16,11 @@ cdef extern from "Python.h":
     PyObject* _PyDict_GetItem_KnownHash(object mp, object key, Py_hash_t hash)
     int _PyDict_SetItem_KnownHash(object mp, object key, object item, Py_hash_t hash) except -1
     double PyLong_AsDouble(object o) except? -1.0
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    Py_ssize_t PyUnicode_CopyCharacters(object to, Py_ssize_t to_start, object src, Py_ssize_t from_start,
+                                        Py_ssize_t how_many) except -1
+    Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
+    int PyUnicode_WriteChar(object u, Py_ssize_t index, Py_UCS4 ch) except -1
 
 cdef tuple _NO_ARGS = ()
 
@@ -31,6 +36,41 @@ cdef object _frozen(object cls, object items):
         PyList_SetSlice(out, 0, 0, items)
     else:
         PyDict_Update(out, items)
+    PyObject_GC_UnTrack(<void*>out)
+    return out
+
+
+cdef str _line_text(str prefix, list gdesc, const int* slots, int n):
+    """prefix followed by the descriptions (item 3) of the groups gdesc[slots[i]], i < n, joined by spaces: one
+    new string, as prefix + " ".join(...) gives without the joined string between."""
+    cdef Py_ssize_t size = len(prefix), at
+    cdef Py_UCS4 top = PyUnicode_MAX_CHAR_VALUE(prefix)
+    cdef int i
+    for i in range(n):
+        d = <str>(<tuple>PyList_GET_ITEM(gdesc, slots[i]))[3]
+        size += len(d) + (i > 0)
+        top = max(top, PyUnicode_MAX_CHAR_VALUE(d))
+    out = PyUnicode_New(size, top)
+    PyUnicode_CopyCharacters(out, 0, prefix, 0, len(prefix))
+    at = len(prefix)
+    for i in range(n):
+        d = <str>(<tuple>PyList_GET_ITEM(gdesc, slots[i]))[3]
+        if i:
+            PyUnicode_WriteChar(out, at, 32)
+            at += 1
+        PyUnicode_CopyCharacters(out, at, d, 0, len(d))
+        at += len(d)
+    return out
+
+
+cdef inline object _fresh(object cls):
+    """An empty instance of a frozen list or dict type, as its tp_new makes it, for the caller to fill through the
+    C API (which the type's refusing methods do not see) and then hand to _sealed."""
+    return (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+
+
+cdef inline object _sealed(object out):
+    """out, filled, left out of the cycle collector (see _frozen); last, as filling a dict tracks it again."""
     PyObject_GC_UnTrack(<void*>out)
     return out
 
@@ -319,7 +359,7 @@ cdef class ResultBuilder:
         cdef PyObject* hit
         cdef Py_hash_t h = 0
         cdef tuple mid_t, set_t
-        cdef list explain, groups, gdesc = self.gdesc, gfrozen = self.gfrozen, names = self.names
+        cdef list gdesc = self.gdesc, gfrozen = self.gfrozen, names = self.names
         if rd.nassign > MAXJ:
             raise ValueError("too many wilds")
         for k in range(rd.ngroups):  # insertion sort by rank (a reading has a handful of groups)
@@ -366,24 +406,33 @@ cdef class ResultBuilder:
         if settled is None:
             return None
         paid, set_t = settled
-        if n:
-            described = " ".join([(<tuple>gdesc[slots[i]])[3] for i in range(n)])
-        else:
-            described = self._loose(tuple([rd.counts[i] for i in range(NK)]),
-                                    tuple([rd.assign[i] for i in range(rd.nassign)]))
+        # the new frozen containers are filled in place (no plain container copied into each)
         line = <tuple>self.pat_lines[p]
-        explain = [_frozen(self.fdict, {"rule": line[0], "rules": self.pat_rules[p], "text": line[2] + described})]
-        explain.extend(mid_t)   # the shared (frozen) lines of the reading's signature and of the settlement
-        explain.extend(set_t)
-        groups = [gfrozen[slots[i]] for i in range(n)]
-        if self.wilds:
-            reading = {"groups": _frozen(self.flist, groups),
-                       "wilds_as": _frozen(self.flist, [names[rd.assign[i]] for i in range(rd.nassign)])}
+        first = _fresh(self.fdict)
+        PyDict_SetItem(first, "rule", line[0])
+        PyDict_SetItem(first, "rules", self.pat_rules[p])
+        if n:
+            PyDict_SetItem(first, "text", _line_text(<str>line[2], gdesc, slots, n))
         else:
-            reading = {"groups": _frozen(self.flist, groups)}
+            PyDict_SetItem(first, "text", <str>line[2] + self._loose(tuple([rd.counts[i] for i in range(NK)]),
+                                                                    tuple([rd.assign[i] for i in range(rd.nassign)])))
+        explain = _fresh(self.flist)
+        PyList_Append(explain, _sealed(first))
+        PyList_SetSlice(explain, 1, 1, mid_t)   # the shared (frozen) lines of the reading's signature
+        PyList_SetSlice(explain, 1 + len(mid_t), 1 + len(mid_t), set_t)   # and of the settlement
+        groups = _fresh(self.flist)
+        for i in range(n):
+            PyList_Append(groups, <object>PyList_GET_ITEM(gfrozen, slots[i]))
+        reading = _fresh(self.fdict)
+        PyDict_SetItem(reading, "groups", _sealed(groups))
+        if self.wilds:
+            wilds_as = _fresh(self.flist)
+            for i in range(rd.nassign):
+                PyList_Append(wilds_as, <object>PyList_GET_ITEM(names, rd.assign[i]))
+            PyDict_SetItem(reading, "wilds_as", _sealed(wilds_as))
         out = self._decided(self.rtpl, p, middle, value, <dict>paid)
-        out["reading"] = _frozen(self.fdict, reading)
-        out["explain"] = _frozen(self.flist, explain)
+        out["reading"] = _sealed(reading)
+        out["explain"] = _sealed(explain)
         if key is not None:
             self._remember(self.fulls, key, h, <bytes>r[3], <bytes>sig2, out)
         return out
