@@ -1433,8 +1433,8 @@ cdef inline void _reset_memo(Ctx* x) noexcept nogil:
 
 
 cdef bint var_waits_all(Ctx* x) noexcept nogil:
-    """宝调's test: the pre-draw hand has a pattern reading for every playable kind (false for a dealt hand,
-    without a winning tile, or inside this very test).
+    """The waits_all fact: the pre-draw hand has a pattern reading for every playable kind (false for a dealt
+    hand, without a winning tile, or inside this very test).
 
     Where the spec has a plain standard pattern and the tables are exact, a kind whose hand the tables find a
     standard reading for passes without more: the pre-draw hand's units are looked up once, and a real tile
@@ -2062,7 +2062,7 @@ cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     return _pairs_fit(x, groups, odd, n)
 
 
-cdef int _sure_shapes(Ctx* x, int sets) noexcept nogil:
+cdef inline int _sure_shapes(Ctx* x, int sets) noexcept nogil:
     """The shapes (SHAPE_PUNGS: the standard shape's readings without a sequence; SHAPE_PAIRS: the pairs shape)
     of the patterns _shape_settles settles on the shape alone whatever the counts, on these facts but the counts
     (a check context's count-free tests): a standard pattern whose condition is no_sequences alone, or a pairs
@@ -2070,10 +2070,12 @@ cdef int _sure_shapes(Ctx* x, int sets) noexcept nogil:
     every minimum with the counts unknown. A hand (of these facts, any counts) with a reading of such a shape
     is won: wait_kinds asks the shapes alone for each real kind drawn. 0 outside a check context or without
     wilds (without, the tables' standard verdict settles first)."""
-    if not x.count_free or not 0 < x.f.jokers <= MAXJ or x.f.nmelds or x.spec.npat > MAXPAT:
+    if not x.count_free or not 0 < x.f.jokers <= MAXJ:
         return 0
-    if x.ssu[x.f.jokers] >= 0:   # (count-free: asked once per wilds held until the facts change)
-        return x.ssu[x.f.jokers]
+    if x.ssu[x.f.jokers] >= 0:   # (count-free: asked once per wilds held until the facts change; an answer is
+        return x.ssu[x.f.jokers] # only recorded past the tests below, which read none of what changes meanwhile)
+    if x.f.nmelds or x.spec.npat > MAXPAT:
+        return 0
     x.ssu[x.f.jokers] = _sure_shapes_ask(x, sets)
     return x.ssu[x.f.jokers]
 
@@ -3118,8 +3120,8 @@ cdef int _collect(void* ud, Reading* rd) noexcept nogil:
 
 def feasible_plus(counts, int jokers, int sets, cand) -> list:
     """For tests: per kind k (then -1, a wild more), (_plus_std's verdict, _feasible's) on counts (34 ints)
-    with one tile of kind k added and `jokers` wilds standing for the kinds in cand: wait_kinds and 宝调's
-    test take the first for the second."""
+    with one tile of kind k added and `jokers` wilds standing for the kinds in cand: wait_kinds and the
+    waits_all test take the first for the second."""
     cdef Ctx x
     cdef Units U
     cdef Plus P
