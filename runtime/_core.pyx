@@ -1181,6 +1181,7 @@ cdef enum:
     SHAPE_NO_PAIRS = 4
     SHAPE_PAIRS = 8
     SHAPE_NO_FREE = 16
+    SHAPE_SURE_FREE = 32   # (in _sure_shapes' answer only) a free pattern that holds whatever the counts
 
 
 cdef bint _beaten(Run* R, int p) noexcept nogil:
@@ -2066,10 +2067,12 @@ cdef inline int _sure_shapes(Ctx* x, int sets) noexcept nogil:
     """The shapes (SHAPE_PUNGS: the standard shape's readings without a sequence; SHAPE_PAIRS: the pairs shape)
     of the patterns _shape_settles settles on the shape alone whatever the counts, on these facts but the counts
     (a check context's count-free tests): a standard pattern whose condition is no_sequences alone, or a pairs
-    pattern whose condition reads nothing of the reading, where no forbid can hold and every reading meets
-    every minimum with the counts unknown. A hand (of these facts, any counts) with a reading of such a shape
-    is won: wait_kinds asks the shapes alone for each real kind drawn. 0 outside a check context or without
-    wilds (without, the tables' standard verdict settles first)."""
+    pattern whose condition reads nothing of the reading and holds, where no forbid can hold and every reading
+    meets every minimum with the counts unknown. A hand (of these facts, any counts) with a reading of such a
+    shape is won: wait_kinds asks the shapes alone for each real kind drawn. SHAPE_SURE_FREE: a free pattern
+    whose condition reads nothing of the reading and holds (the wilds having a kind to stand for, so it has a
+    reading), its minimums met likewise: every hand of these facts is won. 0 outside a check context or
+    without wilds (without, the tables' standard verdict settles first)."""
     if not x.count_free or not 0 < x.f.jokers <= MAXJ:
         return 0
     if x.ssu[x.f.jokers] >= 0:   # (count-free: asked once per wilds held until the facts change; an answer is
@@ -2095,8 +2098,11 @@ cdef int _sure_shapes_ask(Ctx* x, int sets) noexcept nogil:
         if m[0] != 0:
             return 0
     for p in range(sp.npat):
+        # (a condition that reads nothing of the reading reads only these facts and the wilds held: asked once)
         if not ((sp.shapes[p] == SH_STANDARD and sp.pung_only[p] == 2 and 0 <= sets < MAXG and not x.f.meld_seq) or
-                (sp.shapes[p] == SH_PAIRS and sp.blind[p] & 1 and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG)):
+                (sp.shapes[p] == SH_PAIRS and sp.blind[p] & 1 and sp.win_size % 2 == 0 and sp.win_size // 2 <= MAXG
+                 and _blind_holds(x, p)) or
+                (sp.shapes[p] == SH_FREE and sp.blind[p] & 1 and x.f.ncand > 0 and _blind_holds(x, p))):
             continue
         if sp.nminimum:
             m = &x.msu[x.f.jokers * (sp.npat + 1) + p]
@@ -2107,8 +2113,26 @@ cdef int _sure_shapes_ask(Ctx* x, int sets) noexcept nogil:
                     m[0] = 0
             if m[0] != 1:
                 continue
-        out |= SHAPE_PUNGS if sp.shapes[p] == SH_STANDARD else SHAPE_PAIRS
+        out |= SHAPE_PUNGS if sp.shapes[p] == SH_STANDARD else SHAPE_PAIRS if sp.shapes[p] == SH_PAIRS else \
+            SHAPE_SURE_FREE
     return out
+
+
+cdef bint _blind_holds(Ctx* x, int p) noexcept nogil:
+    """Does pattern p's condition, which reads nothing of the reading (Spec.blind bit 0 with wilds), hold on
+    these facts? Asked on an empty reading of p; an error: no."""
+    cdef Reading scratch
+    cdef bint ok
+    scratch.ngroups = 0
+    scratch.nassign = 0
+    scratch.pattern = p
+    memset(scratch.counts, 0, NK * sizeof(int))
+    x.gen += 1
+    ok = x.spec.pattern(x, &scratch, p)
+    if x.err:
+        x.err = 0
+        return False
+    return ok
 
 
 cdef struct Terms:
@@ -2193,7 +2217,8 @@ cdef bint _sure_first(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
     need: with wilds, many winning hands have one. *shapes: what is known of the pungs and pairs shapes
     (SHAPE_*; a shape known to have no reading is not asked again), and what this test finds out."""
     cdef int sure = _sure_shapes(x, sets)
-    return (sure & SHAPE_PUNGS and _has_pungs(x, U, sets, shapes)) or (sure & SHAPE_PAIRS and _has_pairs(x, U, shapes))
+    return sure & SHAPE_SURE_FREE or (sure & SHAPE_PUNGS and _has_pungs(x, U, sets, shapes)) or (
+        sure & SHAPE_PAIRS and _has_pairs(x, U, shapes))
 
 
 cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
@@ -2885,7 +2910,8 @@ cdef class Kernel:
             x.f.waits_all = -1
             Vp = _units_plus(&U, &V, k, w, odd, x)   # (NULL without wilds) for both tests below
             # with wilds most real kinds have a sure shape: that test first, then the tables
-            if sure and k != w and _sure_shape(x, sure, &S, Vp, k // 9 if k < 27 else 3, sets):
+            if sure and k != w and (sure & SHAPE_SURE_FREE or _sure_shape(x, sure, &S, Vp, k // 9 if k < 27 else 3,
+                                                                      sets)):
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
                 shapes = unsure if sure and k != w else 0   # (shapes just found empty: _decide asks them no more)

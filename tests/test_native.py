@@ -421,13 +421,14 @@ def _gold_hands(rng: random.Random, n: int, golds: int) -> list[dict]:
 # the generated functions a check context asks with the counts unknown and remembers (_core's count-free
 # memos): the forbids on the facts (fc), the statuses (sts), the tables' bounds (tb<i>), the minimum-sure test (ms)
 # and the events they read (e<i>)
-_COUNT_FREE_FN = re.compile(r"^cdef [^\n]*? (fc|sts|tb\d+|ms|e\d+)\(Ctx\* x[^\n]*\n(.*?)(?=^cdef |^def |^SPEC|\Z)",
+_COUNT_FREE_FN = re.compile(r"^cdef [^\n]*? (fc|sts|tb\d+|ms|e\d+|p\d+)\(Ctx\* x[^\n]*\n(.*?)(?=^cdef |^def |^SPEC|\Z)",
                             re.S | re.M)
 
 
 @pytest.mark.parametrize("variant", shipped_names())
 def test_count_free_code_reads_no_wild_kind(variant):
-    """The count-free tests never read which kind is the wild (x.f.w) nor its candidates: _core._set_wild keeps
+    """The count-free tests (and the pattern conditions, which _core._sure_shapes remembers where they read
+    nothing of the reading) never read which kind is the wild (x.f.w) nor its candidates: _core._set_wild keeps
     their memos when a hand's wild kind changes but the candidates do not, so a term reading either would
     be remembered stale. Where this fails, make _set_wild forget them on every new wild kind again."""
     from mjrules.compiler import compile_variant
@@ -435,7 +436,7 @@ def test_count_free_code_reads_no_wild_kind(variant):
 
     code = render(compile_variant(variant))
     found = {m.group(1): m.group(2) for m in _COUNT_FREE_FN.finditer(code)}
-    assert {"fc", "sts", "ms"} <= set(found) and any(n.startswith("tb") for n in found)
+    assert {"fc", "sts", "ms", "p0"} <= set(found) and any(n.startswith("tb") for n in found)
     for name, body in found.items():
         assert not re.search(r"x\.f\.(w\b|cand|ncand)", body), (variant, name)
 
@@ -1068,3 +1069,84 @@ def test_evaluate_from_many_threads(variant):
     finally:
         sys.setswitchinterval(old)
     assert got == expect * 4
+
+
+_SR_PAIRS = '七对 "Seven Pairs" shape pairs when no_melds '
+_SR_ROTTEN = '十三烂 "Thirteen Rotten" shape free when no_melds and distinct and spacing(3)'
+_FJ_THREE = '三金倒 "Three Golds Down" shape free when wilds >= 3'
+_SURE_CASES = [  # (variant, clause, its replacement, most wilds): conditions that read nothing of the reading
+    (SR, None, None, 4),
+    (SR, _SR_PAIRS, '七对 "Seven Pairs" shape pairs when no_melds and wilds == 0 ', 4),   # false with wilds
+    (SR, _SR_PAIRS, '七对 "Seven Pairs" shape pairs when wilds <= 1 ', 4),                 # true with one only
+    # holds, but is worth 2 < 4 without 七星 (every multiset of 34 kinds the wilds may be is a reading: 2 at most)
+    (SR, _SR_ROTTEN, '十三烂 "Thirteen Rotten" shape free when wilds >= 2', 2),
+    (FJ, None, None, 3),                                                          # 三金倒: wilds >= 3
+    (FJ, _FJ_THREE, '三金倒 "Three Golds Down" shape free when wilds >= 2', 3),
+    (FJ, _FJ_THREE, '三金倒 "Three Golds Down" shape free when wilds >= 2 and flowers > 0', 3),  # never in a check
+]
+
+
+def _pairs_counts(rng: random.Random, size: int, wilds: int, wild: int, kinds: list[int]) -> list[int]:
+    """size - wilds real tiles of `kinds` (not the wild's) as pairs and a few singles: 七对-shaped hands."""
+    c = [0] * 34
+    free = [k for k in kinds if k != wild]
+    real = size - wilds
+    singles = real % 2 + 2 * rng.randrange(0, min(wilds, 2) // 2 + 1) if wilds else real % 2
+    for k in rng.sample(free, (real - singles) // 2 + singles):
+        c[k] = 1 if singles and rng.random() < 0.5 else 2
+        singles -= c[k] == 1
+    while sum(c) > real:
+        c[max(range(34), key=lambda k: c[k])] -= 1
+    while sum(c) < real:
+        c[rng.choice([k for k in free if c[k] < 2])] += 1
+    return c
+
+
+@pytest.mark.parametrize("case", range(len(_SURE_CASES)))
+def test_sure_patterns_hold_their_condition(case, tmp_path, monkeypatch):
+    """A check context settles a hand with wilds before the tables where a pattern is sure whatever the counts
+    (_core._sure_shapes: a pairs or free pattern whose condition reads nothing of the reading, a standard one
+    needing no_sequences only), so that condition must hold on the facts and the wilds held, and the minimums
+    must be met. With conditions false with wilds, true with one only, a free pattern that holds but scores
+    under the minimum, and 福州's 三金倒 made to hold with two golds or never: is_win, check_batch and
+    wait_kinds give the reference's verdicts on standard-shaped, pairs-shaped, near and random hands."""
+    import numpy as np
+    from mjrules.bench.suite import HandMaker, check_form
+
+    spec, old, new, top = _SURE_CASES[case]
+    path = str(SPECS / f"{spec}.mj")
+    if old:
+        monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+        text = (SPECS / f"{spec}.mj").read_text(encoding="utf-8")
+        assert old in text
+        path = str(tmp_path / f"{spec}.mj")
+        Path(path).write_text(text.replace(old, new, 1), encoding="utf-8")
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    size, wild = nat.variant.win_size, 26   # 9s: a wild kind of both
+    kinds = sorted(nat.variant.tiles.playable)
+    rng = random.Random(case)
+    maker = HandMaker(nat, case)
+    hands, ready = [], []
+    for nw in range(1, min(top, nat.variant.wild.live) + 1):
+        few = 2 if spec == FJ and nw == 3 else 5   # (the reference takes ~0.1 s a hand of 福州 with 3 golds)
+        by = maker.make(few, nw)
+        forms = [check_form(d) for cls in ("winning", "near", "random") for d in by[cls]]
+        hands += [(list(c), nw, w) for c, nw, w in forms]
+        hands += [(_pairs_counts(rng, size, nw, wild, kinds), nw, wild) for _ in range(few)]
+        if spec == SR:   # (the reference's wait_kinds on 福州 takes seconds a hand)
+            ready += [(list(c), nw, w) for c, nw, w in map(check_form, by["ready"][:2])]
+            ready += [(c[:k] + [c[k] - 1] + c[k + 1:], nw, wild) for c, nw, _ in hands[-2:]
+                      for k in [next(k for k in range(34) if c[k])]]
+    wins = set()
+    for c, nw, w in hands:
+        got = nat.is_win(bytes(c), nw, w)
+        assert got == ref.is_win(bytes(c), nw, w), (c, nw, w)
+        wins.add(got)
+    assert wins == {True, False}
+    for w in {w for _, _, w in hands}:   # check_batch takes one wild kind a call
+        rows = [(c, nw) for c, nw, ww in hands if ww == w]
+        out = nat.check_batch(np.array([c for c, _ in rows], dtype=np.uint8), np.array([nw for _, nw in rows],
+                              dtype=np.uint8), wild=w)
+        assert [bool(x) for x in out] == [nat.is_win(bytes(c), nw, w) for c, nw in rows]
+    for c, nw, w in ready:
+        assert nat.wait_kinds(bytes(c), nw, w) == ref.wait_kinds(bytes(c), nw, w), (c, nw, w)
