@@ -97,12 +97,29 @@ cdef extern from *:
         memcpy(&w, p - 1, 8);
         return mj_idx8(w >> 8);
     }
+    /* How many of the 34 counts b[0..33] (each at most 4) are 1, 2 or 4: the kinds that are not pungs alone. */
+    static inline int mj_kinds124(const unsigned char* b) {
+    #if defined(__SSE2__) && defined(__GNUC__)
+        __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2), four = _mm_set1_epi8(4);
+        __m128i a = _mm_loadu_si128((const __m128i*)b), c = _mm_loadu_si128((const __m128i*)(b + 16));
+        __m128i ma = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, one), _mm_cmpeq_epi8(a, two)), _mm_cmpeq_epi8(a, four));
+        __m128i mc = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, one), _mm_cmpeq_epi8(c, two)), _mm_cmpeq_epi8(c, four));
+        return __builtin_popcount((unsigned)_mm_movemask_epi8(ma)) + __builtin_popcount((unsigned)_mm_movemask_epi8(mc))
+               + (b[32] == 1 || b[32] == 2 || b[32] == 4) + (b[33] == 1 || b[33] == 2 || b[33] == 4);
+    #else
+        int k, n = 0;
+        for (k = 0; k < 34; k++)
+            n += b[k] == 1 || b[k] == 2 || b[k] == 4;
+        return n;
+    #endif
+    }
     """
     bint MJ_SWAR
     unsigned int mj_idx9(const unsigned char* p) noexcept nogil
     unsigned int mj_idx7(const unsigned char* p) noexcept nogil
     int mj_load34(const unsigned char* cnt, const unsigned char* lim, int* real, int* base, int* over,
                   int* odd) noexcept nogil
+    int mj_kinds124(const unsigned char* b) noexcept nogil
 
 
 cdef enum:
@@ -1989,12 +2006,21 @@ cdef bint _pungs_exist(Ctx* x, Units* U, int sets) noexcept nogil:
     pungs or the pair of any candidate. Per kind, the fewest wilds to make its tiles pungs (fp) or pungs and
     the pair (gp); the pair goes where it costs least, or is two wilds, or where it must (a kind no wild
     stands for, held twice). U: the units of x.f.real."""
-    cdef int need = 0, extra = INF, u
+    cdef int need = 0, extra = INF, u, n
     cdef int forced = 0   # kinds that cannot be pungs but can be the pair: the pair must be there
     if U.b == NULL:       # (the tiles are known from the start where the units come from bytes)
         _units_all(U)
     if U.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
         return False
+    if U.b != NULL:
+        # every kind held 1, 2 or 4 times takes a wild at least (fp and gp >= 1, or no reading), but for one
+        # held twice, the pair: most hands need too many before a unit is looked up (the wild kind's tiles
+        # are wilds, and b holds them)
+        n = mj_kinds124(U.b)
+        if x.f.w >= 0 and (U.b[x.f.w] == 1 or U.b[x.f.w] == 2 or U.b[x.f.w] == 4):
+            n -= 1
+        if n - 1 > x.f.jokers:
+            return False
     for u in range(4):    # a unit at a time: most hands need too many wilds after the first suit
         if U.n == u:
             _unit_fill(U)
