@@ -573,6 +573,7 @@ cdef inline Units* _units_plus(const Units* U, Units* V, int k, int w, int odd, 
     if not x.f.jokers:
         return NULL
     V[0] = U[0]
+    V.b = NULL   # (U's bytes lack the tile drawn; every unit of V is filled, so none is read from them)
     V.odd = odd
     if k != w:
         V.tiles += 1

@@ -1150,3 +1150,46 @@ def test_sure_patterns_hold_their_condition(case, tmp_path, monkeypatch):
         assert [bool(x) for x in out] == [nat.is_win(bytes(c), nw, w) for c, nw in rows]
     for c, nw, w in ready:
         assert nat.wait_kinds(bytes(c), nw, w) == ref.wait_kinds(bytes(c), nw, w), (c, nw, w)
+
+
+def _pungs_ready(rng: random.Random, wild: int) -> tuple[list[int], int]:
+    """A pre-draw 上饶 hand (13 tiles) of pungs, pairs and 1-3 wilds: drawing a paired kind makes it a pung, which
+    a hand can need to have a pungs-and-pair reading at all."""
+    while True:
+        nw = rng.randint(1, 3)
+        c = [0] * 34
+        kinds = rng.sample([k for k in range(34) if k != wild], 6)
+        left = 13 - nw
+        for k in kinds:
+            n = min(left, rng.choice([3, 2, 2, 1]))
+            c[k], left = n, left - n
+        if left == 0:
+            return c, nw
+
+
+@pytest.mark.parametrize("case", [0, 3])
+def test_wait_kinds_of_pungs_hands(case, tmp_path, monkeypatch):
+    """wait_kinds judges each kind drawn on units it updates from the pre-draw hand's (_core._units_plus), never
+    from the pre-draw bytes the tile drawn is missing from: on pungs-and-pairs hands with wilds, whose pungs
+    shortcut counts the kinds held 1, 2 or 4 times, it gives the reference's kinds, with 上饶's value (the
+    pungs sure for the check) and one that reads the counts (the pungs then asked of _decide). The first hand
+    is one the counts on the stale bytes got wrong: 1m x3 2p x3 3s 3s 5s 5s 東 東 and a 宝 waits on 3s and 5s."""
+    path = str(SPECS / "shangrao.mj")
+    if _SR_VALUES[case] is not None:
+        monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
+        text = (SPECS / "shangrao.mj").read_text(encoding="utf-8")
+        path = str(tmp_path / "shangrao.mj")
+        Path(path).write_text(text.replace(_SR_VALUE, _SR_VALUES[case], 1), encoding="utf-8")
+    nat, ref = mjrules.load(path, backend="native"), mjrules.load(path, backend="reference")
+    wild = 26
+    first = [0] * 34
+    first[0] = first[10] = 3
+    first[20] = first[22] = first[27] = 2
+    rng = random.Random(case)
+    hands = [(first, 1)] + [_pungs_ready(rng, wild) for _ in range(24)]
+    found = 0
+    for c, nw in hands:
+        got = nat.wait_kinds(bytes(c), nw, wild)
+        assert got == ref.wait_kinds(bytes(c), nw, wild), (c, nw)
+        found += len(got)
+    assert {20, 22} <= set(nat.wait_kinds(bytes(first), 1, wild)) and found > 50
