@@ -1569,6 +1569,22 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     return result
 
 
+cdef inline bint _cond_on_base(Ctx* x, Reading* scratch, int p) noexcept nogil:
+    """Pattern p's condition on scratch made a reading of no groups and no wilds of x.f.base's counts: every
+    reading's where the hand has no wilds, and any reading for a condition that reads nothing of it. An error:
+    false (x.err reset)."""
+    cdef bint ok
+    scratch.ngroups = scratch.nassign = 0
+    scratch.pattern = p
+    memcpy(scratch.counts, x.f.base, NK * sizeof(int))
+    x.gen += 1
+    ok = x.spec.pattern(x, scratch, p)
+    if x.err:
+        x.err = 0
+        return False
+    return ok
+
+
 cdef inline bint _blind_pairs(Ctx* x, Reading* scratch) noexcept nogil:
     """Does a pairs pattern whose condition reads nothing of the reading hold on x.inner's facts, those of a
     kind's hand (_nested_facts)? scratch: a reading to evaluate the condition on (its counts the base counts)."""
@@ -1576,14 +1592,9 @@ cdef inline bint _blind_pairs(Ctx* x, Reading* scratch) noexcept nogil:
     cdef Spec* sp = x.spec
     cdef int p
     for p in range(sp.npat):
-        if sp.shapes[p] == SH_PAIRS and (sp.blind[p] if y.f.jokers else sp.blind[p] >> 2) & 1:
-            scratch.ngroups = scratch.nassign = 0
-            scratch.pattern = p
-            memcpy(scratch.counts, y.f.base, NK * sizeof(int))
-            y.gen += 1
-            if sp.pattern(y, scratch, p) and not y.err:
-                return True
-            y.err = 0
+        if sp.shapes[p] == SH_PAIRS and (sp.blind[p] if y.f.jokers else sp.blind[p] >> 2) & 1 and \
+                _cond_on_base(y, scratch, p):
+            return True
     return False
 
 
@@ -2147,19 +2158,9 @@ cdef int _sure_shapes_ask(Ctx* x, int sets) noexcept nogil:
 
 cdef bint _blind_holds(Ctx* x, int p) noexcept nogil:
     """Does pattern p's condition, which reads nothing of the reading (Spec.blind bit 0 with wilds), hold on
-    these facts? Asked on an empty reading of p; an error: no."""
+    these facts?"""
     cdef Reading scratch
-    cdef bint ok
-    scratch.ngroups = 0
-    scratch.nassign = 0
-    scratch.pattern = p
-    memset(scratch.counts, 0, NK * sizeof(int))
-    x.gen += 1
-    ok = x.spec.pattern(x, &scratch, p)
-    if x.err:
-        x.err = 0
-        return False
-    return ok
+    return _cond_on_base(x, &scratch, p)
 
 
 cdef struct Terms:
@@ -2273,15 +2274,7 @@ cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
                 continue
             # a free shape's readings are the base counts plus the wilds' kinds (_enum_free): without wilds
             # exactly the base counts, with them the condition reads none of it
-            scratch.ngroups = 0
-            scratch.nassign = 0
-            scratch.pattern = p
-            memcpy(scratch.counts, x.f.base, NK * sizeof(int))  # without wilds, every reading's counts
-            x.gen += 1
-            ok = sp.pattern(x, &scratch, p)
-            if x.err:
-                x.err = 0
-                ok = False
+            ok = _cond_on_base(x, &scratch, p)
         else:
             continue
         if ok and _minimum_bound(x, p, False):
@@ -2906,7 +2899,7 @@ cdef class Kernel:
             keep, nkeep = live, _viable_pats(x, x.free_pats, x.nfree, live)
         if not odd_size:
             sure = _sure_shapes(x, sets)
-            if sure:
+            if sure and not sure & SHAPE_SURE_FREE:   # (with it, every real kind drawn wins: no shape is asked)
                 _sure_init(x, &U, &S)
             unsure = (SHAPE_NO_PUNGS if sure & SHAPE_PUNGS else 0) | (SHAPE_NO_PAIRS if sure & SHAPE_PAIRS else 0)
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
