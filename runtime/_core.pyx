@@ -97,20 +97,39 @@ cdef extern from *:
         memcpy(&w, p - 1, 8);
         return mj_idx8(w >> 8);
     }
-    /* How many of the 34 counts b[0..33] (each at most 4) are 1, 2 or 4: the kinds that are not pungs alone. */
-    static inline int mj_kinds124(const unsigned char* b) {
+    /* _pungs_exist's terms where every kind is a candidate of the wild, over the 34 counts b[0..33] (each at
+       most 4): the wilds that make each kind's tiles pungs, summed (_PUNG_FP: 2 for a count of 1 or 4, 1 for
+       2), in the low 8 bits, and how many counts are 1, 2 or 4 (a kind whose pair costs a wild less than its
+       pungs) above them. Exactly _tpp's sums over the three suits plus the honours'. */
+    static inline int mj_pung_terms(const unsigned char* b) {
     #if defined(__SSE2__) && defined(__GNUC__)
-        __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2), four = _mm_set1_epi8(4);
+        __m128i one = _mm_set1_epi8(1), two = _mm_set1_epi8(2), four = _mm_set1_epi8(4), z = _mm_setzero_si128();
         __m128i a = _mm_loadu_si128((const __m128i*)b), c = _mm_loadu_si128((const __m128i*)(b + 16));
-        __m128i ma = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(a, one), _mm_cmpeq_epi8(a, two)), _mm_cmpeq_epi8(a, four));
-        __m128i mc = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, one), _mm_cmpeq_epi8(c, two)), _mm_cmpeq_epi8(c, four));
-        return __builtin_popcount((unsigned)_mm_movemask_epi8(ma)) + __builtin_popcount((unsigned)_mm_movemask_epi8(mc))
-               + (b[32] == 1 || b[32] == 2 || b[32] == 4) + (b[33] == 1 || b[33] == 2 || b[33] == 4);
+        __m128i a2 = _mm_cmpeq_epi8(a, two), c2 = _mm_cmpeq_epi8(c, two);
+        __m128i a14 = _mm_or_si128(_mm_cmpeq_epi8(a, one), _mm_cmpeq_epi8(a, four));
+        __m128i c14 = _mm_or_si128(_mm_cmpeq_epi8(c, one), _mm_cmpeq_epi8(c, four));
+        /* a match is 0xFF: masked to the byte's term (at most 2 a block, 4 summed), added across by psadbw
+           (no popcount of a movemask, which without -mpopcnt is a call into libgcc) */
+        __m128i fp = _mm_sad_epu8(_mm_add_epi8(_mm_or_si128(_mm_and_si128(a14, two), _mm_and_si128(a2, one)),
+                                               _mm_or_si128(_mm_and_si128(c14, two), _mm_and_si128(c2, one))), z);
+        __m128i n = _mm_sad_epu8(_mm_add_epi8(_mm_and_si128(_mm_or_si128(a14, a2), one),
+                                              _mm_and_si128(_mm_or_si128(c14, c2), one)), z);
+        int need = _mm_cvtsi128_si32(fp) + _mm_cvtsi128_si32(_mm_srli_si128(fp, 8));
+        int k124 = _mm_cvtsi128_si32(n) + _mm_cvtsi128_si32(_mm_srli_si128(n, 8));
+        int k;
+        for (k = 32; k < 34; k++) {   /* 0x218: two bits a count, _PUNG_FP; 0x16: bits 1, 2 and 4 */
+            need += (0x218 >> (2 * (b[k] & 7))) & 3;
+            k124 += (0x16 >> (b[k] & 7)) & 1;
+        }
+        return need | (k124 << 8);
     #else
-        int k, n = 0;
-        for (k = 0; k < 34; k++)
-            n += b[k] == 1 || b[k] == 2 || b[k] == 4;
-        return n;
+        static const int fp[5] = {0, 2, 1, 0, 2};
+        int k, need = 0, k124 = 0;
+        for (k = 0; k < 34; k++) {
+            need += fp[b[k]];
+            k124 += b[k] == 1 || b[k] == 2 || b[k] == 4;
+        }
+        return need | (k124 << 8);
     #endif
     }
     """
@@ -119,7 +138,7 @@ cdef extern from *:
     unsigned int mj_idx7(const unsigned char* p) noexcept nogil
     int mj_load34(const unsigned char* cnt, const unsigned char* lim, int* real, int* base, int* over,
                   int* odd) noexcept nogil
-    int mj_kinds124(const unsigned char* b) noexcept nogil
+    int mj_pung_terms(const unsigned char* b) noexcept nogil
 
 
 cdef enum:
@@ -2012,27 +2031,39 @@ cdef inline bint _pungs_fit(Ctx* x, int need, int extra, int forced) noexcept no
     return need <= x.f.jokers and (need == x.f.jokers or x.f.ncand > 0)
 
 
+cdef inline bint _every_kind_cand(Ctx* x) noexcept nogil:
+    """Does a wild stand for every kind (the suit and honour tables' terms hold for each unit)?"""
+    return x.f.cand == (<unsigned long long>1 << NK) - 1
+
+
 cdef bint _pungs_exist(Ctx* x, Units* U, int sets) noexcept nogil:
     """Does the standard shape have a reading without a sequence (`sets` pungs and a pair, each of one kind)?
     Exactly what _enum_standard with pungs finds: a wild stands for a candidate kind only, wilds left over make
     pungs or the pair of any candidate. Per kind, the fewest wilds to make its tiles pungs (fp) or pungs and
     the pair (gp); the pair goes where it costs least, or is two wilds, or where it must (a kind no wild
     stands for, held twice). U: the units of x.f.real."""
-    cdef int need = 0, extra = INF, u, n
+    cdef int need = 0, extra = INF, u, n, t, c
     cdef int forced = 0   # kinds that cannot be pungs but can be the pair: the pair must be there
     if U.b == NULL:       # (the tiles are known from the start where the units come from bytes)
         _units_all(U)
     if U.tiles + x.f.jokers != 3 * sets + 2 or sets + 1 > MAXG:
         return False
     if U.b != NULL:
-        # every kind held 1, 2 or 4 times takes a wild at least (fp and gp >= 1, or no reading), but for one
-        # held twice, the pair: most hands need too many before a unit is looked up (the wild kind's tiles
-        # are wilds, and b holds them)
-        n = mj_kinds124(U.b)
-        if x.f.w >= 0 and (U.b[x.f.w] == 1 or U.b[x.f.w] == 2 or U.b[x.f.w] == 4):
-            n -= 1
+        # the terms of every kind from the bytes at once (the wild kind's tiles are wilds, which b holds: that
+        # kind holds none, no term); n: the kinds held 1, 2 or 4 times
+        t = mj_pung_terms(U.b)
+        need, n = t & 0xFF, t >> 8
+        if x.f.w >= 0:
+            c = U.b[x.f.w]
+            need -= _PUNG_FP[c]
+            n -= c == 1 or c == 2 or c == 4
+        if _every_kind_cand(x):   # exactly the units' table terms summed: no unit is looked up
+            return _pungs_fit(x, need, -1 if n else 2, 0)
+        # each of those n kinds takes a wild at least (fp and gp >= 1, or no reading), but for one held twice,
+        # the pair: most hands need too many before a unit is looked up
         if n - 1 > x.f.jokers:
             return False
+        need = 0
     for u in range(4):    # a unit at a time: most hands need too many wilds after the first suit
         if U.n == u:
             _unit_fill(U)
@@ -2094,6 +2125,10 @@ cdef bint _pairs_exist(Ctx* x, Units* U, int n) noexcept nogil:
     cdef int groups = 0, odd = 0, u
     if x.f.nmelds or n > MAXG or U.odd > x.f.jokers:   # (each kind held an odd number of times takes a wild)
         return False
+    if U.b != NULL and U.odd >= 0 and _every_kind_cand(x):
+        # the units' table terms summed, from U's sums: the pairs are (tiles - odd) / 2 (U.tiles: every tile,
+        # where the units come from bytes)
+        return _pairs_fit(x, (U.tiles - U.odd) // 2, U.odd, n)
     _units_all(U)
     for u in range(4):
         if not _pair_unit(x, U, u, &groups, &odd):
