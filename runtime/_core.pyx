@@ -363,7 +363,7 @@ def install_tables(const unsigned char[::1] blob) -> bool:
     cdef Py_ssize_t n = N5 * sizeof(unsigned short)
     cdef unsigned short* tfg
     cdef unsigned short* tpp
-    if _tfg != NULL or blob.shape[0] != 2 * n + (2 * NH + 10) * sizeof(int):
+    if _tfg != NULL or blob.shape[0] != 2 * n + <Py_ssize_t>((2 * NH + 10) * sizeof(int)):
         return False
     tfg = <unsigned short*>malloc(n)
     tpp = <unsigned short*>malloc(n)
