@@ -12,7 +12,7 @@ callback share C statics and call each other inline; split, they would become cr
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy, memcmp
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING
+from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
 from libc.stdint cimport int32_t
 from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem, PyDict_SetItem
 from cpython.object cimport PyObject, PyTypeObject

@@ -75,26 +75,11 @@ cdef inline object _sealed(object out):
     return out
 
 
-cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra,
-                       unsigned long long seed, Py_hash_t* h):
-    """The key of a remembered result (ResultBuilder.leans / fulls): pattern p, the reading's signature sig, the
-    settlement's sig2 and the reading's own key extra, in one bytes object (sig's length first, so the key is
-    unambiguous), and into h its hash. The caches are only ever asked with that hash (the dict's KnownHash
-    calls), a seeded multiply-xor over 8-byte words: Python's siphash of three bytes objects and a tuple cost
-    ~1k instructions an evaluate."""
-    cdef Py_ssize_t ns = len(sig), n2 = len(sig2)
-    cdef Py_ssize_t n = 4 + ns + n2 + nextra, i
-    if ns > 0xFFFF or not 0 <= p <= 0xFFFF:
-        raise ValueError("signature too long")
-    cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
-    cdef unsigned char* b = <unsigned char*>PyBytes_AS_STRING(out)
-    b[0], b[1], b[2], b[3] = p & 0xFF, p >> 8, ns & 0xFF, ns >> 8
-    memcpy(b + 4, PyBytes_AS_STRING(sig), ns)
-    memcpy(b + 4 + ns, PyBytes_AS_STRING(sig2), n2)
-    if nextra:
-        memcpy(b + 4 + ns + n2, extra, nextra)
+cdef Py_hash_t _mix_hash(const unsigned char* b, Py_ssize_t n, unsigned long long seed) noexcept nogil:
+    """A seeded multiply-xor over the 8-byte words of b[:n], never -1 (a Py_hash_t for the KnownHash calls)."""
     cdef unsigned long long x = seed ^ (<unsigned long long>n * 0x9E3779B97F4A7C15ULL), w
-    i = 0
+    cdef Py_ssize_t i = 0
+    cdef Py_hash_t h
     while i + 8 <= n:
         memcpy(&w, b + i, 8)
         x = (x ^ w) * 0xBF58476D1CE4E5B9ULL
@@ -105,10 +90,36 @@ cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra,
         memcpy(&w, b + i, n - i)
     x = (x ^ w) * 0x94D049BB133111EBULL
     x ^= x >> 29
-    h[0] = <Py_hash_t>x
-    if h[0] == -1:
-        h[0] = -2
+    h = <Py_hash_t>x
+    return -2 if h == -1 else h
+
+
+cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra,
+                       unsigned long long seed, Py_hash_t* h):
+    """The key of a remembered result (ResultBuilder.leans / fulls): pattern p, the reading's signature sig, the
+    settlement's sig2 and the reading's own key extra, in one bytes object (sig's length first, so the key is
+    unambiguous), and into h its hash. The caches are only ever asked with that hash (the dict's KnownHash
+    calls), a seeded multiply-xor over 8-byte words: Python's siphash of three bytes objects and a tuple cost
+    ~1k instructions an evaluate."""
+    cdef Py_ssize_t ns = len(sig), n2 = len(sig2)
+    cdef Py_ssize_t n = 4 + ns + n2 + nextra
+    if ns > 0xFFFF or not 0 <= p <= 0xFFFF:
+        raise ValueError("signature too long")
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+    cdef unsigned char* b = <unsigned char*>PyBytes_AS_STRING(out)
+    b[0], b[1], b[2], b[3] = p & 0xFF, p >> 8, ns & 0xFF, ns >> 8
+    memcpy(b + 4, PyBytes_AS_STRING(sig), ns)
+    memcpy(b + 4 + ns, PyBytes_AS_STRING(sig2), n2)
+    if nextra:
+        memcpy(b + 4 + ns + n2, extra, nextra)
+    h[0] = _mix_hash(b, n, seed)
     return out
+
+
+cdef inline Py_hash_t _sig_hash(bytes sig, unsigned long long seed) noexcept:
+    """The hash under which ResultBuilder.by_sig and by_settle hold a signature (their KnownHash calls, never
+    Python's own: siphash of a new bytes object is ~0.5k instructions a lookup)."""
+    return _mix_hash(<const unsigned char*>PyBytes_AS_STRING(sig), PyBytes_GET_SIZE(sig), seed)
 
 
 cdef inline object _num_of(double v):
@@ -241,7 +252,8 @@ cdef class ResultBuilder:
         """(engine._middle, its lines' templates) for the reading whose signature is sig (Kernel._signature),
         remembered per signature where the engine remembers it (not while a define's string value has no name
         yet)."""
-        cdef PyObject* hit = PyDict_GetItem(self.by_sig, sig)
+        cdef Py_hash_t h = _sig_hash(sig, self.seed)
+        cdef PyObject* hit = _PyDict_GetItem_KnownHash(self.by_sig, sig, h)
         if hit != NULL:
             return <tuple>hit
         mods, events, status, rows, defines = self.kernel.parts(sig)
@@ -250,7 +262,7 @@ cdef class ResultBuilder:
         if (mods, events, status, rows, defines, value) in self.middles:
             if len(self.by_sig) >= 4096:
                 self.by_sig.clear()
-            self.by_sig[sig] = got
+            _PyDict_SetItem_KnownHash(self.by_sig, sig, got, h)
         return got
 
     cdef tuple _settled(self, s, sig, object num):
@@ -258,8 +270,10 @@ cdef class ResultBuilder:
         Kernel._settle_signature sig (settle_win reads nothing else; None: not to be remembered); the caller
         copies the dict."""
         cdef PyObject* hit
+        cdef Py_hash_t h = 0
         if sig is not None:
-            hit = PyDict_GetItem(self.by_settle, sig)
+            h = _sig_hash(<bytes>sig, self.seed)
+            hit = _PyDict_GetItem_KnownHash(self.by_settle, sig, h)
             if hit != NULL:
                 return <tuple>hit
         if s is None:  # not remembered, and the caller has not made the Situation yet: see _build
@@ -269,7 +283,7 @@ cdef class ResultBuilder:
         if sig is not None:
             if len(self.by_settle) >= 4096:
                 self.by_settle.clear()
-            self.by_settle[sig] = got
+            _PyDict_SetItem_KnownHash(self.by_settle, sig, got, h)
         return got
 
     def build(self, s, tuple r, bint explain=True):
@@ -297,7 +311,8 @@ cdef class ResultBuilder:
             else:
                 a[0] = h
             return
-        if PyDict_GetItem(self.by_sig, sig) == NULL or PyDict_GetItem(self.by_settle, sig2) == NULL:
+        if _PyDict_GetItem_KnownHash(self.by_sig, sig, _sig_hash(sig, self.seed)) == NULL or \
+                _PyDict_GetItem_KnownHash(self.by_settle, sig2, _sig_hash(sig2, self.seed)) == NULL:
             return
         if len(cache) >= 4096:
             cache.clear()
