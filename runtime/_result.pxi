@@ -248,11 +248,10 @@ cdef class ResultBuilder:
             self.described[key] = got
         return got
 
-    cdef tuple _middle(self, bytes sig, value):
-        """(engine._middle, its lines' templates) for the reading whose signature is sig (Kernel._signature),
-        remembered per signature where the engine remembers it (not while a define's string value has no name
-        yet)."""
-        cdef Py_hash_t h = _sig_hash(sig, self.seed)
+    cdef tuple _middle(self, bytes sig, Py_hash_t h, value):
+        """(engine._middle, its lines' templates) for the reading whose signature is sig (Kernel._signature; h:
+        its _sig_hash), remembered per signature where the engine remembers it (not while a define's string value
+        has no name yet)."""
         cdef PyObject* hit = _PyDict_GetItem_KnownHash(self.by_sig, sig, h)
         if hit != NULL:
             return <tuple>hit
@@ -265,14 +264,12 @@ cdef class ResultBuilder:
             _PyDict_SetItem_KnownHash(self.by_sig, sig, got, h)
         return got
 
-    cdef tuple _settled(self, s, sig, object num):
+    cdef tuple _settled(self, s, sig, Py_hash_t h, object num):
         """(payments dict, its explanation lines) of settle_win on the reading just chosen, remembered per its
-        Kernel._settle_signature sig (settle_win reads nothing else; None: not to be remembered); the caller
-        copies the dict."""
+        Kernel._settle_signature sig (settle_win reads nothing else; None: not to be remembered; h: its
+        _sig_hash); the caller copies the dict."""
         cdef PyObject* hit
-        cdef Py_hash_t h = 0
         if sig is not None:
-            h = _sig_hash(<bytes>sig, self.seed)
             hit = _PyDict_GetItem_KnownHash(self.by_settle, sig, h)
             if hit != NULL:
                 return <tuple>hit
@@ -291,14 +288,16 @@ cdef class ResultBuilder:
         explain, the dict has no reading and no explain, and neither is made."""
         return self._build(s, r) if explain else self._build_lean(s, r)
 
-    cdef void _remember(self, dict cache, key, Py_hash_t h, bytes sig, bytes sig2, dict out) except *:
+    cdef void _remember(self, dict cache, key, Py_hash_t h, bytes sig, Py_hash_t hs, bytes sig2, Py_hash_t h2,
+                        dict out) except *:
         """Remember out whole in cache (leans or fulls) under key, where its pieces are remembered: the pattern,
         the reading's signature sig (its value included), the settlement's sig2 and, for a full result, the
         reading's own key decide all of it. Its reading and explanation are frozen, so they are shared.
         A result is remembered the second time its key is seen (self.seen holds the hashes of keys seen once,
         in one of two slots each, so that two keys sharing one slot do not keep each other from being
         remembered): keeping every result a stream of new hands gives makes the heap grow and costs the
-        first sight of a hand more than building it does. h: the key's hash (_result_key)."""
+        first sight of a hand more than building it does. h: the key's hash (_result_key); hs, h2: sig's and
+        sig2's (_sig_hash)."""
         cdef Py_hash_t* a = &self.seen[<size_t>h % SEEN]
         cdef Py_hash_t* b = &self.seen[<size_t>(<unsigned long long>h >> 32) % SEEN]
         if a[0] == h:
@@ -311,8 +310,8 @@ cdef class ResultBuilder:
             else:
                 a[0] = h
             return
-        if _PyDict_GetItem_KnownHash(self.by_sig, sig, _sig_hash(sig, self.seed)) == NULL or \
-                _PyDict_GetItem_KnownHash(self.by_settle, sig2, _sig_hash(sig2, self.seed)) == NULL:
+        if _PyDict_GetItem_KnownHash(self.by_sig, sig, hs) == NULL or \
+                _PyDict_GetItem_KnownHash(self.by_settle, sig2, h2) == NULL:
             return
         if len(cache) >= 4096:
             cache.clear()
@@ -327,7 +326,7 @@ cdef class ResultBuilder:
         cdef int p = r[1]
         cdef PyObject* hit
         cdef dict out
-        cdef Py_hash_t h = 0
+        cdef Py_hash_t h = 0, hs, h2
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
         if sig2 is not None:
@@ -336,13 +335,14 @@ cdef class ResultBuilder:
             if hit != NULL:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
-        middle = self._middle(<bytes>r[3], value)[0]
-        settled = self._settled(s, sig2, value)
+        hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
+        middle = self._middle(<bytes>r[3], hs, value)[0]
+        settled = self._settled(s, sig2, h2, value)
         if settled is None:
             return None
         out = self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
         if key is not None:
-            self._remember(self.leans, key, h, <bytes>r[3], <bytes>sig2, out)
+            self._remember(self.leans, key, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
     cdef dict _decided(self, dict tpl, int p, tuple middle, value, dict paid):
@@ -372,7 +372,7 @@ cdef class ResultBuilder:
         cdef unsigned char kb[2 * MAXG + MAXJ + NK + 2]  # the reading's key
         cdef int n = 0, i, t, slot, k, nk
         cdef PyObject* hit
-        cdef Py_hash_t h = 0
+        cdef Py_hash_t h = 0, hs, h2
         cdef tuple mid_t, set_t
         cdef list gdesc = self.gdesc, gfrozen = self.gfrozen, names = self.names
         if rd.nassign > MAXJ:
@@ -416,8 +416,9 @@ cdef class ResultBuilder:
             if hit != NULL:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
-        middle, mid_t = self._middle(<bytes>r[3], value)
-        settled = self._settled(s, sig2, value)
+        hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
+        middle, mid_t = self._middle(<bytes>r[3], hs, value)
+        settled = self._settled(s, sig2, h2, value)
         if settled is None:
             return None
         paid, set_t = settled
@@ -449,7 +450,7 @@ cdef class ResultBuilder:
         out["reading"] = _sealed(reading)
         out["explain"] = _sealed(explain)
         if key is not None:
-            self._remember(self.fulls, key, h, <bytes>r[3], <bytes>sig2, out)
+            self._remember(self.fulls, key, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
 
