@@ -22,12 +22,14 @@ def core_extensions() -> list:
     from Cython.Build import cythonize
 
     # runtime/ is not named mjrules/, so Cython finds `mjrules._core`'s .pxd through a copy (as scikit-learn does)
-    inc = Path(tempfile.mkdtemp(prefix="mjrules-pxd-"))
-    (inc / "mjrules").mkdir()
-    shutil.copyfile(ROOT / "runtime" / "_core.pxd", inc / "mjrules" / "_core.pxd")
-    (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
-    ext = Extension("mjrules._core", ["runtime/_core.pyx"])
-    return cythonize([ext], include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True)
+    # (the copy is only read while cythonize writes the C file, and is removed after it)
+    with tempfile.TemporaryDirectory(prefix="mjrules-pxd-") as tmp:
+        inc = Path(tmp)
+        (inc / "mjrules").mkdir()
+        shutil.copyfile(ROOT / "runtime" / "_core.pxd", inc / "mjrules" / "_core.pxd")
+        (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
+        ext = Extension("mjrules._core", ["runtime/_core.pyx"])
+        return cythonize([ext], include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True)
 
 
 class BuildPy(build_py):
@@ -43,7 +45,8 @@ class BuildPy(build_py):
 
     def prebuild(self) -> None:
         editable = getattr(self, "editable_mode", False)
-        sys.path.insert(0, str(_source_view() if editable else Path(self.build_lib)))
+        view = _source_view() if editable else None
+        sys.path.insert(0, str(view if view else Path(self.build_lib)))
         try:
             from mjrules.compiler import compile_variant, shipped_names
             from mjrules.native import _ensure
@@ -56,10 +59,13 @@ class BuildPy(build_py):
                 lock.unlink()  # nobody else builds into a fresh build tree
         finally:
             sys.path.pop(0)
+            if view:
+                shutil.rmtree(view, ignore_errors=True)
 
 
 def _source_view() -> Path:
-    """A folder where `import mjrules` finds the source tree (runtime/ as mjrules, compiler/ ... inside)."""
+    """A new temporary folder where `import mjrules` finds the source tree (runtime/ as mjrules, compiler/ ...
+    inside); the caller removes it."""
     view = Path(tempfile.mkdtemp(prefix="mjrules-src-")) / "mjrules"
     shutil.copytree(ROOT / "runtime", view, ignore=shutil.ignore_patterns("*.so", "*.c", "__pycache__"))
     for sub in ("compiler", "grammar", "specs"):
