@@ -20,6 +20,7 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_CopyCharacters(object to, Py_ssize_t to_start, object src, Py_ssize_t from_start,
                                         Py_ssize_t how_many) except -1
     Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
     int PyUnicode_WriteChar(object u, Py_ssize_t index, Py_UCS4 ch) except -1
 
 cdef tuple _NO_ARGS = ()
@@ -40,27 +41,77 @@ cdef object _frozen(object cls, object items):
     return out
 
 
+cdef str _SPACE = " "
+cdef str _WILDS_AS = "; wilds as "
+
+cdef enum:
+    MAXPARTS = 2 * MAXG + 2            # a line's text: its prefix and every group's description, spaced
+    MAXLOOSE = 2 * 4 * NK + 2 * MAXJ + 2   # a reading without groups: every tile's name, "; wilds as", each wild's
+
+
+cdef str _concat(PyObject** parts, int n):
+    """The strings parts[:n] (borrowed) as one new string: "".join without a list or the joined pieces between."""
+    cdef Py_ssize_t size = 0, at = 0, m
+    cdef Py_UCS4 top = 127
+    cdef int i
+    for i in range(n):
+        size += PyUnicode_GET_LENGTH(<str>parts[i])
+        top = max(top, PyUnicode_MAX_CHAR_VALUE(<str>parts[i]))
+    out = PyUnicode_New(size, top)
+    for i in range(n):
+        m = PyUnicode_GET_LENGTH(<str>parts[i])
+        PyUnicode_CopyCharacters(out, at, <str>parts[i], 0, m)
+        at += m
+    return out
+
+
 cdef str _line_text(str prefix, list gdesc, const int* slots, int n):
     """prefix followed by the descriptions (item 3) of the groups gdesc[slots[i]], i < n, joined by spaces: one
     new string, as prefix + " ".join(...) gives without the joined string between."""
-    cdef Py_ssize_t size = len(prefix), at
-    cdef Py_UCS4 top = PyUnicode_MAX_CHAR_VALUE(prefix)
-    cdef int i
+    cdef PyObject* parts[MAXPARTS]
+    cdef int i, np = 1
+    if n > MAXG:
+        raise ValueError("too many groups")
+    parts[0] = <PyObject*>prefix
     for i in range(n):
-        d = <str>(<tuple>PyList_GET_ITEM(gdesc, slots[i]))[3]
-        size += len(d) + (i > 0)
-        top = max(top, PyUnicode_MAX_CHAR_VALUE(d))
-    out = PyUnicode_New(size, top)
-    PyUnicode_CopyCharacters(out, 0, prefix, 0, len(prefix))
-    at = len(prefix)
-    for i in range(n):
-        d = <str>(<tuple>PyList_GET_ITEM(gdesc, slots[i]))[3]
         if i:
-            PyUnicode_WriteChar(out, at, 32)
-            at += 1
-        PyUnicode_CopyCharacters(out, at, d, 0, len(d))
-        at += len(d)
-    return out
+            parts[np] = <PyObject*>_SPACE
+            np += 1
+        parts[np] = PyTuple_GET_ITEM(<tuple>PyList_GET_ITEM(gdesc, slots[i]), 3)
+        np += 1
+    return _concat(parts, np)
+
+
+cdef str _loose_text(str prefix, list names, const int* counts, const int* assign, int nassign):
+    """prefix and a reading without groups (a special shape): the name of every tile it holds (counts, per kind)
+    and, with wilds, "; wilds as" and what each stands for (assign), spaced as the reference spaces them; one
+    new string, made each time (a stream of new hands asks for a new one nearly every time)."""
+    cdef PyObject* parts[MAXLOOSE]
+    cdef int k, c, np = 1
+    parts[0] = <PyObject*>prefix
+    for k in range(NK):
+        if not 0 <= counts[k] <= 4 * NK or np + 2 * counts[k] > MAXLOOSE - 2 * MAXJ - 2:
+            raise ValueError("not a tile count")
+        for c in range(counts[k]):
+            if np > 1:
+                parts[np] = <PyObject*>_SPACE
+                np += 1
+            parts[np] = PyList_GET_ITEM(names, k)
+            np += 1
+    if nassign:
+        if not 0 < nassign <= MAXJ:
+            raise ValueError("too many wilds")
+        parts[np] = <PyObject*>_WILDS_AS
+        np += 1
+        for c in range(nassign):
+            if not 0 <= assign[c] < NK:
+                raise ValueError("not a tile kind")
+            if c:
+                parts[np] = <PyObject*>_SPACE
+                np += 1
+            parts[np] = PyList_GET_ITEM(names, assign[c])
+            np += 1
+    return _concat(parts, np)
 
 
 cdef inline object _fresh(object cls):
@@ -166,7 +217,7 @@ cdef class ResultBuilder:
     cdef object engine
     cdef Kernel kernel
     cdef list pat_lines, pat_names, names
-    cdef dict described, middles, templates, by_sig, by_settle
+    cdef dict middles, templates, by_sig, by_settle
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef list gfrozen                  # per group slot its group dict of a reading (frozen, shared), else None
     cdef list pat_rules                # per pattern the rule ids of its explanation line (frozen, shared)
@@ -198,7 +249,7 @@ cdef class ResultBuilder:
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
         self.pat_rules = [_frozen(flist, list(line[1])) for line in self.pat_lines]
         cdef int slot
-        self.described, self.middles = {}, middles
+        self.middles = middles
         self.gdesc = [None] * GSLOTS
         self.gfrozen = [None] * GSLOTS
         self.rtpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None, "value": None,
@@ -231,21 +282,6 @@ cdef class ResultBuilder:
         if len(self.templates) >= 4096:
             self.templates.clear()
         self.templates[id(lines)] = (lines, got)
-        return got
-
-    cdef str _loose(self, tuple counts, tuple assign):
-        """The reading's tiles when it has no groups (a special shape), remembered per counts and wilds."""
-        cdef int k, c
-        key = (counts, assign)
-        got = self.described.get(key)
-        if got is None:
-            names = self.names
-            got = " ".join([names[k] for k in range(34) for c in range(<int>counts[k])])
-            if assign:
-                got += "; wilds as " + " ".join([names[k] for k in assign])
-            if len(self.described) >= 4096:
-                self.described.clear()
-            self.described[key] = got
         return got
 
     cdef tuple _middle(self, bytes sig, Py_hash_t h, value):
@@ -430,8 +466,7 @@ cdef class ResultBuilder:
         if n:
             PyDict_SetItem(first, "text", _line_text(<str>line[2], gdesc, slots, n))
         else:
-            PyDict_SetItem(first, "text", <str>line[2] + self._loose(tuple([rd.counts[i] for i in range(NK)]),
-                                                                    tuple([rd.assign[i] for i in range(rd.nassign)])))
+            PyDict_SetItem(first, "text", _loose_text(<str>line[2], names, rd.counts, rd.assign, rd.nassign))
         explain = _fresh(self.flist)
         PyList_Append(explain, _sealed(first))
         PyList_SetSlice(explain, 1, 1, mid_t)   # the shared (frozen) lines of the reading's signature
