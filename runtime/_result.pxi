@@ -21,7 +21,6 @@ cdef extern from "Python.h":
                                         Py_ssize_t how_many) except -1
     Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
-    int PyUnicode_WriteChar(object u, Py_ssize_t index, Py_UCS4 ch) except -1
 
 cdef tuple _NO_ARGS = ()
 
@@ -90,7 +89,7 @@ cdef str _loose_text(str prefix, list names, const int* counts, const int* assig
     cdef int k, c, np = 1
     parts[0] = <PyObject*>prefix
     for k in range(NK):
-        if not 0 <= counts[k] <= 4 * NK or np + 2 * counts[k] > MAXLOOSE - 2 * MAXJ - 2:
+        if counts[k] < 0 or np + 2 * counts[k] > MAXLOOSE - 2 * MAXJ - 2:  # room left for the wilds
             raise ValueError("not a tile count")
         for c in range(counts[k]):
             if np > 1:
