@@ -17,9 +17,14 @@ cdef extern from "Python.h":
     int _PyDict_SetItem_KnownHash(object mp, object key, object item, Py_hash_t hash) except -1
     double PyLong_AsDouble(object o) except? -1.0
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
-    Py_ssize_t PyUnicode_CopyCharacters(object to, Py_ssize_t to_start, object src, Py_ssize_t from_start,
-                                        Py_ssize_t how_many) except -1
     Py_UCS4 PyUnicode_MAX_CHAR_VALUE(object o)
+    ctypedef unsigned char Py_UCS1
+    ctypedef unsigned short Py_UCS2
+    ctypedef struct PyListObject:
+        PyObject** ob_item
+        Py_ssize_t allocated
+    void Py_SET_SIZE(object o, Py_ssize_t size)
+    void* PyMem_Calloc(size_t nelem, size_t elsize)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
 cdef tuple _NO_ARGS = ()
@@ -49,17 +54,32 @@ cdef enum:
 
 
 cdef str _concat(PyObject** parts, int n):
-    """The strings parts[:n] (borrowed) as one new string: "".join without a list or the joined pieces between."""
-    cdef Py_ssize_t size = 0, at = 0, m
+    """The strings parts[:n] (borrowed) as one new string: "".join without a list or the joined pieces between.
+    The characters are written straight into the new string (a part of the same width copied whole, a narrower
+    one widened character by character): PyUnicode_CopyCharacters' checks cost ~140 instructions a part, and a
+    line's parts are a few characters each."""
+    cdef Py_ssize_t size = 0, at = 0, m, j
     cdef Py_UCS4 top = 127
-    cdef int i
+    cdef int i, kind, k
     for i in range(n):
         size += PyUnicode_GET_LENGTH(<str>parts[i])
         top = max(top, PyUnicode_MAX_CHAR_VALUE(<str>parts[i]))
     out = PyUnicode_New(size, top)
+    kind = PyUnicode_KIND(out)   # at least each part's: top is the widest part's maximum
+    cdef char* dst = <char*>PyUnicode_DATA(out)
+    cdef const char* src
     for i in range(n):
         m = PyUnicode_GET_LENGTH(<str>parts[i])
-        PyUnicode_CopyCharacters(out, at, <str>parts[i], 0, m)
+        k = PyUnicode_KIND(<str>parts[i])
+        src = <const char*>PyUnicode_DATA(<str>parts[i])
+        if k == kind:
+            memcpy(dst + at * kind, src, m * kind)
+        elif kind == 2:   # (k == 1)
+            for j in range(m):
+                (<Py_UCS2*>dst)[at + j] = (<const Py_UCS1*>src)[j]
+        else:             # kind == 4, k 1 or 2
+            for j in range(m):
+                (<Py_UCS4*>dst)[at + j] = (<const Py_UCS1*>src)[j] if k == 1 else (<const Py_UCS2*>src)[j]
         at += m
     return out
 
@@ -117,6 +137,29 @@ cdef inline object _fresh(object cls):
     """An empty instance of a frozen list or dict type, as its tp_new makes it, for the caller to fill through the
     C API (which the type's refusing methods do not see) and then hand to _sealed."""
     return (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+
+
+cdef object _fresh_list(object cls, Py_ssize_t n):
+    """A new instance of the frozen list type cls with n items, each still to be put in by _put (all of them,
+    before the list is read or sealed): the room PyList_New would give (the type's tp_new makes it empty), so that
+    filling it reallocates nothing."""
+    out = (<PyTypeObject*>cls).tp_new(cls, <PyObject*>_NO_ARGS, NULL)
+    cdef PyListObject* lst = <PyListObject*>out
+    if n > 0:
+        if lst.ob_item != NULL:
+            raise ValueError("not a fresh list")
+        lst.ob_item = <PyObject**>PyMem_Calloc(<size_t>n, sizeof(PyObject*))  # (list_dealloc frees it)
+        if lst.ob_item == NULL:
+            raise MemoryError()
+        lst.allocated = n
+        Py_SET_SIZE(out, n)
+    return out
+
+
+cdef inline void _put(object lst, Py_ssize_t i, object item) noexcept:
+    """Item i of a list from _fresh_list, not yet put."""
+    Py_INCREF(item)
+    PyList_SET_ITEM(lst, i, item)
 
 
 cdef inline object _sealed(object out):
@@ -406,6 +449,7 @@ cdef class ResultBuilder:
         cdef int slots[MAXG]
         cdef unsigned char kb[2 * MAXG + MAXJ + NK + 2]  # the reading's key
         cdef int n = 0, i, t, slot, k, nk
+        cdef Py_ssize_t nm, ns
         cdef PyObject* hit
         cdef Py_hash_t h = 0, hs, h2
         cdef tuple mid_t, set_t
@@ -466,19 +510,22 @@ cdef class ResultBuilder:
             PyDict_SetItem(first, "text", _line_text(<str>line[2], gdesc, slots, n))
         else:
             PyDict_SetItem(first, "text", _loose_text(<str>line[2], names, rd.counts, rd.assign, rd.nassign))
-        explain = _fresh(self.flist)
-        PyList_Append(explain, _sealed(first))
-        PyList_SetSlice(explain, 1, 1, mid_t)   # the shared (frozen) lines of the reading's signature
-        PyList_SetSlice(explain, 1 + len(mid_t), 1 + len(mid_t), set_t)   # and of the settlement
-        groups = _fresh(self.flist)
+        nm, ns = len(mid_t), len(set_t)
+        explain = _fresh_list(self.flist, 1 + nm + ns)
+        _put(explain, 0, _sealed(first))
+        for i in range(nm):   # the shared (frozen) lines of the reading's signature
+            _put(explain, 1 + i, <object>PyTuple_GET_ITEM(mid_t, i))
+        for i in range(ns):   # and of the settlement
+            _put(explain, 1 + nm + i, <object>PyTuple_GET_ITEM(set_t, i))
+        groups = _fresh_list(self.flist, n)
         for i in range(n):
-            PyList_Append(groups, <object>PyList_GET_ITEM(gfrozen, slots[i]))
+            _put(groups, i, <object>PyList_GET_ITEM(gfrozen, slots[i]))
         reading = _fresh(self.fdict)
         PyDict_SetItem(reading, "groups", _sealed(groups))
         if self.wilds:
-            wilds_as = _fresh(self.flist)
+            wilds_as = _fresh_list(self.flist, rd.nassign)
             for i in range(rd.nassign):
-                PyList_Append(wilds_as, <object>PyList_GET_ITEM(names, rd.assign[i]))
+                _put(wilds_as, i, <object>PyList_GET_ITEM(names, rd.assign[i]))
             PyDict_SetItem(reading, "wilds_as", _sealed(wilds_as))
         out = self._decided(self.rtpl, p, middle, value, <dict>paid)
         out["reading"] = _sealed(reading)
