@@ -263,6 +263,8 @@ cdef class ResultBuilder:
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef list gfrozen                  # per group slot its group dict of a reading (frozen, shared), else None
     cdef list pat_rules                # per pattern the rule ids of its explanation line (frozen, shared)
+    cdef list pat_first                # per pattern its explanation line's dict with the text still to fill
+    cdef dict reading_tpl              # a reading's dict with its values still to fill
     cdef dict rtpl                     # a winning result's dict with its values still to fill
     cdef dict lean_tpl                 # the same without reading and explain (evaluate(..., explain=False))
     cdef dict leans                    # _result_key(pattern, Kernel._signature, Kernel._settle_signature) -> a lean result's
@@ -290,6 +292,9 @@ cdef class ResultBuilder:
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
         self.pat_rules = [_frozen(flist, list(line[1])) for line in self.pat_lines]
+        self.pat_first = [{"rule": line[0], "rules": rules, "text": None}
+                          for line, rules in zip(self.pat_lines, self.pat_rules)]
+        self.reading_tpl = {"groups": None, "wilds_as": None} if wilds else {"groups": None}
         cdef int slot
         self.middles = middles
         self.gdesc = [None] * GSLOTS
@@ -327,20 +332,42 @@ cdef class ResultBuilder:
         return got
 
     cdef tuple _middle(self, bytes sig, Py_hash_t h, value):
-        """(engine._middle, its lines' templates) for the reading whose signature is sig (Kernel._signature; h:
-        its _sig_hash), remembered per signature where the engine remembers it (not while a define's string value
-        has no name yet)."""
+        """(engine._middle, its lines' templates, per pattern its result templates or None: see _heads) for the
+        reading whose signature is sig (Kernel._signature; h: its _sig_hash), remembered per signature where the
+        engine remembers it (not while a define's string value has no name yet)."""
         cdef PyObject* hit = _PyDict_GetItem_KnownHash(self.by_sig, sig, h)
         if hit != NULL:
             return <tuple>hit
         mods, events, status, rows, defines = self.kernel.parts(sig)
         middle = self.engine._middle(mods, events, status, rows, defines, value)
-        got = (middle, self._templates(<tuple>middle[0]))
+        got = (middle, self._templates(<tuple>middle[0]), [None] * len(self.pat_names))
         if (mods, events, status, rows, defines, value) in self.middles:
             if len(self.by_sig) >= 4096:
                 self.by_sig.clear()
             _PyDict_SetItem_KnownHash(self.by_sig, sig, got, h)
         return got
+
+    cdef tuple _heads(self, tuple got, int p, value):
+        """Pattern p's (full result template, lean result template, patterns) for the reading whose _middle is got:
+        the templates (rtpl and lean_tpl) with everything the pattern and the signature decide filled in (reason,
+        pattern, status, value: the signature holds the value), the patterns as a tuple; made once per pattern
+        and signature, in got's third item."""
+        cdef list per = <list>got[2]
+        hit = <object>PyList_GET_ITEM(per, p)
+        if hit is not None:
+            return <tuple>hit
+        middle = <tuple>got[0]
+        reason, name = self.pat_names[p]
+        full = PyDict_Copy(self.rtpl)
+        lean = PyDict_Copy(self.lean_tpl)
+        for d in (full, lean):
+            d["reason"] = reason
+            d["pattern"] = name
+            d["status"] = middle[2]
+            d["value"] = value
+        heads = (full, lean, (name,) + tuple(middle[1]))
+        per[p] = heads
+        return heads
 
     cdef tuple _settled(self, s, sig, Py_hash_t h, object num):
         """(payments dict, its explanation lines) of settle_win on the reading just chosen, remembered per its
@@ -414,27 +441,21 @@ cdef class ResultBuilder:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
         hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
-        middle = self._middle(<bytes>r[3], hs, value)[0]
+        got = self._middle(<bytes>r[3], hs, value)
         settled = self._settled(s, sig2, h2, value)
         if settled is None:
             return None
-        out = self._decided(self.lean_tpl, p, middle, value, <dict>(<tuple>settled)[0])
+        out = self._decided(got, p, value, <dict>(<tuple>settled)[0], False)
         if key is not None:
             self._remember(self.leans, key, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
-    cdef dict _decided(self, dict tpl, int p, tuple middle, value, dict paid):
-        """A copy of the template tpl (rtpl or lean_tpl) with the decided values filled in: pattern p's reason and
-        name, the middle's patterns and status (engine._middle), the value and a copy of the payments paid."""
-        reason, name = self.pat_names[p]
-        patterns = [name]
-        patterns.extend(<tuple>middle[1])
-        out = PyDict_Copy(tpl)  # copying the keys of a small dict is cheaper than inserting them
-        out["reason"] = reason
-        out["pattern"] = name
-        out["patterns"] = patterns
-        out["status"] = middle[2]
-        out["value"] = value
+    cdef dict _decided(self, tuple got, int p, value, dict paid, int full):
+        """A new result dict with the decided values: pattern p's head (_heads: got is the reading's _middle) full or
+        lean, a new patterns list and a copy of the payments paid (the caller's own)."""
+        cdef tuple heads = self._heads(got, p, value)
+        out = PyDict_Copy(<object>PyTuple_GET_ITEM(heads, 0 if full else 1))  # copying a small dict's keys and
+        out["patterns"] = list(<tuple>heads[2])                                # values beats inserting them
         out["payments"] = PyDict_Copy(paid)
         return out
 
@@ -496,7 +517,8 @@ cdef class ResultBuilder:
                 return _own_copy(<tuple>hit)
         value = _num_of(r[2])
         hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
-        middle, mid_t = self._middle(<bytes>r[3], hs, value)
+        got = self._middle(<bytes>r[3], hs, value)
+        mid_t = <tuple>got[1]
         settled = self._settled(s, sig2, h2, value)
         if settled is None:
             return None
@@ -504,8 +526,7 @@ cdef class ResultBuilder:
         # the new frozen containers are filled in place (no plain container copied into each)
         line = <tuple>self.pat_lines[p]
         first = _fresh(self.fdict)
-        PyDict_SetItem(first, "rule", line[0])
-        PyDict_SetItem(first, "rules", self.pat_rules[p])
+        PyDict_Update(first, <object>PyList_GET_ITEM(self.pat_first, p))  # (a copy of its keys, not inserts)
         if n:
             PyDict_SetItem(first, "text", _line_text(<str>line[2], gdesc, slots, n))
         else:
@@ -521,13 +542,14 @@ cdef class ResultBuilder:
         for i in range(n):
             _put(groups, i, <object>PyList_GET_ITEM(gfrozen, slots[i]))
         reading = _fresh(self.fdict)
+        PyDict_Update(reading, self.reading_tpl)
         PyDict_SetItem(reading, "groups", _sealed(groups))
         if self.wilds:
             wilds_as = _fresh_list(self.flist, rd.nassign)
             for i in range(rd.nassign):
                 _put(wilds_as, i, <object>PyList_GET_ITEM(names, rd.assign[i]))
             PyDict_SetItem(reading, "wilds_as", _sealed(wilds_as))
-        out = self._decided(self.rtpl, p, middle, value, <dict>paid)
+        out = self._decided(got, p, value, <dict>paid, True)
         out["reading"] = _sealed(reading)
         out["explain"] = _sealed(explain)
         if key is not None:
