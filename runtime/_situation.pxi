@@ -57,7 +57,31 @@ cdef int _scan_ascii(str text, int* kinds, bint* wild) except -2:
     if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:  # a character beyond Latin-1: not this notation
         return -1
     at = <const unsigned char*>PyUnicode_DATA(text)
-    while i < size:
+    while i + 1 < size:  # the common spelling first: one tile a digit and its suit ('3p'), maybe marked ('1p*')
+        d = <int>at[i] - 48
+        ch = at[i + 1]
+        if d < 1 or d > 9:
+            break
+        if ch == u'm':
+            base = 0
+        elif ch == u'p':
+            base = 9
+        elif ch == u's':
+            base = 18
+        elif ch == u'z' and d <= 7:
+            base = 27
+        else:
+            break
+        if n == RD_MAX:
+            return -1
+        kinds[n], wild[n] = base + d - 1, False
+        n += 1
+        i += 2
+        star_target = i
+        if i < size and at[i] == 42:  # '*': as the loop below marks the tile just read
+            wild[n - 1] = True
+            i += 1
+    while i < size:  # the rest, whatever it is, from where the spelling above stops
         ch = at[i]
         d = _digit(ch)
         if ch == u' ':

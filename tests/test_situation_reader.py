@@ -92,7 +92,8 @@ ALPHABET = "1234567890mpszf* \t"
 
 @settings(max_examples=examples(3000, 30000), deadline=None)
 @given(st.text(alphabet=ALPHABET, max_size=30) | st.lists(st.sampled_from(
-    ["1m", "99p", "123s", "7z", "8z", "0m", "9s*", "9*s", "*", "f1", "f9", " ", "12", "m"]), max_size=8).map("".join))
+    ["1m", "99p", "123s", "7z", "8z", "0m", "9s*", "9*s", "*", "f1", "f9", " ", "12", "m", "3p", "5z*", "**",
+     "1p*", "9z"]), max_size=40).map("".join))
 def test_scan_is_the_tile_parser(text):
     got = core.scan_ascii(text)
     try:
