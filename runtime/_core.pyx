@@ -832,6 +832,7 @@ cdef struct Std:
     int c[NK]
     int F[10]             # _unit(x, c, u, &G[u]) of every unit u of c, kept as c changes (see _std_feasible)
     int G[10]
+    int idx[3]            # each suit's table index (_suit_idx), kept as c changes; -1: a count over 4
     int tiles             # the sum of c
     int* needs            # what a reading must have to hold an open pattern (Spec.std_needs, or'ed over the
                           # open patterns; bits 0-2 the pair's wild counts, bit 3 a sequence), changing as the
@@ -945,6 +946,17 @@ cdef inline void _std_unit(Std* S, int u) noexcept nogil:
     S.F[u] = _unit(S.x, S.c, u, &S.G[u])
 
 
+cdef inline void _std_took(Std* S, int u, int d) noexcept nogil:
+    """Unit u again after tiles were taken out of it: d is their weight in its suit index (rank r's tile counts
+    5 ** r), so a suit's entry is found without summing its nine counts; the caller puts d back into S.idx[u]
+    with the tiles."""
+    if u < 3 and S.idx[u] >= 0:
+        S.idx[u] -= d
+        S.F[u] = _suit_at(S.x, u, S.idx[u], &S.G[u])
+    else:
+        _std_unit(S, u)
+
+
 cdef bint _std_feasible(Std* S, int j, int sets, int pairs) noexcept nogil:
     """_feasible(S.x, S.c, j, sets, pairs) from the units kept in S: a group taken or put back changes one
     unit, so only that unit is looked up again."""
@@ -964,7 +976,7 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
     """Every reading of S.c with j wilds as `sets` sets and `pairs` pairs; k: no kind below it is held (the
     lowest held kind is taken first, so it never decreases down the recursion)."""
     cdef int* c = S.c
-    cdef int real, r, off, u, f0, g0
+    cdef int real, r, off, u, f0, g0, i0
     cdef int needs = S.needs[0]
     cdef unsigned long long cand = S.x.f.cand
     if S.stop:
@@ -994,12 +1006,13 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
         return
     u = _unit_of(k)
     f0, g0 = S.F[u], S.G[u]
+    i0 = S.idx[u] if u < 3 else 0
     if pairs:
         for real in range(2, 0, -1):
             if c[k] >= real and j >= 2 - real and (real == 2 or (cand >> k) & 1) and (needs >> (2 - real)) & 1:
                 c[k] -= real
                 S.tiles -= real
-                _std_unit(S, u)
+                _std_took(S, u, real * _p5[k - 9 * u] if u < 3 else 0)
                 S.pairw = 2 - real
                 _push(&S.rd, G_PAIR, k, 0 if real == 2 else 2)
                 _std_rec(S, j - (2 - real), sets, pairs - 1, k)
@@ -1007,6 +1020,8 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
                 c[k] += real
                 S.tiles += real
                 S.F[u], S.G[u] = f0, g0
+                if u < 3:
+                    S.idx[u] = i0
                 if S.stop:
                     return
     if not sets:
@@ -1015,13 +1030,15 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
         if c[k] >= real and j >= 3 - real and (real == 3 or (cand >> k) & 1):
             c[k] -= real
             S.tiles -= real
-            _std_unit(S, u)
+            _std_took(S, u, real * _p5[k - 9 * u] if u < 3 else 0)
             _push(&S.rd, G_PUNG, k, (7 << real) & 7)
             _std_rec(S, j - (3 - real), sets - 1, pairs, k)
             S.rd.ngroups -= 1
             c[k] += real
             S.tiles += real
             S.F[u], S.G[u] = f0, g0
+            if u < 3:
+                S.idx[u] = i0
             if S.stop:
                 return
     if k >= 27 or not S.needs[0] & 8:   # no open pattern holds with a sequence
@@ -1044,7 +1061,7 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
     cdef int* c = S.c
     cdef unsigned long long cand = S.x.f.cand
     cdef int u = start // 9               # the sequence's suit: the one unit it changes
-    cdef int f0 = S.F[u], g0 = S.G[u]
+    cdef int f0 = S.F[u], g0 = S.G[u], i0 = S.idx[u], d
     for i in range(3):
         t = start + i
         if t == k:
@@ -1070,11 +1087,13 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                 if ((wild & 1) and not (cand >> start) & 1) or ((wild & 2) and not (cand >> (start + 1)) & 1) \
                         or ((wild & 4) and not (cand >> (start + 2)) & 1):
                     continue
+                d = 0
                 for i in range(3):
                     if not (wild >> i) & 1:
                         c[start + i] -= 1
+                        d += _p5[start + i - 9 * u]
                 S.tiles -= 3 - need
-                _std_unit(S, u)
+                _std_took(S, u, d)
                 _push(&S.rd, G_SEQ, start, wild)
                 _std_rec(S, j - need, sets - 1, pairs, k)
                 S.rd.ngroups -= 1
@@ -1082,7 +1101,7 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                     if not (wild >> i) & 1:
                         c[start + i] += 1
                 S.tiles += 3 - need
-                S.F[u], S.G[u] = f0, g0
+                S.F[u], S.G[u], S.idx[u] = f0, g0, i0
                 if S.stop:
                     return
 
@@ -1091,7 +1110,7 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, in
     """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order; with needs (see
     Std), only those that may hold an open pattern, as *needs says when each is reached."""
     cdef Std S
-    cdef int k
+    cdef int k, spare = 0
     S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
     S.all_needs = 15
     S.needs = needs if needs != NULL else &S.all_needs
@@ -1104,6 +1123,8 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, in
         S.tiles += S.c[k]
     for k in range(10):
         _std_unit(&S, k)
+    for k in range(3):
+        S.idx[k] = _suit_idx(S.c + 9 * k, &spare)
     S.nopt = -1  # the sets wilds alone can make: listed by _all_jokers when it first needs them
     if 3 * sets + 2 >= 3 * MAXG:
         x.err |= ERR_OTHER
