@@ -526,17 +526,28 @@ cdef inline bint rf_spacing(int* c, double d) noexcept nogil:
             g += 1
     return 1
 
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long x) nogil   # gcc and clang: the index of x's lowest set bit (x != 0)
+
 cdef inline double flower_fours(Ctx* x, unsigned long long mask) noexcept nogil:
+    """The kinds of mask (below NALL) whose every copy is among the flowers shown."""
     cdef int k, n = 0
-    for k in range(NALL):
-        if (mask >> k) & 1 and x.spec.copies[k] and x.f.flower_counts[k] >= x.spec.copies[k]:
+    mask &= (1ULL << NALL) - 1
+    while mask:   # the set bits only: a mask names a handful of flower kinds
+        k = __builtin_ctzll(mask)
+        mask &= mask - 1
+        if x.spec.copies[k] and x.f.flower_counts[k] >= x.spec.copies[k]:
             n += 1
     return n
 
 cdef inline double flower_complete(Ctx* x, unsigned long long mask) noexcept nogil:
+    """1 when every kind of mask (below NALL) is among the flowers shown, else 0."""
     cdef int k
-    for k in range(NALL):
-        if (mask >> k) & 1 and x.f.flower_counts[k] <= 0:
+    mask &= (1ULL << NALL) - 1
+    while mask:
+        k = __builtin_ctzll(mask)
+        mask &= mask - 1
+        if x.f.flower_counts[k] <= 0:
             return 0.0
     return 1.0
 
