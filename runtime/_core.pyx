@@ -1121,10 +1121,14 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, in
     S.tiles = 0
     for k in range(NK):
         S.tiles += S.c[k]
-    for k in range(10):
-        _std_unit(&S, k)
-    for k in range(3):
+    for k in range(3):   # the suits as _unit has them, their indices kept (_std_took)
         S.idx[k] = _suit_idx(S.c + 9 * k, &spare)
+        if S.idx[k] < 0:
+            S.F[k] = S.G[k] = 0
+        else:
+            S.F[k] = _suit_at(x, k, S.idx[k], &S.G[k])
+    for k in range(3, 10):
+        _std_unit(&S, k)
     S.nopt = -1  # the sets wilds alone can make: listed by _all_jokers when it first needs them
     if 3 * sets + 2 >= 3 * MAXG:
         x.err |= ERR_OTHER
@@ -2661,8 +2665,9 @@ cdef class Kernel:
         cdef Spec* sp = self.sp
         cdef Run R
         cdef Reading* rd = &self.best
-        cdef int i
+        cdef int i, sets, std
         cdef bint ok
+        cdef Units U
         self._load_opts(opts)
         self._fill_sit(st, melds, win_by)
         if x.err:
@@ -2683,12 +2688,17 @@ cdef class Kernel:
                 return (REFUSE, 2)
             if st.win_tile == st.wild and st.wild != -1:
                 return (REFUSE, 3)
-        if not _may_fit(x, (sp.win_size - 2) // 3 - x.f.nmelds, -1):
+        sets = (sp.win_size - 2) // 3 - x.f.nmelds
+        _units(x.f.real, &U, x.small)   # the hand's units, looked up once for the feasibility and the shapes
+        std = _feasible_u(x, &U, x.f.jokers, sets, 1) if x.has_std and sets >= 0 else -1
+        if not _may_fit(x, sets, std):
             if x.err:
                 return (ERR,)
             return (NOFIT, x.f.waits_all)
         memset(&R, 0, sizeof(Run))
         R.x, R.best, R.legal_only = x, rd, True   # the best legal reading: what a forbid rules out is skipped
+        R.units = &U
+        R.std_known, R.std_ok = std >= 0, std > 0
         _run_all(x, &R, &self.dd)
         if x.err:
             return (ERR,)
