@@ -166,6 +166,11 @@ cdef inline signed char _flag(PyObject* v) noexcept:
     return -1 if v == NULL else (1 if <object>v is True else 0)
 
 
+cdef inline bint _bool_or_absent(PyObject* v) noexcept:
+    """A flag field is absent or a bool (anything else: the Python path decides)."""
+    return v == NULL or type(<object>v) is bool
+
+
 cdef class SituationReader:
     """situation_from_dict(variant, d) for plain dicts, in C; read() returns None where it must decide."""
     cdef int players, fixed_wild, wb_discard, wb_rob_kong, wb_rob_gold, wb_dealt
@@ -358,27 +363,28 @@ cdef class SituationReader:
             wild = self.wild_of[indicator]
         if self.has_wild and wild < 0 and self.fixed:
             wild = self.fixed_wild
-        for i in range(n):
-            if marks[i] and (not self.has_wild or kinds[i] != wild):
-                return None
         if got[SK_WILD_DISCARDS] != NULL and not _exact_int(<object>got[SK_WILD_DISCARDS], 0, 200, &wild_discards):
             return None
         if got[SK_DEALER_STREAK] != NULL and not _exact_int(<object>got[SK_DEALER_STREAK], 0, 10_000, &dealer_streak):
             return None
         if got[SK_WINNERS] != NULL and not _exact_int(<object>got[SK_WINNERS], 1, self.players - 1, &winners):
             return None
-        for i in (SK_FIRST_TURN, SK_FIRST_DISCARD, SK_DECLARED_READY, SK_DEALER_WON):
-            if got[i] != NULL and type(<object>got[i]) is not bool:
-                return None
+        if not (_bool_or_absent(got[SK_FIRST_TURN]) and _bool_or_absent(got[SK_FIRST_DISCARD])
+                and _bool_or_absent(got[SK_DECLARED_READY]) and _bool_or_absent(got[SK_DEALER_WON])):
+            return None
         first_discard = got[SK_FIRST_DISCARD] != NULL and <object>got[SK_FIRST_DISCARD] is True
         # ---- check_situation's tests (those of situation._plainly_legal) -----------------------------------
         if n + 3 * len(melds) != self.sizes[pre_draw]:
             return None
+        # every count is checked against the kind's copies as it grows (a count only ever grows here)
         memset(held, 0, sizeof(held))
         for i in range(n):
-            if not (self.playable >> kinds[i]) & 1:
+            k = kinds[i]
+            if (marks[i] and (not self.has_wild or k != wild)) or not (self.playable >> k) & 1:
                 return None
-            held[kinds[i]] += 1
+            held[k] += 1
+            if held[k] > self.copies[k]:
+                return None
         for m in melds:
             mk = m.kind
             if (mk == "chi" and not self.chi) or (mk == "kong" and not self.kongs):
@@ -387,10 +393,15 @@ cdef class SituationReader:
                 if not 0 <= k < RD_KINDS or not (self.playable >> k) & 1 or (wild == k and self.no_calls):
                     return None
                 held[k] += 1
+                if held[k] > self.copies[k]:
+                    return None
         for i in range(nf):
-            if not (self.scored >> fk[i]) & 1:
+            k = fk[i]
+            if not (self.scored >> k) & 1:
                 return None
-            held[fk[i]] += 1
+            held[k] += 1
+            if held[k] > self.copies[k]:
+                return None
         if wb != self.wb_rob_gold:  # the face-up indicator counts as a copy
             extra = indicator if indicator >= 0 and self.indicator_stays else \
                 wild if wild >= 0 and self.indicator_copy else -1
@@ -398,9 +409,8 @@ cdef class SituationReader:
                 if not (self.playable >> extra) & 1:
                     return None
                 held[extra] += 1
-        for k in range(RD_KINDS):
-            if held[k] > self.copies[k]:
-                return None
+                if held[extra] > self.copies[extra]:
+                    return None
         if wild >= 0 and self.has_wild and not (self.playable >> wild) & 1:
             return None
         if win_tile >= 0 and not pre_draw:
