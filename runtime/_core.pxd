@@ -167,6 +167,7 @@ cdef struct Ctx:
     signed char* ssu              # per wilds held (0..MAXJ): _sure_shapes' answer, -1 not asked yet (as msu)
     signed char* msc              # per pattern: min_sure on these facts and counts (x.f.base), -1 not asked since
     bint ms_dirty                 # the last _reset_memo; ms_dirty: some entry is not -1
+    unsigned long long playmask   # the spec's playable kinds as a kind mask (bit 63: one outside 0..NK-1)
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil
@@ -176,7 +177,7 @@ cdef inline signed char t_waits_all(Ctx* x, int* c) noexcept nogil:
     NULL), false where var_waits_all is false whatever the counts (inside its own test, no winning tile, a dealt
     hand), else unknown."""
     if c != NULL:
-        return var_waits_all(x)
+        return x.f.waits_all if x.f.waits_all >= 0 else var_waits_all(x)   # (its memo, without the call)
     return 0 if x.f.nested or x.f.win_tile < 0 or x.f.dealt else -1
 
 # ---- memoised references --------------------------------------------------------------------------------

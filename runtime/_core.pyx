@@ -1558,6 +1558,9 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
                 odd0 += 1
                 bad0 += not (x.f.cand >> c) & 1
     pcond[0] = pcond[1] = -1
+    if anypair and not (x.playmask & ~x.f.cand):   # every kind drawn pairs with the spare wild (the loop's
+        x.f.waits_all = 1                           # first test passes each)
+        return 1
     for k in range(sp.nplayable):
         i = sp.playable[k]
         if not (i == w or 0 <= i < NK):
@@ -1692,6 +1695,8 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.small = True
     for p in range(NK):
         x.small = x.small and sp.copies[p] <= 4
+    for p in range(sp.nplayable):   # (bit 63, never a wild's candidate: a playable kind outside 0..NK-1)
+        x.playmask |= (1ULL << sp.playable[p]) if 0 <= sp.playable[p] < NK else (1ULL << 63)
     for p in range(sp.npat):
         if sp.shapes[p] == SH_STANDARD:
             x.has_std = True
