@@ -27,6 +27,62 @@ cdef extern from "Python.h":
     void* PyMem_Calloc(size_t nelem, size_t elsize)
     Py_ssize_t PyUnicode_GET_LENGTH(object o)
 
+cdef extern from *:
+    """
+    /* mj_dict_put(d, i, key, value): d[key] = value for a dict d the caller has just made (a copy of a template,
+       or a new dict filled from one) that already holds key: with CPython 3.11's dict layout, where entry i
+       of d's combined string-keyed table holds key itself (the same object), the value is swapped in place;
+       anything else (another layout, another entry, another Python) takes PyDict_SetItem. A new dict nobody has
+       seen needs no version tag; a value that may be tracked put in an untracked dict tracks it, as insertdict does. The
+       swap costs ~15 instructions where PyDict_SetItem costs ~150 (a hash lookup of key and its checks). */
+    #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000 && !defined(Py_LIMITED_API) && !defined(PYPY_VERSION)
+    typedef struct {
+        Py_ssize_t dk_refcnt;
+        uint8_t dk_log2_size;
+        uint8_t dk_log2_index_bytes;
+        uint8_t dk_kind;
+        uint32_t dk_version;
+        Py_ssize_t dk_usable;
+        Py_ssize_t dk_nentries;
+        char dk_indices[];
+    } mj_dictkeys;
+    typedef struct { PyObject *me_key; PyObject *me_value; } mj_dictentry;               /* DICT_KEYS_UNICODE */
+    typedef struct { Py_hash_t me_hash; PyObject *me_key; PyObject *me_value; } mj_dictentry_g;   /* GENERAL */
+    static inline int mj_dict_put(PyObject *d, Py_ssize_t i, PyObject *key, PyObject *value) {
+        PyDictObject *mp = (PyDictObject *)d;
+        mj_dictkeys *dk = (mj_dictkeys *)mp->ma_keys;
+        PyObject **slot = NULL;
+        if (PyDict_Check(d) && mp->ma_values == NULL && 0 <= i && i < dk->dk_nentries) {
+            char *entries = &dk->dk_indices[(size_t)1 << dk->dk_log2_index_bytes];
+            if (dk->dk_kind == 1) {
+                mj_dictentry *e = (mj_dictentry *)entries + i;
+                if (e->me_key == key) slot = &e->me_value;
+            } else if (dk->dk_kind == 0) {   /* (a dict Cython made presized: _PyDict_NewPresized's layout) */
+                mj_dictentry_g *e = (mj_dictentry_g *)entries + i;
+                if (e->me_key == key) slot = &e->me_value;
+            }
+        }
+        if (slot != NULL && *slot != NULL) {
+            PyObject *old = *slot;
+            Py_INCREF(value);
+            *slot = value;
+            Py_DECREF(old);
+            if (!PyObject_GC_IsTracked(d) && PyObject_IS_GC(value)
+                    && (!PyTuple_CheckExact(value) || PyObject_GC_IsTracked(value)))
+                PyObject_GC_Track(d);   /* (insertdict's MAINTAIN_TRACKING) */
+            return 0;
+        }
+        return PyDict_SetItem(d, key, value);
+    }
+    #else
+    static inline int mj_dict_put(PyObject *d, Py_ssize_t i, PyObject *key, PyObject *value) {
+        return PyDict_SetItem(d, key, value);
+    }
+    #endif
+    """
+    int mj_dict_put(object d, Py_ssize_t i, object key, object value) except -1
+
+
 cdef tuple _NO_ARGS = ()
 
 
@@ -234,12 +290,13 @@ cdef list _list_of(tuple t):
     return out
 
 
-cdef dict _own_copy(tuple got):
+cdef dict _own_copy(tuple got, Py_ssize_t at_patterns, Py_ssize_t at_payments):
     """A remembered result (dict, patterns, payments) as the caller's own: a copy of the dict with its own
-    patterns list and payments dict (its reading and explanation are frozen, hence shared)."""
+    patterns list and payments dict (its reading and explanation are frozen, hence shared); at_patterns,
+    at_payments: their entries in the dict (ResultBuilder's)."""
     cdef dict out = PyDict_Copy(<dict>got[0])
-    out["patterns"] = _list_of(<tuple>got[1])
-    out["payments"] = PyDict_Copy(<dict>got[2])
+    mj_dict_put(out, at_patterns, "patterns", _list_of(<tuple>got[1]))
+    mj_dict_put(out, at_payments, "payments", PyDict_Copy(<dict>got[2]))
     return out
 
 
@@ -275,6 +332,8 @@ cdef class ResultBuilder:
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
     cdef Py_hash_t seen[SEEN]          # see _remember
     cdef unsigned long long seed       # _result_key's hash seed
+    cdef Py_ssize_t at_patterns, at_payments, at_reading, at_explain   # their entries in rtpl (and lean_tpl's)
+    cdef Py_ssize_t at_text, at_groups, at_wilds_as                    # in pat_first's dicts, in reading_tpl
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds, flist,
                  fdict):
@@ -299,10 +358,13 @@ cdef class ResultBuilder:
         self.middles = middles
         self.gdesc = [None] * GSLOTS
         self.gfrozen = [None] * GSLOTS
-        self.rtpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None, "value": None,
-                     "payments": None, "reading": None, "explain": None}
-        self.lean_tpl = {"win": True, "reason": None, "pattern": None, "patterns": None, "status": None,
-                         "value": None, "payments": None}
+        # (filled key by key, not as literals: Cython makes a literal of more than 8 keys presized, in the general
+        # layout, whose copies every reader of a result then looks up more slowly)
+        self.rtpl, self.lean_tpl = {}, {}
+        for k in ("win", "reason", "pattern", "patterns", "status", "value", "payments", "reading", "explain"):
+            self.rtpl[k] = True if k == "win" else None
+            if k not in ("reading", "explain"):
+                self.lean_tpl[k] = self.rtpl[k]
         for g, (rank, d) in groups.items():
             slot = _gslot((g >> 16) & 0xFF, (g >> 8) & 0xFF, g & 0xFF)
             if slot < 0:
@@ -313,6 +375,15 @@ cdef class ResultBuilder:
                 gd["wild"] = _frozen(flist, list(d[2]))
             self.gfrozen[slot] = _frozen(fdict, gd)
         self.templates, self.by_sig, self.by_settle, self.leans, self.fulls = {}, {}, {}, {}, {}
+        # the entries of the keys a result's dicts fill (mj_dict_put): a template's key order is its copies'
+        keys = list(self.rtpl)
+        if list(self.lean_tpl) != keys[:len(self.lean_tpl)]:
+            raise ValueError("lean_tpl must be rtpl's first keys")
+        self.at_patterns, self.at_payments = keys.index("patterns"), keys.index("payments")
+        self.at_reading, self.at_explain = keys.index("reading"), keys.index("explain")
+        self.at_text = list(self.pat_first[0]).index("text") if self.pat_first else 0
+        self.at_groups = list(self.reading_tpl).index("groups")
+        self.at_wilds_as = list(self.reading_tpl).index("wilds_as") if wilds else 0
         self.seed = <unsigned long long><Py_hash_t>hash(b"mjrules.ResultBuilder")  # random per process, as Python's own
                                                                         # (fixed by PYTHONHASHSEED)
 
@@ -438,7 +509,7 @@ cdef class ResultBuilder:
             key = _result_key(p, <bytes>r[3], <bytes>sig2, NULL, 0, self.seed, &h)
             hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (bytes' equality cannot raise)
             if hit != NULL:
-                return _own_copy(<tuple>hit)
+                return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
         value = _num_of(r[2])
         hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         got = self._middle(<bytes>r[3], hs, value)
@@ -455,8 +526,8 @@ cdef class ResultBuilder:
         lean, a new patterns list and a copy of the payments paid (the caller's own)."""
         cdef tuple heads = self._heads(got, p, value)
         out = PyDict_Copy(<object>PyTuple_GET_ITEM(heads, 0 if full else 1))  # copying a small dict's keys and
-        out["patterns"] = list(<tuple>heads[2])                                # values beats inserting them
-        out["payments"] = PyDict_Copy(paid)
+        mj_dict_put(out, self.at_patterns, "patterns", list(<tuple>heads[2]))  # values beats inserting them
+        mj_dict_put(out, self.at_payments, "payments", PyDict_Copy(paid))
         return out
 
     cdef dict _build(self, s, tuple r):
@@ -514,7 +585,7 @@ cdef class ResultBuilder:
             key = _result_key(p, <bytes>r[3], <bytes>sig2, kb, nk, self.seed, &h)
             hit = _PyDict_GetItem_KnownHash(self.fulls, key, h)
             if hit != NULL:
-                return _own_copy(<tuple>hit)
+                return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
         value = _num_of(r[2])
         hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         got = self._middle(<bytes>r[3], hs, value)
@@ -528,9 +599,10 @@ cdef class ResultBuilder:
         first = _fresh(self.fdict)
         PyDict_Update(first, <object>PyList_GET_ITEM(self.pat_first, p))  # (a copy of its keys, not inserts)
         if n:
-            PyDict_SetItem(first, "text", _line_text(<str>line[2], gdesc, slots, n))
+            mj_dict_put(first, self.at_text, "text", _line_text(<str>line[2], gdesc, slots, n))
         else:
-            PyDict_SetItem(first, "text", _loose_text(<str>line[2], names, rd.counts, rd.assign, rd.nassign))
+            mj_dict_put(first, self.at_text, "text", _loose_text(<str>line[2], names, rd.counts, rd.assign,
+                                                                 rd.nassign))
         nm, ns = len(mid_t), len(set_t)
         explain = _fresh_list(self.flist, 1 + nm + ns)
         _put(explain, 0, _sealed(first))
@@ -543,15 +615,15 @@ cdef class ResultBuilder:
             _put(groups, i, <object>PyList_GET_ITEM(gfrozen, slots[i]))
         reading = _fresh(self.fdict)
         PyDict_Update(reading, self.reading_tpl)
-        PyDict_SetItem(reading, "groups", _sealed(groups))
+        mj_dict_put(reading, self.at_groups, "groups", _sealed(groups))
         if self.wilds:
             wilds_as = _fresh_list(self.flist, rd.nassign)
             for i in range(rd.nassign):
                 _put(wilds_as, i, <object>PyList_GET_ITEM(names, rd.assign[i]))
-            PyDict_SetItem(reading, "wilds_as", _sealed(wilds_as))
+            mj_dict_put(reading, self.at_wilds_as, "wilds_as", _sealed(wilds_as))
         out = self._decided(got, p, value, <dict>paid, True)
-        out["reading"] = _sealed(reading)
-        out["explain"] = _sealed(explain)
+        mj_dict_put(out, self.at_reading, "reading", _sealed(reading))
+        mj_dict_put(out, self.at_explain, "explain", _sealed(explain))
         if key is not None:
             self._remember(self.fulls, key, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out

@@ -242,6 +242,40 @@ def test_results_are_the_callers_own(variant, explain, backend):
     assert wins >= 3 and (loses >= 1 or variant == JX)
 
 
+@pytest.mark.parametrize("explain", [True, False])
+@pytest.mark.parametrize("variant", [SR, JX, FJ])
+def test_a_cycle_through_a_result_is_collected(variant, explain):
+    """The native back end fills a result's dicts in place (runtime/_result.pxi, mj_dict_put): a dict given a
+    container must still be tracked by the cycle collector, or a cycle made through it would never be freed.
+    Each winning hand twice: built new, then remembered whole (the second copy comes from _own_copy)."""
+    import gc
+    import weakref
+
+    class Anchor:
+        pass
+
+    eng = mjrules.load(variant, backend="native")
+    checked = 0
+    for d in HANDS[variant]:
+        for _ in range(3):
+            try:
+                r = eng.evaluate(d, explain)
+            except SituationError:
+                break
+            if not r["win"]:
+                break
+            assert gc.is_tracked(r) and gc.is_tracked(r["patterns"])
+            a = Anchor()
+            a.result = r
+            r["patterns"].append(a)
+            ref = weakref.ref(a)
+            del a, r
+            gc.collect()
+            assert ref() is None, d
+            checked += 1
+    assert checked >= 9
+
+
 @pytest.mark.parametrize("variant,situation", [
     (SR, {"concealed": "123m456m789p234s9s*", "wild": "9s"}), (SR, {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}),
     (SR, {"concealed": "1m4m7m2p5p8p3s6s1z2z3z4z9s*", "wild": "9s"}),
