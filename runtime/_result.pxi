@@ -83,6 +83,38 @@ cdef extern from *:
     int mj_dict_put(object d, Py_ssize_t i, object key, object value) except -1
 
 
+cdef extern from *:
+    """
+    /* A new list of n items still to be put (a copy of dict src) made as a plain one, from the list's (dict's)
+       own free list, then given the type cls: a heap subclass of list (dict) of the very same layout, which
+       ResultBuilder checks once (_same_layout). That is `obj.__class__ = cls` on an object nobody has seen,
+       which CPython refuses at the Python level for any instance of a static type only because such an
+       instance may be shared (an int, a str): these are not. Dealloc goes through cls's subtype_dealloc,
+       which drops the type's reference taken here and frees the object as the base type would. */
+    static inline PyObject* mj_list_as(PyObject* cls, Py_ssize_t n) {
+        PyObject* out = PyList_New(n);
+        if (out != NULL) { Py_INCREF(cls); Py_SET_TYPE(out, (PyTypeObject*)cls); }
+        return out;
+    }
+    static inline PyObject* mj_dict_copy_as(PyObject* cls, PyObject* src) {
+        PyObject* out = PyDict_Copy(src);
+        if (out != NULL) { Py_INCREF(cls); Py_SET_TYPE(out, (PyTypeObject*)cls); }
+        return out;
+    }
+    """
+    object mj_list_as(object cls, Py_ssize_t n)
+    object mj_dict_copy_as(object cls, object src)
+
+
+cdef bint _same_layout(object cls, object base):
+    """cls is a heap subclass of base whose instances are laid out as base's (no __dict__, no weak
+    references, no slots of its own): mj_list_as and mj_dict_copy_as may give a fresh base instance its type."""
+    return (isinstance(cls, type) and issubclass(cls, base) and cls is not base
+            and cls.__flags__ & (1 << 9)   # Py_TPFLAGS_HEAPTYPE
+            and cls.__basicsize__ == base.__basicsize__ and cls.__itemsize__ == base.__itemsize__
+            and cls.__dictoffset__ == 0 and cls.__weakrefoffset__ == 0)
+
+
 cdef tuple _NO_ARGS = ()
 
 
@@ -334,6 +366,7 @@ cdef class ResultBuilder:
     cdef unsigned long long seed       # _result_key's hash seed
     cdef Py_ssize_t at_patterns, at_payments, at_reading, at_explain   # their entries in rtpl (and lean_tpl's)
     cdef Py_ssize_t at_text, at_groups, at_wilds_as                    # in pat_first's dicts, in reading_tpl
+    cdef bint retype                   # flist and fdict are list and dict laid out (_same_layout)
 
     def __init__(self, engine, Kernel kernel, pat_lines, pat_names, names, groups, middles, bint wilds, flist,
                  fdict):
@@ -348,6 +381,7 @@ cdef class ResultBuilder:
                 and issubclass(fdict, dict)):
             raise TypeError("flist and fdict must be list and dict subclasses")
         self.flist, self.fdict = flist, fdict
+        self.retype = _same_layout(flist, list) and _same_layout(fdict, dict)
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
         self.pat_rules = [_frozen(flist, list(line[1])) for line in self.pat_lines]
@@ -458,6 +492,18 @@ cdef class ResultBuilder:
                 self.by_settle.clear()
             _PyDict_SetItem_KnownHash(self.by_settle, sig, got, h)
         return got
+
+    cdef inline object _flist_of(self, Py_ssize_t n):
+        """A new frozen list of n items, each still to be put (_fresh_list)."""
+        return mj_list_as(self.flist, n) if self.retype else _fresh_list(self.flist, n)
+
+    cdef inline object _fdict_of(self, dict tpl):
+        """A new frozen dict holding a copy of tpl's items, to be filled (mj_dict_put) and sealed."""
+        if self.retype:
+            return mj_dict_copy_as(self.fdict, tpl)
+        out = _fresh(self.fdict)
+        PyDict_Update(out, tpl)   # (a copy of its keys, not inserts)
+        return out
 
     def build(self, s, tuple r, bint explain=True):
         """The result dict of s for the kernel's WIN tuple r: its last evaluate's (see Kernel.evaluate); without
@@ -596,28 +642,26 @@ cdef class ResultBuilder:
         paid, set_t = settled
         # the new frozen containers are filled in place (no plain container copied into each)
         line = <tuple>self.pat_lines[p]
-        first = _fresh(self.fdict)
-        PyDict_Update(first, <object>PyList_GET_ITEM(self.pat_first, p))  # (a copy of its keys, not inserts)
+        first = self._fdict_of(<object>PyList_GET_ITEM(self.pat_first, p))
         if n:
             mj_dict_put(first, self.at_text, "text", _line_text(<str>line[2], gdesc, slots, n))
         else:
             mj_dict_put(first, self.at_text, "text", _loose_text(<str>line[2], names, rd.counts, rd.assign,
                                                                  rd.nassign))
         nm, ns = len(mid_t), len(set_t)
-        explain = _fresh_list(self.flist, 1 + nm + ns)
+        explain = self._flist_of(1 + nm + ns)
         _put(explain, 0, _sealed(first))
         for i in range(nm):   # the shared (frozen) lines of the reading's signature
             _put(explain, 1 + i, <object>PyTuple_GET_ITEM(mid_t, i))
         for i in range(ns):   # and of the settlement
             _put(explain, 1 + nm + i, <object>PyTuple_GET_ITEM(set_t, i))
-        groups = _fresh_list(self.flist, n)
+        groups = self._flist_of(n)
         for i in range(n):
             _put(groups, i, <object>PyList_GET_ITEM(gfrozen, slots[i]))
-        reading = _fresh(self.fdict)
-        PyDict_Update(reading, self.reading_tpl)
+        reading = self._fdict_of(self.reading_tpl)
         mj_dict_put(reading, self.at_groups, "groups", _sealed(groups))
         if self.wilds:
-            wilds_as = _fresh_list(self.flist, rd.nassign)
+            wilds_as = self._flist_of(rd.nassign)
             for i in range(rd.nassign):
                 _put(wilds_as, i, <object>PyList_GET_ITEM(names, rd.assign[i]))
             mj_dict_put(reading, self.at_wilds_as, "wilds_as", _sealed(wilds_as))

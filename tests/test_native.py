@@ -276,6 +276,37 @@ def test_a_cycle_through_a_result_is_collected(variant, explain):
     assert checked >= 9
 
 
+def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
+    """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
+    where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
+    the results are the same."""
+    import mjrules.native as native
+    from mjrules.frozen import FrozenDict, FrozenList
+
+    class LooseList(FrozenList):   # (no __slots__: instances have a __dict__, a larger layout)
+        pass
+
+    class LooseDict(FrozenDict):
+        pass
+
+    monkeypatch.setattr(native, "FrozenList", LooseList)
+    monkeypatch.setattr(native, "FrozenDict", LooseDict)
+    eng, ref = mjrules.load(SR, backend="native"), mjrules.load(SR, backend="reference")
+    built = 0
+    for d in HANDS[SR]:
+        try:
+            got, want = eng.evaluate(d), ref.evaluate(d)
+        except SituationError:
+            continue
+        assert got == want, d
+        if got["win"] and type(got["explain"]) is LooseList:   # (built in C: not the Python path's freeze())
+            built += 1
+            assert type(got["reading"]) is LooseDict and type(got["reading"]["groups"]) is LooseList
+            assert type(got["explain"][0]) is LooseDict and type(got["reading"]["wilds_as"]) is LooseList
+            assert vars(got["explain"]) == {} and vars(got["reading"]) == {}   # (room their layout has)
+    assert built >= 3
+
+
 @pytest.mark.parametrize("variant,situation", [
     (SR, {"concealed": "123m456m789p234s9s*", "wild": "9s"}), (SR, {"concealed": "123m456m789p2s9s*55s", "wild": "9s"}),
     (SR, {"concealed": "1m4m7m2p5p8p3s6s1z2z3z4z9s*", "wild": "9s"}),
