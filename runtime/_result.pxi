@@ -47,20 +47,13 @@ cdef extern from *:
         char dk_indices[];
     } mj_dictkeys;
     typedef struct { PyObject *me_key; PyObject *me_value; } mj_dictentry;               /* DICT_KEYS_UNICODE */
-    typedef struct { Py_hash_t me_hash; PyObject *me_key; PyObject *me_value; } mj_dictentry_g;   /* GENERAL */
     static inline int mj_dict_put(PyObject *d, Py_ssize_t i, PyObject *key, PyObject *value) {
         PyDictObject *mp = (PyDictObject *)d;
         mj_dictkeys *dk = (mj_dictkeys *)mp->ma_keys;
         PyObject **slot = NULL;
-        if (PyDict_Check(d) && mp->ma_values == NULL && 0 <= i && i < dk->dk_nentries) {
-            char *entries = &dk->dk_indices[(size_t)1 << dk->dk_log2_index_bytes];
-            if (dk->dk_kind == 1) {
-                mj_dictentry *e = (mj_dictentry *)entries + i;
-                if (e->me_key == key) slot = &e->me_value;
-            } else if (dk->dk_kind == 0) {   /* (a dict Cython made presized: _PyDict_NewPresized's layout) */
-                mj_dictentry_g *e = (mj_dictentry_g *)entries + i;
-                if (e->me_key == key) slot = &e->me_value;
-            }
+        if (PyDict_Check(d) && mp->ma_values == NULL && dk->dk_kind == 1 && 0 <= i && i < dk->dk_nentries) {
+            mj_dictentry *e = (mj_dictentry *)&dk->dk_indices[(size_t)1 << dk->dk_log2_index_bytes] + i;
+            if (e->me_key == key) slot = &e->me_value;
         }
         if (slot != NULL && *slot != NULL) {
             PyObject *old = *slot;
@@ -452,9 +445,7 @@ cdef class ResultBuilder:
             self.gfrozen[slot] = _frozen(fdict, gd)
         self.templates, self.by_sig, self.by_settle, self.leans, self.fulls = {}, {}, {}, {}, {}
         # the entries of the keys a result's dicts fill (mj_dict_put): a template's key order is its copies'
-        keys = list(self.rtpl)
-        if list(self.lean_tpl) != keys[:len(self.lean_tpl)]:
-            raise ValueError("lean_tpl must be rtpl's first keys")
+        keys = list(self.rtpl)   # (lean_tpl's keys are rtpl's in the same order, without the last two)
         self.at_patterns, self.at_payments = keys.index("patterns"), keys.index("payments")
         self.at_reading, self.at_explain = keys.index("reading"), keys.index("explain")
         self.at_text = list(self.pat_first[0]).index("text") if self.pat_first else 0
