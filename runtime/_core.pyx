@@ -2483,6 +2483,8 @@ cdef class Kernel:
     cdef Dedup dd
     cdef unsigned long long playable
     cdef tuple used_tables
+    cdef int* ut           # used_tables as C ints, nut of them (_signature's loop)
+    cdef int nut
     cdef Ctx* xc           # the per-hand check's context
     cdef double* chk_opts  # the check's option values (evaluate() overwrites self.opts)
     cdef double chk_win_by
@@ -2494,6 +2496,10 @@ cdef class Kernel:
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
     cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
+    cdef bint fs_known           # _fill_sit's last candidate mask and its list (the wild rarely changes)
+    cdef unsigned long long fs_cand
+    cdef int fs_ncand
+    cdef int fs_list[NK]
 
     def __cinit__(self, capsule, used_tables=()):
         cdef int i
@@ -2517,6 +2523,14 @@ cdef class Kernel:
             if 0 <= self.sp.playable[i] < 64:
                 self.playable |= 1ULL << self.sp.playable[i]
         self.used_tables = tuple(int(t) for t in used_tables)
+        self.nut = len(self.used_tables)
+        self.ut = <int*>calloc(self.nut + 1, sizeof(int))
+        if self.ut == NULL:
+            raise MemoryError()
+        for i in range(self.nut):
+            if not 0 <= self.used_tables[i] < self.sp.ntab:
+                raise ValueError(f"table {self.used_tables[i]} is not one of the variant's {self.sp.ntab}")
+            self.ut[i] = self.used_tables[i]
         self.chk_opts = <double*>calloc(self.sp.nopt + 1, sizeof(double))
         if self.chk_opts == NULL:
             raise MemoryError()
@@ -2532,6 +2546,7 @@ cdef class Kernel:
         _dedup_free(&self.dd)
         _ctx_free(self.xc)
         free(self.chk_opts)
+        free(self.ut)
 
     cdef object _sit_of(self, s, Sit* st):
         """The fields of Situation s into st (read from its instance dict: no attribute machinery); returns its
@@ -2612,10 +2627,15 @@ cdef class Kernel:
             f.cand |= 1ULL << f.w
         if f.cand >> NK and f.jokers:
             x.err |= ERR_OTHER
-        for k in range(NK):
-            if (f.cand >> k) & 1:
-                f.cand_list[f.ncand] = k
-                f.ncand += 1
+        if not self.fs_known or self.fs_cand != f.cand:   # the list of the last mask serves again
+            self.fs_ncand = 0
+            for k in range(NK):
+                if (f.cand >> k) & 1:
+                    self.fs_list[self.fs_ncand] = k
+                    self.fs_ncand += 1
+            self.fs_cand, self.fs_known = f.cand, True
+        f.ncand = self.fs_ncand
+        memcpy(f.cand_list, self.fs_list, self.fs_ncand * sizeof(int))
         if f.jokers > MAXJ:
             x.err |= ERR_OTHER
         f.nflowers = st.nf if st.nf > 0 else 0
@@ -2730,7 +2750,7 @@ cdef class Kernel:
         defines' values and the value (doubles each). `parts` unpacks it."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
-        cdef Py_ssize_t n = sp.nmod + sp.nev + 4 * (1 + len(self.used_tables)) + 8 * (sp.ndef + 1)
+        cdef Py_ssize_t n = sp.nmod + sp.nev + 4 * (1 + self.nut) + 8 * (sp.ndef + 1)
         cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
         cdef char* b = PyBytes_AS_STRING(out)
         cdef int i, t, o = 0
@@ -2745,7 +2765,8 @@ cdef class Kernel:
         v = ref_status(x, rd)
         memcpy(b + o, &v, 4)
         o += 4
-        for t in self.used_tables:
+        for i in range(self.nut):
+            t = self.ut[i]
             ref_table(x, rd, t)
             v = x.tb_row[t]
             memcpy(b + o, &v, 4)

@@ -325,6 +325,24 @@ cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra,
     return out
 
 
+cdef Py_ssize_t _key_pack(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra,
+                          unsigned char* b, Py_ssize_t cap) except -2:
+    """_result_key's bytes into b (cap of them at most) without the bytes object: their number, or -1 where they
+    do not fit (the caller then takes _result_key). Its hash is _mix_hash of b[:n]: the key's."""
+    cdef Py_ssize_t ns = len(sig), n2 = len(sig2)
+    cdef Py_ssize_t n = 4 + ns + n2 + nextra
+    if ns > 0xFFFF or not 0 <= p <= 0xFFFF:
+        raise ValueError("signature too long")
+    if n > cap:
+        return -1
+    b[0], b[1], b[2], b[3] = p & 0xFF, p >> 8, ns & 0xFF, ns >> 8
+    memcpy(b + 4, PyBytes_AS_STRING(sig), ns)
+    memcpy(b + 4 + ns, PyBytes_AS_STRING(sig2), n2)
+    if nextra:
+        memcpy(b + 4 + ns + n2, extra, nextra)
+    return n
+
+
 cdef inline Py_hash_t _sig_hash(bytes sig, unsigned long long seed) noexcept:
     """The hash under which ResultBuilder.by_sig and by_settle hold a signature (their KnownHash calls, never
     Python's own: siphash of a new bytes object is ~0.5k instructions a lookup)."""
@@ -363,6 +381,9 @@ cdef dict _own_copy(tuple got, Py_ssize_t at_patterns, Py_ssize_t at_payments):
 cdef enum:
     GSLOTS = 3 * NK * 8                # a kernel group's slot: (kind, lowest kind, wild bits)
     SEEN = 4096                        # ResultBuilder.seen's slots
+    KEPT = 1 << 15                     # ResultBuilder.kept's bits per cache
+    KEPT_BYTES = KEPT >> 3
+    KEYBUF = 512                       # a result key packed on the stack (_key_pack); a longer one is made at once
 
 
 cdef inline int _gslot(int kind, int k0, int wild) noexcept nogil:
@@ -392,6 +413,8 @@ cdef class ResultBuilder:
     cdef bint wilds                    # the variant has wilds: groups show their wild marks, the reading its wilds
     cdef int grank[GSLOTS]             # per group slot its rank in the order of descriptions
     cdef Py_hash_t seen[SEEN]          # see _remember
+    cdef unsigned char kept[2][KEPT_BYTES]   # per cache (0 leans, 1 fulls) bit h % KEPT set where it may hold a key
+                                       # of hash h: a key whose bit is clear is not asked of it (nor made)
     cdef unsigned long long seed       # _result_key's hash seed
     cdef Py_ssize_t at_patterns, at_payments, at_reading, at_explain   # their entries in rtpl (and lean_tpl's)
     cdef Py_ssize_t at_text, at_groups, at_wilds_as                    # in pat_first's dicts, in reading_tpl
@@ -526,6 +549,10 @@ cdef class ResultBuilder:
             _PyDict_SetItem_KnownHash(self.by_settle, sig, got, h)
         return got
 
+    cdef inline bint _may_hold(self, int which, Py_hash_t h) noexcept:
+        """The cache (0 leans, 1 fulls) may hold a key of hash h: its bit in self.kept is set."""
+        return (self.kept[which][(<size_t>h % KEPT) >> 3] >> ((<size_t>h % KEPT) & 7)) & 1
+
     cdef inline object _flist_of(self, Py_ssize_t n):
         """A new frozen list of n items, each still to be put (_fresh_list)."""
         return mj_list_as(self.flist, n) if self.retype else _fresh_list(self.flist, n)
@@ -543,8 +570,8 @@ cdef class ResultBuilder:
         explain, the dict has no reading and no explain, and neither is made."""
         return self._build(s, r) if explain else self._build_lean(s, r)
 
-    cdef void _remember(self, dict cache, key, Py_hash_t h, bytes sig, Py_hash_t hs, bytes sig2, Py_hash_t h2,
-                        dict out) except *:
+    cdef void _remember(self, int which, key, const unsigned char* kb, Py_ssize_t kn, Py_hash_t h, bytes sig,
+                        Py_hash_t hs, bytes sig2, Py_hash_t h2, dict out) except *:
         """Remember out whole in cache (leans or fulls) under key, where its pieces are remembered: the pattern,
         the reading's signature sig (its value included), the settlement's sig2 and, for a full result, the
         reading's own key decide all of it. Its reading and explanation are frozen, so they are shared.
@@ -552,7 +579,10 @@ cdef class ResultBuilder:
         in one of two slots each, so that two keys sharing one slot do not keep each other from being
         remembered): keeping every result a stream of new hands gives makes the heap grow and costs the
         first sight of a hand more than building it does. h: the key's hash (_result_key); hs, h2: sig's and
-        sig2's (_sig_hash)."""
+        sig2's (_sig_hash). which: the cache, 0 leans, 1 fulls; key None: it is still packed in kb[:kn] (made
+        only when it is kept)."""
+        cdef dict cache = self.fulls if which else self.leans
+        cdef unsigned char* bits = self.kept[1 if which else 0]
         cdef Py_hash_t* a = &self.seen[<size_t>h % SEEN]
         cdef Py_hash_t* b = &self.seen[<size_t>(<unsigned long long>h >> 32) % SEEN]
         if a[0] == h:
@@ -570,6 +600,10 @@ cdef class ResultBuilder:
             return
         if len(cache) >= 4096:
             cache.clear()
+            memset(bits, 0, KEPT_BYTES)
+        if key is None:
+            key = PyBytes_FromStringAndSize(<const char*>kb, kn)
+        bits[(<size_t>h % KEPT) >> 3] |= 1 << ((<size_t>h % KEPT) & 7)
         kept = PyDict_Copy(out)
         kept["patterns"] = kept["payments"] = None  # the caller's own: _own_copy puts new ones in a copy
         _PyDict_SetItem_KnownHash(cache, key, (kept, tuple(out["patterns"]), PyDict_Copy(out["payments"])), h)
@@ -582,13 +616,22 @@ cdef class ResultBuilder:
         cdef PyObject* hit
         cdef dict out
         cdef Py_hash_t h = 0, hs, h2
+        cdef unsigned char kbuf[KEYBUF]
+        cdef Py_ssize_t kn = -1
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
         if sig2 is not None:
-            key = _result_key(p, <bytes>r[3], <bytes>sig2, NULL, 0, self.seed, &h)
-            hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (bytes' equality cannot raise)
-            if hit != NULL:
-                return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
+            kn = _key_pack(p, <bytes>r[3], <bytes>sig2, NULL, 0, kbuf, KEYBUF)
+            if kn < 0:
+                key = _result_key(p, <bytes>r[3], <bytes>sig2, NULL, 0, self.seed, &h)
+            else:
+                h = _mix_hash(kbuf, kn, self.seed)
+            if key is not None or self._may_hold(0, h):
+                if key is None:
+                    key = PyBytes_FromStringAndSize(<const char*>kbuf, kn)
+                hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (bytes' equality cannot raise)
+                if hit != NULL:
+                    return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
         value = _num_of(r[2])
         hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         got = self._middle(<bytes>r[3], hs, value)
@@ -596,8 +639,8 @@ cdef class ResultBuilder:
         if settled is None:
             return None
         out = self._decided(got, p, value, <dict>(<tuple>settled)[0], False)
-        if key is not None:
-            self._remember(self.leans, key, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
+        if sig2 is not None:
+            self._remember(0, key, kbuf, kn, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
     cdef dict _decided(self, tuple got, int p, value, dict paid, int full):
@@ -605,7 +648,7 @@ cdef class ResultBuilder:
         lean, a new patterns list and a copy of the payments paid (the caller's own)."""
         cdef tuple heads = self._heads(got, p, value)
         out = PyDict_Copy(<object>PyTuple_GET_ITEM(heads, 0 if full else 1))  # copying a small dict's keys and
-        mj_dict_put(out, self.at_patterns, "patterns", list(<tuple>heads[2]))  # values beats inserting them
+        mj_dict_put(out, self.at_patterns, "patterns", _list_of(<tuple>heads[2]))  # values beats inserting them
         mj_dict_put(out, self.at_payments, "payments", PyDict_Copy(paid))
         return out
 
@@ -619,6 +662,8 @@ cdef class ResultBuilder:
         cdef int rank[MAXG]
         cdef int slots[MAXG]
         cdef unsigned char kb[2 * MAXG + MAXJ + NK + 2]  # the reading's key
+        cdef unsigned char kbuf[KEYBUF]                   # the result's key (_key_pack)
+        cdef Py_ssize_t kn = -1
         cdef int n = 0, i, t, slot, k, nk
         cdef Py_ssize_t nm, ns
         cdef PyObject* hit
@@ -660,11 +705,18 @@ cdef class ResultBuilder:
                 nk += 1
         sig2 = self.kernel._settle_signature(<double>r[2])
         key = None
-        if sig2 is not None:
-            key = _result_key(p, <bytes>r[3], <bytes>sig2, kb, nk, self.seed, &h)
-            hit = _PyDict_GetItem_KnownHash(self.fulls, key, h)
-            if hit != NULL:
-                return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
+        if sig2 is not None:   # the key is made only where fulls may hold it (self.kept), or to be kept (_remember)
+            kn = _key_pack(p, <bytes>r[3], <bytes>sig2, kb, nk, kbuf, KEYBUF)
+            if kn < 0:
+                key = _result_key(p, <bytes>r[3], <bytes>sig2, kb, nk, self.seed, &h)
+            else:
+                h = _mix_hash(kbuf, kn, self.seed)
+            if key is not None or self._may_hold(1, h):
+                if key is None:
+                    key = PyBytes_FromStringAndSize(<const char*>kbuf, kn)
+                hit = _PyDict_GetItem_KnownHash(self.fulls, key, h)
+                if hit != NULL:
+                    return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
         value = _num_of(r[2])
         hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         got = self._middle(<bytes>r[3], hs, value)
@@ -703,8 +755,8 @@ cdef class ResultBuilder:
         out = self._decided(got, p, value, <dict>paid, True)
         mj_dict_put(out, self.at_reading, "reading", _sealed(reading))
         mj_dict_put(out, self.at_explain, "explain", _sealed(explain))
-        if key is not None:
-            self._remember(self.fulls, key, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
+        if sig2 is not None:
+            self._remember(1, key, kbuf, kn, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
 

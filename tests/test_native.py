@@ -276,6 +276,33 @@ def test_a_cycle_through_a_result_is_collected(variant, explain):
     assert checked >= 9
 
 
+@pytest.mark.parametrize("variant", [SR, JX, FJ])
+def test_a_result_is_remembered_at_its_second_sight(variant):
+    """A winning hand's result is built at its first and second evaluate and remembered whole at the second
+    (ResultBuilder._remember): the third is a copy of the second, sharing its frozen reading and explanation.
+    Fails where the filter that spares a new hand its key
+    (ResultBuilder.kept) loses a kept key, or where a result is remembered too early."""
+    eng = mjrules.load(variant, backend="native")
+    checked = remembered = 0
+    for d in HANDS[variant]:
+        try:
+            r1 = eng.evaluate(d)
+        except SituationError:
+            continue
+        if not r1["win"]:
+            continue
+        r2, r3 = eng.evaluate(d), eng.evaluate(d)
+        assert r1 == r2 == r3, d
+        assert r3 is not r2 and r3["patterns"] is not r2["patterns"] and r3["payments"] is not r2["payments"], d
+        checked += 1
+        if r3["reading"] is r2["reading"] and r3["explain"] is r2["explain"]:
+            # (a hand whose result an earlier hand's key already holds shares it from its first sight)
+            remembered += 1
+        else:   # a settlement that is not remembered (a 飞宝 count past what the engine keeps, say)
+            assert r3["reading"] is not r2["reading"] and r2["reading"] is not r1["reading"], d
+    assert checked >= 10 and remembered >= checked - 2, (checked, remembered)
+
+
 def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
     """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
     where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
