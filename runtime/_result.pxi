@@ -217,6 +217,78 @@ cdef str _line_text_packed(str prefix, list gpacked, const int* slots, int n):
     return out
 
 
+cdef tuple _pack(str text):
+    """text packed for the *_packed writers: (its 1-byte form or b"", its 2-byte form or b"", its widest
+    character, text)."""
+    top = max(map(ord, text)) if text else 0
+    return (text.encode("latin-1") if top < 256 else b"",
+            text.encode("utf-16-le" if _LITTLE else "utf-16-be") if top <= 0xFFFF else b"", top, text)
+
+
+cdef tuple _WILDS_AS_PACKED = _pack(_WILDS_AS)
+
+
+cdef inline Py_ssize_t _put_packed(char* dst, Py_ssize_t at, tuple g, int kind, Py_ssize_t skip) noexcept:
+    """g's form of width kind (a _pack tuple) at dst's byte at, but its first skip bytes; the next byte's."""
+    cdef bytes b = <bytes>PyTuple_GET_ITEM(g, 0 if kind == 1 else 1)
+    cdef Py_ssize_t m = PyBytes_GET_SIZE(b) - skip
+    memcpy(dst + at, PyBytes_AS_STRING(b) + skip, m)
+    return at + m
+
+
+cdef str _loose_text_packed(str prefix, list npacked, const int* counts, const int* assign, int nassign):
+    """_loose_text from each tile's name packed ahead with its space (ResultBuilder.npacked, per kind _pack(" " +
+    name)), one memcpy a tile: _concat widened each short name character by character into the 2-byte string a
+    Chinese pattern name makes (~2.5k instructions a line of 17 tiles). None where the prefix or a name needs
+    the 4-byte form (the caller then takes _loose_text)."""
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(prefix), at
+    cdef Py_UCS4 top = PyUnicode_MAX_CHAR_VALUE(prefix)
+    cdef int kind = PyUnicode_KIND(prefix), k, c, ntiles = 0
+    cdef tuple g
+    if kind > 2:
+        return None
+    for k in range(NK):
+        if not 0 <= counts[k] <= 4 * NK:
+            raise ValueError("not a tile count")
+        if counts[k]:
+            g = <tuple>PyList_GET_ITEM(npacked, k)
+            size += counts[k] * PyUnicode_GET_LENGTH(<str>PyTuple_GET_ITEM(g, 3))
+            top = max(top, <Py_UCS4>(<long><object>PyTuple_GET_ITEM(g, 2)))
+            ntiles += counts[k]
+    size -= ntiles > 0   # (no space before the first tile)
+    if nassign:
+        if not 0 < nassign <= MAXJ:
+            raise ValueError("too many wilds")
+        size += PyUnicode_GET_LENGTH(_WILDS_AS) - 1   # (nor before the first wild)
+        top = max(top, <Py_UCS4>(<long><object>PyTuple_GET_ITEM(_WILDS_AS_PACKED, 2)))
+        for c in range(nassign):
+            if not 0 <= assign[c] < NK:
+                raise ValueError("not a tile kind")
+            g = <tuple>PyList_GET_ITEM(npacked, assign[c])
+            size += PyUnicode_GET_LENGTH(<str>PyTuple_GET_ITEM(g, 3))
+            top = max(top, <Py_UCS4>(<long><object>PyTuple_GET_ITEM(g, 2)))
+    if top > 0xFFFF or kind != (1 if top < 256 else 2):   # (a 1-byte prefix in a 2-byte line: the caller's way)
+        return None
+    out = PyUnicode_New(size, top)
+    cdef char* dst = <char*>PyUnicode_DATA(out)
+    at = PyUnicode_GET_LENGTH(prefix) * kind
+    memcpy(dst, PyUnicode_DATA(prefix), at)
+    ntiles = 0
+    for k in range(NK):
+        if counts[k]:
+            g = <tuple>PyList_GET_ITEM(npacked, k)
+            for c in range(counts[k]):
+                at = _put_packed(dst, at, g, kind, 0 if ntiles else kind)
+                ntiles += 1
+    if nassign:
+        at = _put_packed(dst, at, _WILDS_AS_PACKED, kind, 0)
+        for c in range(nassign):
+            at = _put_packed(dst, at, <tuple>PyList_GET_ITEM(npacked, assign[c]), kind, 0 if c else kind)
+    if at != size * kind:
+        raise AssertionError("a packed line's length")
+    return out
+
+
 cdef str _loose_text(str prefix, list names, const int* counts, const int* assign, int nassign):
     """prefix and a reading without groups (a special shape): the name of every tile it holds (counts, per kind)
     and, with wilds, "; wilds as" and what each stands for (assign), spaced as the reference spaces them; one
@@ -303,13 +375,10 @@ cdef Py_hash_t _mix_hash(const unsigned char* b, Py_ssize_t n, unsigned long lon
     return -2 if h == -1 else h
 
 
-cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra,
-                       unsigned long long seed, Py_hash_t* h):
+cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra):
     """The key of a remembered result (ResultBuilder.leans / fulls): pattern p, the reading's signature sig, the
     settlement's sig2 and the reading's own key extra, in one bytes object (sig's length first, so the key is
-    unambiguous), and into h its hash. The caches are only ever asked with that hash (the dict's KnownHash
-    calls), a seeded multiply-xor over 8-byte words: Python's siphash of three bytes objects and a tuple cost
-    ~1k instructions an evaluate."""
+    unambiguous). The caches are only ever asked with _result_hash's hash (the dict's KnownHash calls)."""
     cdef Py_ssize_t ns = len(sig), n2 = len(sig2)
     cdef Py_ssize_t n = 4 + ns + n2 + nextra
     if ns > 0xFFFF or not 0 <= p <= 0xFFFF:
@@ -321,26 +390,19 @@ cdef bytes _result_key(int p, bytes sig, bytes sig2, const unsigned char* extra,
     memcpy(b + 4 + ns, PyBytes_AS_STRING(sig2), n2)
     if nextra:
         memcpy(b + 4 + ns + n2, extra, nextra)
-    h[0] = _mix_hash(b, n, seed)
     return out
 
 
-cdef Py_ssize_t _key_pack(int p, bytes sig, bytes sig2, const unsigned char* extra, Py_ssize_t nextra,
-                          unsigned char* b, Py_ssize_t cap) except -2:
-    """_result_key's bytes into b (cap of them at most) without the bytes object: their number, or -1 where they
-    do not fit (the caller then takes _result_key). Its hash is _mix_hash of b[:n]: the key's."""
-    cdef Py_ssize_t ns = len(sig), n2 = len(sig2)
-    cdef Py_ssize_t n = 4 + ns + n2 + nextra
-    if ns > 0xFFFF or not 0 <= p <= 0xFFFF:
-        raise ValueError("signature too long")
-    if n > cap:
-        return -1
-    b[0], b[1], b[2], b[3] = p & 0xFF, p >> 8, ns & 0xFF, ns >> 8
-    memcpy(b + 4, PyBytes_AS_STRING(sig), ns)
-    memcpy(b + 4 + ns, PyBytes_AS_STRING(sig2), n2)
-    if nextra:
-        memcpy(b + 4 + ns + n2, extra, nextra)
-    return n
+cdef inline Py_hash_t _result_hash(int p, Py_hash_t hs, Py_hash_t h2, const unsigned char* extra, Py_ssize_t nextra,
+                                unsigned long long seed) noexcept nogil:
+    """The hash of _result_key(p, sig, sig2, extra) from sig's and sig2's own (_sig_hash: hs, h2), which the
+    caller has anyway, and a multiply-xor over extra: the signatures are not hashed twice, and a new hand's
+    key is not made at all where the cache cannot hold it (ResultBuilder.kept). Two keys of one hash are told
+    apart by the dict, which compares the bytes."""
+    cdef unsigned long long x = (seed ^ <unsigned long long>hs) * 0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 29) ^ <unsigned long long>h2) * 0xBF58476D1CE4E5B9ULL
+    x ^= (x >> 31) ^ <unsigned long long>p
+    return _mix_hash(extra, nextra, x)
 
 
 cdef inline Py_hash_t _sig_hash(bytes sig, unsigned long long seed) noexcept:
@@ -383,7 +445,6 @@ cdef enum:
     SEEN = 4096                        # ResultBuilder.seen's slots
     KEPT = 1 << 15                     # ResultBuilder.kept's bits per cache
     KEPT_BYTES = KEPT >> 3
-    KEYBUF = 512                       # a result key packed on the stack (_key_pack); a longer one is made at once
 
 
 cdef inline int _gslot(int kind, int k0, int wild) noexcept nogil:
@@ -400,6 +461,7 @@ cdef class ResultBuilder:
     cdef dict middles, templates, by_sig, by_settle
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef list gpacked                  # per group slot " " + its description packed (_line_text_packed)
+    cdef list npacked                  # per kind " " + its name packed (_loose_text_packed)
     cdef list gfrozen                  # per group slot its group dict of a reading (frozen, shared), else None
     cdef list pat_rules                # per pattern the rule ids of its explanation line (frozen, shared)
     cdef list pat_first                # per pattern its explanation line's dict with the text still to fill
@@ -415,7 +477,7 @@ cdef class ResultBuilder:
     cdef Py_hash_t seen[SEEN]          # see _remember
     cdef unsigned char kept[2][KEPT_BYTES]   # per cache (0 leans, 1 fulls) bit h % KEPT set where it may hold a key
                                        # of hash h: a key whose bit is clear is not asked of it (nor made)
-    cdef unsigned long long seed       # _result_key's hash seed
+    cdef unsigned long long seed       # the caches' hash seed (_sig_hash, _result_hash)
     cdef Py_ssize_t at_patterns, at_payments, at_reading, at_explain   # their entries in rtpl (and lean_tpl's)
     cdef Py_ssize_t at_text, at_groups, at_wilds_as                    # in pat_first's dicts, in reading_tpl
     cdef bint retype                   # flist and fdict are list and dict laid out (_same_layout)
@@ -436,6 +498,7 @@ cdef class ResultBuilder:
         self.retype = _same_layout(flist, list) and _same_layout(fdict, dict)
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
+        self.npacked = [_pack(" " + name) for name in self.names]
         self.pat_rules = [_frozen(flist, list(line[1])) for line in self.pat_lines]
         self.pat_first = [{"rule": line[0], "rules": rules, "text": None}
                           for line, rules in zip(self.pat_lines, self.pat_rules)]
@@ -457,11 +520,7 @@ cdef class ResultBuilder:
             if slot < 0:
                 raise ValueError(f"not a kernel group: {g}")
             self.gdesc[slot], self.grank[slot] = d, rank
-            text = " " + d[3]
-            top = max(map(ord, text))
-            self.gpacked[slot] = (text.encode("latin-1") if top < 256 else b"",
-                                  text.encode("utf-16-le" if _LITTLE else "utf-16-be") if top <= 0xFFFF else b"",
-                                  top, text)
+            self.gpacked[slot] = _pack(" " + d[3])
             gd = {"kind": d[1], "tiles": _frozen(flist, list(d[4]))}
             if wilds:
                 gd["wild"] = _frozen(flist, list(d[2]))
@@ -570,17 +629,17 @@ cdef class ResultBuilder:
         explain, the dict has no reading and no explain, and neither is made."""
         return self._build(s, r) if explain else self._build_lean(s, r)
 
-    cdef void _remember(self, int which, key, const unsigned char* kb, Py_ssize_t kn, Py_hash_t h, bytes sig,
-                        Py_hash_t hs, bytes sig2, Py_hash_t h2, dict out) except *:
+    cdef void _remember(self, int which, key, int p, const unsigned char* extra, Py_ssize_t nextra, Py_hash_t h,
+                        bytes sig, Py_hash_t hs, bytes sig2, Py_hash_t h2, dict out) except *:
         """Remember out whole in cache (leans or fulls) under key, where its pieces are remembered: the pattern,
         the reading's signature sig (its value included), the settlement's sig2 and, for a full result, the
         reading's own key decide all of it. Its reading and explanation are frozen, so they are shared.
         A result is remembered the second time its key is seen (self.seen holds the hashes of keys seen once,
         in one of two slots each, so that two keys sharing one slot do not keep each other from being
         remembered): keeping every result a stream of new hands gives makes the heap grow and costs the
-        first sight of a hand more than building it does. h: the key's hash (_result_key); hs, h2: sig's and
-        sig2's (_sig_hash). which: the cache, 0 leans, 1 fulls; key None: it is still packed in kb[:kn] (made
-        only when it is kept)."""
+        first sight of a hand more than building it does. h: the key's hash (_result_hash); hs, h2: sig's and
+        sig2's (_sig_hash). which: the cache, 0 leans, 1 fulls; key None: not made yet (it is made from p, sig,
+        sig2 and extra only when it is kept)."""
         cdef dict cache = self.fulls if which else self.leans
         cdef unsigned char* bits = self.kept[1 if which else 0]
         cdef Py_hash_t* a = &self.seen[<size_t>h % SEEN]
@@ -602,7 +661,7 @@ cdef class ResultBuilder:
             cache.clear()
             memset(bits, 0, KEPT_BYTES)
         if key is None:
-            key = PyBytes_FromStringAndSize(<const char*>kb, kn)
+            key = _result_key(p, sig, sig2, extra, nextra)
         bits[(<size_t>h % KEPT) >> 3] |= 1 << ((<size_t>h % KEPT) & 7)
         kept = PyDict_Copy(out)
         kept["patterns"] = kept["payments"] = None  # the caller's own: _own_copy puts new ones in a copy
@@ -616,31 +675,24 @@ cdef class ResultBuilder:
         cdef PyObject* hit
         cdef dict out
         cdef Py_hash_t h = 0, hs, h2
-        cdef unsigned char kbuf[KEYBUF]
-        cdef Py_ssize_t kn = -1
         sig2 = self.kernel._settle_signature(<double>r[2])
+        hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         key = None
-        if sig2 is not None:
-            kn = _key_pack(p, <bytes>r[3], <bytes>sig2, NULL, 0, kbuf, KEYBUF)
-            if kn < 0:
-                key = _result_key(p, <bytes>r[3], <bytes>sig2, NULL, 0, self.seed, &h)
-            else:
-                h = _mix_hash(kbuf, kn, self.seed)
-            if key is not None or self._may_hold(0, h):
-                if key is None:
-                    key = PyBytes_FromStringAndSize(<const char*>kbuf, kn)
+        if sig2 is not None:   # the key is made only where leans may hold it (self.kept), or to be kept (_remember)
+            h = _result_hash(p, hs, h2, NULL, 0, self.seed)
+            if self._may_hold(0, h):
+                key = _result_key(p, <bytes>r[3], <bytes>sig2, NULL, 0)
                 hit = _PyDict_GetItem_KnownHash(self.leans, key, h)  # NULL: absent (bytes' equality cannot raise)
                 if hit != NULL:
                     return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
         value = _num_of(r[2])
-        hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         got = self._middle(<bytes>r[3], hs, value)
         settled = self._settled(s, sig2, h2, value)
         if settled is None:
             return None
         out = self._decided(got, p, value, <dict>(<tuple>settled)[0], False)
         if sig2 is not None:
-            self._remember(0, key, kbuf, kn, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
+            self._remember(0, key, p, NULL, 0, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
     cdef dict _decided(self, tuple got, int p, value, dict paid, int full):
@@ -662,8 +714,6 @@ cdef class ResultBuilder:
         cdef int rank[MAXG]
         cdef int slots[MAXG]
         cdef unsigned char kb[2 * MAXG + MAXJ + NK + 2]  # the reading's key
-        cdef unsigned char kbuf[KEYBUF]                   # the result's key (_key_pack)
-        cdef Py_ssize_t kn = -1
         cdef int n = 0, i, t, slot, k, nk
         cdef Py_ssize_t nm, ns
         cdef PyObject* hit
@@ -704,21 +754,16 @@ cdef class ResultBuilder:
                 kb[nk] = <unsigned char>rd.counts[i]
                 nk += 1
         sig2 = self.kernel._settle_signature(<double>r[2])
+        hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         key = None
         if sig2 is not None:   # the key is made only where fulls may hold it (self.kept), or to be kept (_remember)
-            kn = _key_pack(p, <bytes>r[3], <bytes>sig2, kb, nk, kbuf, KEYBUF)
-            if kn < 0:
-                key = _result_key(p, <bytes>r[3], <bytes>sig2, kb, nk, self.seed, &h)
-            else:
-                h = _mix_hash(kbuf, kn, self.seed)
-            if key is not None or self._may_hold(1, h):
-                if key is None:
-                    key = PyBytes_FromStringAndSize(<const char*>kbuf, kn)
+            h = _result_hash(p, hs, h2, kb, nk, self.seed)
+            if self._may_hold(1, h):
+                key = _result_key(p, <bytes>r[3], <bytes>sig2, kb, nk)
                 hit = _PyDict_GetItem_KnownHash(self.fulls, key, h)
                 if hit != NULL:
                     return _own_copy(<tuple>hit, self.at_patterns, self.at_payments)
         value = _num_of(r[2])
-        hs, h2 = _sig_hash(<bytes>r[3], self.seed), 0 if sig2 is None else _sig_hash(<bytes>sig2, self.seed)
         got = self._middle(<bytes>r[3], hs, value)
         mid_t = <tuple>got[1]
         settled = self._settled(s, sig2, h2, value)
@@ -733,8 +778,9 @@ cdef class ResultBuilder:
             mj_dict_put(first, self.at_text, "text", text if text is not None else
                         _line_text(<str>line[2], gdesc, slots, n))
         else:
-            mj_dict_put(first, self.at_text, "text", _loose_text(<str>line[2], names, rd.counts, rd.assign,
-                                                                 rd.nassign))
+            text = _loose_text_packed(<str>line[2], self.npacked, rd.counts, rd.assign, rd.nassign)
+            mj_dict_put(first, self.at_text, "text", text if text is not None else
+                        _loose_text(<str>line[2], names, rd.counts, rd.assign, rd.nassign))
         nm, ns = len(mid_t), len(set_t)
         explain = self._flist_of(1 + nm + ns)
         _put(explain, 0, _sealed(first))
@@ -756,7 +802,7 @@ cdef class ResultBuilder:
         mj_dict_put(out, self.at_reading, "reading", _sealed(reading))
         mj_dict_put(out, self.at_explain, "explain", _sealed(explain))
         if sig2 is not None:
-            self._remember(1, key, kbuf, kn, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
+            self._remember(1, key, p, kb, nk, h, <bytes>r[3], hs, <bytes>sig2, h2, out)
         return out
 
 

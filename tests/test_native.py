@@ -303,6 +303,22 @@ def test_a_result_is_remembered_at_its_second_sight(variant):
     assert checked >= 10 and remembered >= checked - 2, (checked, remembered)
 
 
+@pytest.mark.parametrize("d", [
+    {"concealed": "1m1m2m2m2m4m6m3p3p6p7p8p8p8p6s*6s*6s*", "win_tile": "6m", "wild": "6s"},   # wilds as 1m 1m 1m
+    {"concealed": "1m9m2p5p7p1s4s5s6s9s3m5m7m8m2m*2m*2m*", "win_tile": "5s", "wild": "2m"},
+    {"concealed": "2m2m2m3p4p5p6p7p8p1s1s4s4s5s9s*9s*9s*", "win_tile": "9s", "wild": "9s"},   # the third drawn
+    {"concealed": "1m9m2p5p7p1s4s5s6s9s3m5m7m8m2m*2m*2m*", "win_tile": "5s", "wild": "2m", "flowers": "f1 f5",
+     "seat": 1, "dealer": 3},
+])
+def test_a_reading_without_groups_is_described_as_the_reference_does(d):
+    """福州's 三金倒 (a free shape: no groups) lists every tile and what each gold stands for; the native back end
+    writes that line from each name packed ahead (_loose_text_packed), the reference joins the names."""
+    nat, ref = mjrules.load(FJ, backend="native"), mjrules.load(FJ, backend="reference")
+    a, b = nat.evaluate(d), ref.evaluate(d)
+    assert a == b
+    assert a["win"] and a["reading"]["groups"] == [] and "; wilds as " in a["explain"][0]["text"]
+
+
 def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
     """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
     where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
