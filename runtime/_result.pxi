@@ -462,6 +462,8 @@ cdef class ResultBuilder:
     cdef list gdesc                    # per group slot (_gslot) its description, None for no group
     cdef list gpacked                  # per group slot " " + its description packed (_line_text_packed)
     cdef list npacked                  # per kind " " + its name packed (_loose_text_packed)
+    cdef list wilds_as1                # per kind the frozen list [its name]: the wilds_as of one wild (shared)
+    cdef object wilds_as0              # the frozen empty list: the wilds_as of no wild (shared)
     cdef list gfrozen                  # per group slot its group dict of a reading (frozen, shared), else None
     cdef list pat_rules                # per pattern the rule ids of its explanation line (frozen, shared)
     cdef list pat_first                # per pattern its explanation line's dict with the text still to fill
@@ -499,6 +501,8 @@ cdef class ResultBuilder:
         self.engine, self.kernel = engine, kernel
         self.pat_lines, self.pat_names, self.names = list(pat_lines), list(pat_names), list(names)
         self.npacked = [_pack(" " + name) for name in self.names]
+        self.wilds_as1 = [_frozen(flist, [name]) for name in self.names]
+        self.wilds_as0 = _frozen(flist, [])
         self.pat_rules = [_frozen(flist, list(line[1])) for line in self.pat_lines]
         self.pat_first = [{"rule": line[0], "rules": rules, "text": None}
                           for line, rules in zip(self.pat_lines, self.pat_rules)]
@@ -793,11 +797,17 @@ cdef class ResultBuilder:
             _put(groups, i, <object>PyList_GET_ITEM(gfrozen, slots[i]))
         reading = self._fdict_of(self.reading_tpl)
         mj_dict_put(reading, self.at_groups, "groups", _sealed(groups))
-        if self.wilds:
-            wilds_as = self._flist_of(rd.nassign)
-            for i in range(rd.nassign):
-                _put(wilds_as, i, <object>PyList_GET_ITEM(names, rd.assign[i]))
-            mj_dict_put(reading, self.at_wilds_as, "wilds_as", _sealed(wilds_as))
+        if self.wilds:   # no wild or one: a list made once (a reading's lists are frozen, so shared)
+            if rd.nassign == 0:
+                wilds_as = self.wilds_as0
+            elif rd.nassign == 1:
+                wilds_as = <object>PyList_GET_ITEM(self.wilds_as1, rd.assign[0])
+            else:
+                wilds_as = self._flist_of(rd.nassign)
+                for i in range(rd.nassign):
+                    _put(wilds_as, i, <object>PyList_GET_ITEM(names, rd.assign[i]))
+                _sealed(wilds_as)
+            mj_dict_put(reading, self.at_wilds_as, "wilds_as", wilds_as)
         out = self._decided(got, p, value, <dict>paid, True)
         mj_dict_put(out, self.at_reading, "reading", _sealed(reading))
         mj_dict_put(out, self.at_explain, "explain", _sealed(explain))

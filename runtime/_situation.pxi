@@ -45,6 +45,12 @@ cdef inline int _digit(Py_UCS4 ch) noexcept:
     return <int>ch - 48 if 48 <= <int>ch <= 57 else -1
 
 
+cdef signed char _SUIT_BASE[256]   # a suit letter's first kind (m 0, p 9, s 18, z 27), -1 for any other byte
+memset(_SUIT_BASE, -1, sizeof(_SUIT_BASE))
+_SUIT_BASE[<unsigned char>b'm'[0]], _SUIT_BASE[<unsigned char>b'p'[0]] = 0, 9
+_SUIT_BASE[<unsigned char>b's'[0]], _SUIT_BASE[<unsigned char>b'z'[0]] = 18, 27
+
+
 cdef int _scan_ascii(str text, int* kinds, bint* wild) except -2:
     """mjrules.tiles._scan on text written with digits, m p s z, f1..f8, '*' and spaces: the number of tiles,
     their kinds and wild marks into kinds / wild; -1 for any other text or any text _scan refuses."""
@@ -58,23 +64,13 @@ cdef int _scan_ascii(str text, int* kinds, bint* wild) except -2:
         return -1
     at = <const unsigned char*>PyUnicode_DATA(text)
     while i + 1 < size:  # the common spelling first: one tile a digit and its suit ('3p'), maybe marked ('1p*')
-        d = <int>at[i] - 48
-        ch = at[i + 1]
-        if d < 1 or d > 9:
-            break
-        if ch == u'm':
-            base = 0
-        elif ch == u'p':
-            base = 9
-        elif ch == u's':
-            base = 18
-        elif ch == u'z' and d <= 7:
-            base = 27
-        else:
+        d = <int>at[i] - 49                  # the rank less one
+        base = _SUIT_BASE[at[i + 1]]         # (one table look-up for the suit, not a chain of tests)
+        if <unsigned int>d > 8 or base < 0 or (base == 27 and d > 6):
             break
         if n == RD_MAX:
             return -1
-        kinds[n], wild[n] = base + d - 1, False
+        kinds[n], wild[n] = base + d, False
         n += 1
         i += 2
         star_target = i
