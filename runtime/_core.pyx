@@ -26,6 +26,31 @@ ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
 cdef extern from *:
     """
+    /* mj_bytes_again(o, n): a bytes object of n bytes to be written whole: o itself when it is one nobody but
+       its owner holds (the owner's reference the only one: nobody can see it change), its cached hash
+       forgotten; else a new one. A signature is made on every evaluate and nearly always dropped
+       again at once, so the kernel writes the next one into the same object instead of freeing one and
+       allocating the next. (Never a 0- or 1-byte object: CPython shares those.) */
+    static inline PyObject* mj_bytes_again(PyObject* o, Py_ssize_t n) {
+    #if PY_VERSION_HEX < 0x030E0000 && !defined(Py_LIMITED_API) && !defined(PYPY_VERSION)
+        if (o != NULL && o != Py_None && n > 1 && PyBytes_CheckExact(o) && Py_REFCNT(o) == 1
+                && PyBytes_GET_SIZE(o) == n) {
+            _Py_COMP_DIAG_PUSH
+            _Py_COMP_DIAG_IGNORE_DEPR_DECLS
+            ((PyBytesObject*)o)->ob_shash = -1;
+            _Py_COMP_DIAG_POP
+            Py_INCREF(o);
+            return o;
+        }
+    #endif
+        return PyBytes_FromStringAndSize(NULL, n);
+    }
+    """
+    bytes mj_bytes_again(PyObject* o, Py_ssize_t n)
+
+
+cdef extern from *:
+    """
     /* One hand's 34 counts (bytes) into the facts' int arrays: real and base get the counts, the return is
        their sum, *over says whether some count exceeds its limit, *odd how many are odd. With SSE2 (every x86-64) it is two 16-byte
        blocks and two single bytes; elsewhere the plain loop. Both read exactly cnt[0..33] and lim[0..33]. */
@@ -2496,6 +2521,8 @@ cdef class Kernel:
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
     cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
+    cdef object sig_keep         # the last bytes _signature and _settle_signature made, written again in
+    cdef object set_keep         # place when nothing else holds them (mj_bytes_again)
     cdef bint fs_known           # _fill_sit's last candidate mask and its list (the wild rarely changes)
     cdef unsigned long long fs_cand
     cdef int fs_ncand
@@ -2751,8 +2778,9 @@ cdef class Kernel:
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Py_ssize_t n = sp.nmod + sp.nev + 4 * (1 + self.nut) + 8 * (sp.ndef + 1)
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+        cdef bytes out = mj_bytes_again(<PyObject*>self.sig_keep, n)
         cdef char* b = PyBytes_AS_STRING(out)
+        self.sig_keep = out
         cdef int i, t, o = 0
         cdef int32_t v
         cdef double d
@@ -3175,8 +3203,9 @@ cdef class Kernel:
         `value` set (doubles), then the winner, the discarder and the dealer (int32 each); None when the native
         code cannot evaluate an expression (wins() gives None there)."""
         cdef Py_ssize_t n = 8 * self.sp.nwin + 12
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+        cdef bytes out = mj_bytes_again(<PyObject*>self.set_keep, n)
         cdef char* b = PyBytes_AS_STRING(out)
+        self.set_keep = out
         cdef double r
         cdef int i
         cdef int32_t who[3]

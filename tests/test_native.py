@@ -319,6 +319,31 @@ def test_a_reading_without_groups_is_described_as_the_reference_does(d):
     assert a["win"] and a["reading"]["groups"] == [] and "; wilds as " in a["explain"][0]["text"]
 
 
+@pytest.mark.parametrize("variant", [SR, FJ])
+def test_a_signature_someone_holds_is_never_written_again(variant):
+    """The kernel writes the next evaluate's signature and settlement signature into the last ones' bytes
+    objects where nothing else holds them (mj_bytes_again): a signature the caller keeps stays as it was, and
+    each kept one is its own object. Both signatures are asked the way the engine asks them."""
+    from mjrules.situation import situation_from_dict
+    import mjrules._core as core
+
+    eng = mjrules.load(variant, backend="native")
+    kern = eng._kernel
+    kept = []
+    for d in HANDS[variant]:
+        try:
+            s = situation_from_dict(eng.variant, d)
+        except SituationError:
+            continue
+        r = kern.evaluate(s, eng._defaults, float(eng._strings[s.win_by]))
+        if r[0] == core.WIN:
+            kept.append((r[3], r[3].hex()))
+            eng._build(s, r)   # (the settlement's signature: made, and dropped, by the build)
+    assert len(kept) >= 10
+    assert all(sig.hex() == was for sig, was in kept)
+    assert len({id(sig) for sig, _ in kept}) == len(kept)
+
+
 def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
     """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
     where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
