@@ -2523,6 +2523,9 @@ cdef class Kernel:
     cdef unsigned char lim[NK]   # xc's _limits
     cdef object sig_keep         # the last bytes _signature and _settle_signature made, written again in
     cdef object set_keep         # place when nothing else holds them (mj_bytes_again)
+    cdef unsigned char rb[NK + 2]  # _fill_sit's real counts as bytes (for _units_bytes), rb_tiles of them;
+    cdef int rb_tiles              # rb_over: a count is over 4 (the bytes are then not used)
+    cdef bint rb_over
     cdef bint fs_known           # _fill_sit's last candidate mask and its list (the wild rarely changes)
     cdef unsigned long long fs_cand
     cdef int fs_ncand
@@ -2620,12 +2623,17 @@ cdef class Kernel:
             f.w = st.wild
         if st.n < 0 or st.nf < 0:
             x.err |= ERR_OTHER
+        memset(self.rb, 0, sizeof(self.rb))
+        self.rb_tiles, self.rb_over = 0, False
         for i in range(st.n):
             k = st.kinds[i]
             if k == f.w:
                 f.jokers += 1
             elif 0 <= k < NK:
                 f.real[k] += 1
+                self.rb[k] += 1
+                self.rb_tiles += 1
+                self.rb_over |= f.real[k] > 4
             else:
                 x.err |= ERR_OTHER
         f.nmelds = len(melds)
@@ -2741,7 +2749,10 @@ cdef class Kernel:
             if st.win_tile == st.wild and st.wild != -1:
                 return (REFUSE, 3)
         sets = (sp.win_size - 2) // 3 - x.f.nmelds
-        _units(x.f.real, &U, x.small)   # the hand's units, looked up once for the feasibility and the shapes
+        if MJ_SWAR and not self.rb_over:   # the hand's units, looked up once for the feasibility and the shapes,
+            _units_bytes(x.f.real, &U, self.rb, self.rb_tiles, -1, 0)   # from the bytes: a multiply a suit
+        else:
+            _units(x.f.real, &U, x.small)
         std = _feasible_u(x, &U, x.f.jokers, sets, 1) if x.has_std and sets >= 0 else -1
         if not _may_fit(x, sets, std):
             if x.err:
