@@ -929,6 +929,40 @@ cdef class KernelLock:
         return False
 
 
+cdef extern from "Python.h":
+    ctypedef PyObject* (*vectorcallfunc)(PyObject* callable, PyObject* const* args, size_t nargsf,
+                                         PyObject* kwnames) except NULL
+    Py_ssize_t PyVectorcall_NARGS(size_t nargsf)
+
+cdef extern from *:
+    """
+    /* Give a type whose instances hold their vectorcall function at byte offset `offset` the vectorcall
+       protocol (tp_vectorcall_offset and the flag that says it is there). */
+    static void mj_vectorcall_slot(PyObject* cls, Py_ssize_t offset) {
+        ((PyTypeObject*)cls)->tp_vectorcall_offset = offset;
+        ((PyTypeObject*)cls)->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+    }
+    """
+    void mj_vectorcall_slot(object cls, Py_ssize_t offset)
+
+
+cdef PyObject* _fe_vectorcall(PyObject* callable, PyObject* const* args, size_t nargsf, PyObject* kwnames) except NULL:
+    """FastEvaluate's vectorcall: a call with the situation alone goes straight to _call, its argument where the
+    caller has it; any other call goes through __call__, which checks its arguments (calling the object without
+    this packs every call's arguments into a new tuple, and __call__ unpacks them)."""
+    cdef Py_ssize_t i, n = PyVectorcall_NARGS(nargsf)
+    cdef object out
+    if kwnames == NULL and n == 1:
+        out = (<FastEvaluate>callable)._call(<object>args[0], True)
+    else:
+        pos = tuple([<object>args[i] for i in range(n)])
+        kw = {} if kwnames == NULL else {<object>PyTuple_GET_ITEM(<object>kwnames, i): <object>args[n + i]
+                                          for i in range(len(<object>kwnames))}
+        out = FastEvaluate.__call__(<object>callable, *pos, **kw)
+    Py_INCREF(out)
+    return <PyObject*>out
+
+
 cdef class FastEvaluate:
     """NativeEngine.evaluate in one C call for what it is nearly always given: a situation dict the reader takes
     (plain notation, no options) whose hand the kernel finds winning. Read, judged and built in C under the
@@ -942,6 +976,7 @@ cdef class FastEvaluate:
     cdef dict win_by_ids
     cdef KernelLock lock
     cdef object slow, decided
+    cdef vectorcallfunc vc   # _fe_vectorcall (the type's tp_vectorcall_offset points here)
 
     def __init__(self, SituationReader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
                  KernelLock lock, slow, decided):
@@ -953,9 +988,15 @@ cdef class FastEvaluate:
         self.lock = lock
         self.slow, self.decided = slow, decided
 
+    def __cinit__(self, *args, **kwargs):
+        self.vc = _fe_vectorcall
+
     def __call__(self, situation, bint explain=True):
         """The result dict of a situation (see NativeEngine.evaluate); without explain, no reading and no explain
         lines are made or returned."""
+        return self._call(situation, explain)
+
+    cdef object _call(self, situation, bint explain):
         cdef PyObject* wb
         cdef tuple r
         cdef dict out = None
@@ -982,3 +1023,14 @@ cdef class FastEvaluate:
         finally:
             self.lock.give()
         return out if out is not None else self.decided(self.reader._situation(&st, melds), r, explain)
+
+
+cdef void _fe_vectorcall_slot():
+    """FastEvaluate gets the vectorcall protocol (_fe_vectorcall, which every instance holds in its field vc):
+    Python then calls an instance with its arguments in place. Set once, at import, before any instance exists
+    but the probe that measures where the field sits."""
+    cdef FastEvaluate probe = FastEvaluate.__new__(FastEvaluate)
+    mj_vectorcall_slot(FastEvaluate, <Py_ssize_t>(<char*>&probe.vc - <char*><PyObject*>probe))
+
+
+_fe_vectorcall_slot()

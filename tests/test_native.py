@@ -344,6 +344,26 @@ def test_a_signature_someone_holds_is_never_written_again(variant):
     assert len({id(sig) for sig, _ in kept}) == len(kept)
 
 
+def test_evaluate_answers_alike_however_it_is_called():
+    """The engine's evaluate (a FastEvaluate) takes a call with the situation alone through its vectorcall
+    slot, every other form through __call__: each form gives the same result, and a wrong call the same error."""
+    eng = mjrules.load(SR, backend="native")
+    ev = eng.evaluate
+    d = {"concealed": "3m3m3m9p9p9p1s1s5s5s7s7s7s4s*", "win_tile": "1s", "wild": "4s"}
+    want = eng._evaluate_dict(d)
+    assert want["win"]
+    for got in (ev(d), ev(d, True), ev(situation=d), ev(d, explain=True), type(ev).__call__(ev, d),
+                ev(*[d]), ev(**{"situation": d})):
+        assert got == want
+    assert ev(d, False) == ev(d, explain=False) == {k: v for k, v in want.items() if k not in ("reading", "explain")}
+    for args, kwargs, message in [((), {}, "at least 1 positional"), ((d, True, 3), {}, "at most 2 positional"),
+                                  ((d,), {"foo": 1}, "unexpected keyword argument 'foo'")]:
+        with pytest.raises(TypeError, match=message):
+            ev(*args, **kwargs)
+    with pytest.raises(SituationError, match="unexpected character"):
+        ev({"concealed": "xx"})
+
+
 def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
     """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
     where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
