@@ -977,6 +977,8 @@ cdef class FastEvaluate:
     cdef KernelLock lock
     cdef object slow, decided
     cdef vectorcallfunc vc   # _fe_vectorcall (the type's tp_vectorcall_offset points here)
+    cdef object wb_key, wb_val   # the last win_by string looked up in win_by_ids (held) and its id: an id
+                                 # never changes once given
 
     def __init__(self, SituationReader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
                  KernelLock lock, slow, decided):
@@ -1004,7 +1006,12 @@ cdef class FastEvaluate:
         melds = self.reader._parse(situation, False, &st)  # no Situation is made unless a slow path needs it
         if melds is None:
             return self.slow(situation, explain)
-        wb = _get(self.win_by_ids, <object>st.win_by)
+        if st.win_by == <PyObject*>self.wb_key:   # (a situation's win_by is nearly always the one before's)
+            wb = <PyObject*>self.wb_val
+        else:
+            wb = _get(self.win_by_ids, <object>st.win_by)
+            if wb != NULL:
+                self.wb_key, self.wb_val = <object>st.win_by, <object>wb
         if wb == NULL or (st.win_tile < 0 and st.by != BY_DEALT):
             return self.slow(self.reader._situation(&st, melds), explain)
         self.lock.take()

@@ -167,6 +167,10 @@ cdef inline bint _bool_or_absent(PyObject* v) noexcept:
     return v == NULL or type(<object>v) is bool
 
 
+from sys import intern as _intern
+cdef str _SELF_DRAW = "self_draw"
+
+
 cdef class SituationReader:
     """situation_from_dict(variant, d) for plain dicts, in C; read() returns None where it must decide."""
     cdef int players, fixed_wild, wb_discard, wb_rob_kong, wb_rob_gold, wb_dealt
@@ -176,6 +180,9 @@ cdef class SituationReader:
     cdef unsigned long long playable, scored
     cdef bint chi, kongs, has_wild, fixed, no_calls, indicator_stays, indicator_copy, rob_gold
     cdef dict slots, win_by, one_kind, template, memo
+    cdef PyObject* key_at[SK_COUNT]   # the keys of slots in slot order (slots holds them): a dict's key that
+                                      # is one of these very objects (an interned name) needs no look-up
+    cdef int wb_default               # win_by's id of "self_draw" (a situation without win_by), -1: none
     cdef object cls, melds_of
 
     def __init__(self, variant, keys, win_by, one_tile, cls, defaults, melds_of):
@@ -212,8 +219,11 @@ cdef class SituationReader:
                     pass
         if tuple(keys) != K_NAMES:
             raise ValueError("the situation keys changed: update _situation.pxi")
-        self.slots = {key: i for i, key in enumerate(keys)}
+        self.slots = {_intern(str(key)): i for i, key in enumerate(keys)}
+        for key, i in self.slots.items():
+            self.key_at[i] = <PyObject*>key
         self.win_by = {w: i for i, w in enumerate(win_by)}
+        self.wb_default = self.win_by.get("self_draw", -1)
         for w in ("discard", "rob_kong", "rob_gold", "dealt"):
             if w not in self.win_by:
                 raise ValueError(f"win_by {w} unknown: update _situation.pxi")
@@ -296,23 +306,34 @@ cdef class SituationReader:
             return None
         memset(got, 0, sizeof(got))
         while PyDict_Next(d, &pos, &pk, &pv):  # borrowed references: d is not changed while they are used
-            at = _get(self.slots, <object>pk)
-            if at == NULL:
-                return None
-            got[<int><object>at] = pv
+            for i in range(SK_COUNT):   # the key itself first (a literal's name is the interned one)
+                if self.key_at[i] == pk:
+                    got[i] = pv
+                    break
+            else:
+                at = _get(self.slots, <object>pk)
+                if at == NULL:
+                    return None
+                got[<int><object>at] = pv
         if got[SK_SEAT] != NULL and not _exact_int(<object>got[SK_SEAT], 0, self.players - 1, &seat):
             return None
         if got[SK_DEALER] != NULL and not _exact_int(<object>got[SK_DEALER], 0, self.players - 1, &dealer):
             return None
         if got[SK_DISCARDER] != NULL and not _exact_int(<object>got[SK_DISCARDER], -1, self.players - 1, &discarder):
             return None
-        win_by = <object>got[SK_WIN_BY] if got[SK_WIN_BY] != NULL else "self_draw"
-        if type(win_by) is not str:
-            return None
-        at = _get(self.win_by, win_by)
-        if at == NULL:
-            return None
-        wb = <int><object>at
+        if got[SK_WIN_BY] != NULL:
+            win_by = <object>got[SK_WIN_BY]
+            if type(win_by) is not str:
+                return None
+            at = _get(self.win_by, win_by)
+            if at == NULL:
+                return None
+            wb = <int><object>at
+        else:
+            win_by = _SELF_DRAW
+            if self.wb_default < 0:
+                return None
+            wb = self.wb_default
         text = <object>got[SK_CONCEALED] if got[SK_CONCEALED] != NULL else ""
         if type(text) is not str:
             return None

@@ -364,6 +364,29 @@ def test_evaluate_answers_alike_however_it_is_called():
         ev({"concealed": "xx"})
 
 
+@pytest.mark.parametrize("variant", [SR, JX, FJ])
+def test_a_situation_is_read_alike_whatever_its_key_objects(variant):
+    """The situation reader matches a key by identity with its own interned names first, and by value after:
+    keys made at run time (as json.loads makes them) and win_by values that are new string objects read as
+    the literals do, hand after hand (FastEvaluate remembers the last win_by's id by identity)."""
+    import json
+
+    eng = mjrules.load(variant, backend="native")
+    checked = 0
+    for d in HANDS[variant]:
+        fresh = json.loads(json.dumps(d))   # new key and value objects, equal to d's
+        fresh = {"".join(list(k)): ("".join(list(v)) if k == "win_by" else v) for k, v in fresh.items()}
+        try:
+            want = eng.evaluate(d)
+        except SituationError as e:
+            with pytest.raises(SituationError, match=re.escape(str(e))):
+                eng.evaluate(fresh)
+            continue
+        assert eng.evaluate(fresh) == want == eng.evaluate(d), d
+        checked += 1
+    assert checked >= 10
+
+
 def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
     """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
     where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
