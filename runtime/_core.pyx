@@ -1131,9 +1131,11 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
                     return
 
 
-cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, int* needs=NULL) noexcept nogil:
+cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, int* needs=NULL,
+                         Units* U=NULL) noexcept nogil:
     """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order; with needs (see
-    Std), only those that may hold an open pattern, as *needs says when each is reached."""
+    Std), only those that may hold an open pattern, as *needs says when each is reached. U: NULL, or the units
+    of x.f.real the caller made, whose suit indices and tile count serve when all its units are filled."""
     cdef Std S
     cdef int k, spare = 0
     S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
@@ -1143,11 +1145,17 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, in
     S.rd.ngroups = 0
     S.rd.pattern = 0
     memcpy(S.c, x.f.real, NK * sizeof(int))
-    S.tiles = 0
-    for k in range(NK):
-        S.tiles += S.c[k]
+    if U != NULL and U.c == <const int*>x.f.real and U.n == 4:   # the caller's units: the same indices
+        S.tiles = U.tiles
+        for k in range(3):
+            S.idx[k] = U.idx[k]
+    else:
+        S.tiles = 0
+        for k in range(NK):
+            S.tiles += S.c[k]
+        for k in range(3):
+            S.idx[k] = _suit_idx(S.c + 9 * k, &spare)
     for k in range(3):   # the suits as _unit has them, their indices kept (_std_took)
-        S.idx[k] = _suit_idx(S.c + 9 * k, &spare)
         if S.idx[k] < 0:
             S.F[k] = S.G[k] = 0
         else:
@@ -1479,7 +1487,7 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
             _dedup_reset(dd)
         # a reading none of the open patterns may hold on is skipped (when every one needs no_sequences, say,
         # a reading with a sequence), as _on_reading narrows R.needs
-        _enum_standard(x, sets, _on_reading, R, dd, &R.needs)
+        _enum_standard(x, sets, _on_reading, R, dd, &R.needs, R.units)
     if x.err or R.found:
         return
     n = 0
