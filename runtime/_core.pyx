@@ -2529,6 +2529,7 @@ cdef class Kernel:
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
     cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
+    cdef tuple opts_of           # the tuple whose values self.opts holds (only _load_opts writes them)
     cdef object sig_keep         # the last bytes _signature and _settle_signature made, written again in
     cdef object set_keep         # place when nothing else holds them (mj_bytes_again)
     cdef unsigned char rb[NK + 2]  # _fill_sit's real counts as bytes (for _units_bytes), rb_tiles of them;
@@ -2704,10 +2705,14 @@ cdef class Kernel:
 
     cdef int _load_opts(self, tuple opts) except -1:
         cdef int i
+        if opts is self.opts_of:   # the very tuple loaded last (FastEvaluate's defaults, every call): loaded
+            return 0
+        self.opts_of = None
         if len(opts) != self.sp.nopt:
             raise ValueError("wrong number of option values")
         for i in range(self.sp.nopt):
             self.opts[i] = opts[i]
+        self.opts_of = opts
         return 0
 
     cdef int _load_situation(self, s, tuple opts, double win_by) except -1:
