@@ -387,6 +387,42 @@ def test_a_situation_is_read_alike_whatever_its_key_objects(variant):
     assert checked >= 10
 
 
+def test_frozen_containers_are_freed_whole_however_deep():
+    """A native engine frees its frozen lists and dicts without subtype_dealloc (mj_fast_dealloc): a chain of
+    them far deeper than the C stack allows a recursion is still freed (the trashcan), subclasses (with and
+    without __del__, whose own dealloc then calls it) run their finalizer, and no reference to a type leaks."""
+    import gc
+    import sys
+    from mjrules.frozen import FrozenDict, FrozenList
+
+    eng = mjrules.load(SR, backend="native")   # (installs it; kept, with the frozen values it holds)
+    eng.evaluate(HANDS[SR][0])
+    dels = []
+
+    class WithDel(FrozenList):
+        __slots__ = ()
+
+        def __del__(self):
+            dels.append(1)
+
+    class Plain(FrozenDict):
+        pass
+
+    before = [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)]
+    for make in (lambda x: FrozenList([x]), lambda x: FrozenDict(a=x), lambda x: Plain(a=x)):
+        x = None
+        for _ in range(200_000):
+            x = make(x)
+        del x
+    for _ in range(1000):
+        w = WithDel([FrozenList([1]), Plain(b=FrozenDict(c=2))])
+    del w
+    gc.collect()
+    assert len(dels) == 1000
+    assert [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)] == before
+    assert eng.evaluate(HANDS[SR][0])["win"]
+
+
 def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
     """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
     where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
