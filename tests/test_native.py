@@ -408,6 +408,7 @@ def test_frozen_containers_are_freed_whole_however_deep():
     class Plain(FrozenDict):
         pass
 
+    gc.collect()
     before = [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)]
     for make in (lambda x: FrozenList([x]), lambda x: FrozenDict(a=x), lambda x: Plain(a=x)):
         x = None
@@ -419,7 +420,10 @@ def test_frozen_containers_are_freed_whole_however_deep():
     del w
     gc.collect()
     assert len(dels) == 1000
-    assert [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)] == before
+    after = [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)]
+    # (the subclasses are this test's own; the frozen types are held by every engine alive in the process, and a
+    # collection may free some, never add any: a lost reference per object would add 200,000)
+    assert after[2:] == before[2:] and after[0] <= before[0] and after[1] <= before[1], (before, after)
     assert eng.evaluate(HANDS[SR][0])["win"]
 
 
