@@ -997,6 +997,10 @@ cdef PyObject* _fe_vectorcall(PyObject* callable, PyObject* const* args, size_t 
     cdef object out
     if kwnames == NULL and n == 1:
         out = (<FastEvaluate>callable)._call(<object>args[0], True)
+    elif kwnames == NULL and n == 2:   # (situation, explain): explain's truth, as __call__'s bint takes it
+        out = (<FastEvaluate>callable)._call(<object>args[0], bool(<object>args[1]))
+    elif n == 1 and len(<object>kwnames) == 1 and <object>PyTuple_GET_ITEM(<object>kwnames, 0) == "explain":
+        out = (<FastEvaluate>callable)._call(<object>args[0], bool(<object>args[1]))
     else:
         pos = tuple([<object>args[i] for i in range(n)])
         kw = {} if kwnames == NULL else {<object>PyTuple_GET_ITEM(<object>kwnames, i): <object>args[n + i]

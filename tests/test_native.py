@@ -352,16 +352,26 @@ def test_evaluate_answers_alike_however_it_is_called():
     d = {"concealed": "3m3m3m9p9p9p1s1s5s5s7s7s7s4s*", "win_tile": "1s", "wild": "4s"}
     want = eng._evaluate_dict(d)
     assert want["win"]
-    for got in (ev(d), ev(d, True), ev(situation=d), ev(d, explain=True), type(ev).__call__(ev, d),
-                ev(*[d]), ev(**{"situation": d})):
+    for got in (ev(d), ev(d, True), ev(d, 1), ev(situation=d), ev(d, explain=True), ev(d, explain="yes"),
+                type(ev).__call__(ev, d), ev(*[d]), ev(**{"situation": d})):
         assert got == want
-    assert ev(d, False) == ev(d, explain=False) == {k: v for k, v in want.items() if k not in ("reading", "explain")}
+    lean = {k: v for k, v in want.items() if k not in ("reading", "explain")}
+    assert ev(d, False) == ev(d, 0) == ev(d, explain=False) == ev(d, explain=[]) == type(ev).__call__(ev, d, False) \
+        == lean
     for args, kwargs, message in [((), {}, "at least 1 positional"), ((d, True, 3), {}, "at most 2 positional"),
                                   ((d,), {"foo": 1}, "unexpected keyword argument 'foo'")]:
         with pytest.raises(TypeError, match=message):
             ev(*args, **kwargs)
     with pytest.raises(SituationError, match="unexpected character"):
         ev({"concealed": "xx"})
+
+    class NoTruth:
+        def __bool__(self):
+            raise ValueError("no truth")
+
+    for args, kwargs in [((d, NoTruth()), {}), ((d,), {"explain": NoTruth()})]:
+        with pytest.raises(ValueError, match="no truth"):
+            ev(*args, **kwargs)
 
 
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
