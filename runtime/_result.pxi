@@ -107,22 +107,17 @@ cdef extern from *:
        the type's tp_free) and the reference to the type the instance held let go; subtype_dealloc's general
        checks cost ~90 instructions an object, and a result frees a few of them. The trashcan bounds the C
        stack of a deep chain, as subtype_dealloc's does. mj_fast_dealloc installs it where all of that holds. */
-    static void mj_frozen_list_dealloc(PyObject* op) {
-        PyTypeObject* t = Py_TYPE(op);
-        PyObject_GC_UnTrack(op);   /* (before the trashcan, which may put it aside in the GC links) */
-        Py_TRASHCAN_BEGIN(op, mj_frozen_list_dealloc)
-        PyList_Type.tp_dealloc(op);
-        Py_DECREF(t);
-        Py_TRASHCAN_END
-    }
-    static void mj_frozen_dict_dealloc(PyObject* op) {
-        PyTypeObject* t = Py_TYPE(op);
-        PyObject_GC_UnTrack(op);   /* (before the trashcan, which may put it aside in the GC links) */
-        Py_TRASHCAN_BEGIN(op, mj_frozen_dict_dealloc)
-        PyDict_Type.tp_dealloc(op);
-        Py_DECREF(t);
-        Py_TRASHCAN_END
-    }
+    #define MJ_FROZEN_DEALLOC(name, base_type)                                                          \
+        static void name(PyObject* op) {                                                              \
+            PyTypeObject* t = Py_TYPE(op);                                                            \
+            PyObject_GC_UnTrack(op);   /* (before the trashcan, which may put it aside in the GC links) */ \
+            Py_TRASHCAN_BEGIN(op, name)                                                               \
+            (base_type).tp_dealloc(op);                                                               \
+            Py_DECREF(t);                                                                             \
+            Py_TRASHCAN_END                                                                           \
+        }
+    MJ_FROZEN_DEALLOC(mj_frozen_list_dealloc, PyList_Type)
+    MJ_FROZEN_DEALLOC(mj_frozen_dict_dealloc, PyDict_Type)
     static int mj_fast_dealloc(PyObject* cls, PyObject* base) {
         PyTypeObject* t = (PyTypeObject*)cls;
         destructor d = base == (PyObject*)&PyList_Type ? mj_frozen_list_dealloc :
@@ -230,8 +225,7 @@ cdef str _line_text_packed(str prefix, list gpacked, const int* slots, int n):
     first group's space left out), the prefix copied whole:
     one memcpy a group, where widening a description character by character cost ~50 instructions a part.
     None where a description or the prefix needs the 4-byte form (the caller then takes _line_text)."""
-    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(prefix) - (n > 0), at, m, skip   # (no space before the first)
-    cdef bytes b
+    cdef Py_ssize_t size = PyUnicode_GET_LENGTH(prefix) - (n > 0), at   # (no space before the first)
     cdef Py_UCS4 top = PyUnicode_MAX_CHAR_VALUE(prefix)
     cdef int i, kind = PyUnicode_KIND(prefix)
     cdef tuple g
@@ -248,12 +242,7 @@ cdef str _line_text_packed(str prefix, list gpacked, const int* slots, int n):
     at = PyUnicode_GET_LENGTH(prefix) * kind
     memcpy(dst, PyUnicode_DATA(prefix), at)
     for i in range(n):
-        g = <tuple>PyList_GET_ITEM(gpacked, slots[i])
-        b = <bytes>(g[0] if kind == 1 else g[1])
-        skip = 0 if i else kind
-        m = PyBytes_GET_SIZE(b) - skip
-        memcpy(dst + at, PyBytes_AS_STRING(b) + skip, m)
-        at += m
+        at = _put_packed(dst, at, <tuple>PyList_GET_ITEM(gpacked, slots[i]), kind, 0 if i else kind)
     return out
 
 
@@ -997,9 +986,10 @@ cdef PyObject* _fe_vectorcall(PyObject* callable, PyObject* const* args, size_t 
     cdef object out
     if kwnames == NULL and n == 1:
         out = (<FastEvaluate>callable)._call(<object>args[0], True)
-    elif kwnames == NULL and n == 2:   # (situation, explain): explain's truth, as __call__'s bint takes it
-        out = (<FastEvaluate>callable)._call(<object>args[0], bool(<object>args[1]))
-    elif n == 1 and len(<object>kwnames) == 1 and <object>PyTuple_GET_ITEM(<object>kwnames, 0) == "explain":
+    elif (kwnames == NULL and n == 2) or (n == 1 and len(<object>kwnames) == 1
+                                          and <object>PyTuple_GET_ITEM(<object>kwnames, 0) == "explain"):
+        # (situation, explain) or (situation, explain=...): the value follows the situation either way;
+        # its truth as __call__'s bint takes it
         out = (<FastEvaluate>callable)._call(<object>args[0], bool(<object>args[1]))
     else:
         pos = tuple([<object>args[i] for i in range(n)])
