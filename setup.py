@@ -28,8 +28,14 @@ def core_extensions() -> list:
         (inc / "mjrules").mkdir()
         shutil.copyfile(ROOT / "runtime" / "_core.pxd", inc / "mjrules" / "_core.pxd")
         (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
+        (inc / "mjrules" / "game").mkdir()
+        shutil.copyfile(ROOT / "runtime" / "game" / "state.pxd", inc / "mjrules" / "game" / "state.pxd")
+        (inc / "mjrules" / "game" / "__init__.pxd").write_text("", encoding="ascii")
         ext = Extension("mjrules._core", ["runtime/_core.pyx"])
-        return cythonize([ext], include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True)
+        # the game's one source, runtime/game/state.py, compiled in Cython's pure-Python mode (typed by its .pxd)
+        game = Extension("mjrules.game.state", ["runtime/game/state.py"])
+        return cythonize([ext, game], include_path=[str(inc)], quiet=True,
+                         compiler_directives={"language_level": 3, "annotation_typing": False})
 
 
 class BuildPy(build_py):

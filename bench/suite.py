@@ -14,7 +14,10 @@ on fewer hands and loops) it measures, on deterministic hands generated legal fo
    over the same hands, so they time the engine's remembered results; `evaluate` is also timed on hands
    the engine has never evaluated (`evaluate_new`: a fresh engine per repeat, warmed on the looped hands,
    then each new hand evaluated once), held to the same target: what a game server mostly sees;
-4. complete hands per second of `mjrules.play.play_hand` with four random and four greedy agents;
+4. complete hands per second of `mjrules.game.play_hand` with four built-in random and four greedy agents, and
+   of a hand stepped through the game's step API by four trivial Python agents (uniform over the legal ids),
+   beside riichienv's RiichiEnv("4p-red-single") stepped by its own Python RandomAgent in the same run (a peer;
+   the row is skipped where riichienv is not installed);
 
 and, in the same run, on the same hands without wilds, the `mahjong` package's `Agari().is_agari` and
 `Shanten().calculate_shanten` (Tenhou 34-order), reported as speed-ups (is_agari time / native time).
@@ -43,6 +46,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import play
+
 SCHEMA = "mjrules-bench/1"
 BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
 BACKENDS = ("native", "reference")
@@ -59,6 +64,7 @@ TARGETS: dict[str, dict[str, Any]] = {
     "evaluate_vs_reference": {"value": 50.0, "unit": "x", "kind": "min"},  # the back-ends issue, same hands
     "simulate_random": {"value": 5_000, "unit": "hands/s", "kind": "min"},
     "simulate_greedy": {"value": 1_000, "unit": "hands/s", "kind": "min"},
+    "simulate_python": {"value": 2_000, "unit": "hands/s", "kind": "min"},   # four Python agents, step API
     "import_load": {"value": 0.3, "unit": "s", "kind": "max"},
     "tables": {"value": 50.0, "unit": "MB", "kind": "max"},
 }
@@ -82,12 +88,14 @@ def settings(quick: bool, repeats: int | None) -> dict[str, Any]:
     if quick:
         s = {"repeats": 3, "hands": {"native": 12, "reference": 4}, "budget": {"native": 0.02, "reference": 0.0},
              "waits_hands": {"native": 10, "reference": 2}, "new_hands": {"native": 12, "reference": 1},
-             "sim": {"native": {"random": 40, "greedy": 4}, "reference": {"random": 1, "greedy": 1}},
+             "sim": {"native": {"random": 40, "greedy": 4, "python": 20},
+                     "reference": {"random": 1, "greedy": 1, "python": 1}},
              "import_runs": 2}
     else:
         s = {"repeats": 5, "hands": {"native": 40, "reference": 10}, "budget": {"native": 0.1, "reference": 0.0},
              "waits_hands": {"native": 100, "reference": 10}, "new_hands": {"native": 200, "reference": 2},
-             "sim": {"native": {"random": 1000, "greedy": 60}, "reference": {"random": 3, "greedy": 1}},
+             "sim": {"native": {"random": 1000, "greedy": 200, "python": 500},
+                     "reference": {"random": 3, "greedy": 1, "python": 2}},
              "import_runs": 5}
     if repeats is not None:
         s["repeats"] = max(1, repeats)
@@ -376,7 +384,6 @@ def tenhou34(d: dict[str, Any]) -> list[int]:
 def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, Any], note: Callable[[str], None]
                   ) -> dict[str, Any]:
     import mjrules
-    from mjrules.play import play_hand
 
     b = eng.backend
     n, reps, budget = cfg["hands"][b], cfg["repeats"], cfg["budget"][b]
@@ -430,19 +437,27 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
     res["evaluate_new"] = {"hands": len(new[0]), "per_hand_us": t,
                            "pass": check_target("evaluate", t["median"]) if native else None}
     res["simulate"] = {}
-    for agent in ("random", "greedy"):
+    for agent in ("random", "greedy", "python"):
         k = cfg["sim"][b][agent]
-        note(f"{eng.variant.name} {b}: simulate {k} hands with {agent} agents")
-        rates = []
-        for _ in range(reps):
-            start = time.perf_counter()
-            for i in range(k):
-                play_hand(eng, [agent] * 4, seed=i)
-            rates.append(k / (time.perf_counter() - start))
-        s = spread(rates)
+        note(f"{eng.variant.name} {b}: {k} hands with {agent} agents")
+        fn = play.python_hand(eng) if agent == "python" else play.builtin_hand(eng, agent)
+        s = spread(play.rates(fn, k, reps))
         res["simulate"][agent] = {"hands": k, "hands_per_s": s,
                                   "pass": check_target(f"simulate_{agent}", s["median"]) if native else None}
     return res
+
+
+def bench_riichienv(cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
+    """riichienv's RiichiEnv("4p-red-single") stepped by its Python RandomAgent: kyoku per second (a peer of the
+    "python" agents row); {"available": False} where riichienv is not installed."""
+    got = play.riichienv_kyoku()
+    if got is None:
+        return {"available": False}
+    fn, version = got
+    k = cfg["sim"]["native"]["python"]
+    note(f"riichienv {version}: {k} kyoku with its RandomAgent")
+    return {"available": True, "version": version, "kyoku": k,
+            "kyoku_per_s": spread(play.rates(fn, k, cfg["repeats"]))}
 
 
 def bench_mahjong(eng: Any, by_class: dict[str, list], native_us: dict[str, float], cfg: dict[str, Any],
@@ -543,6 +558,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         note(f"{name}: import + load in a subprocess")
         vres["import_load"] = bench_import_load(name, cfg["import_runs"])
         result["variants"][name] = vres
+    result["riichienv"] = bench_riichienv(cfg, note)
     result["tables"] = table_memory()
     machine["end"] = machine_speed(1 if quick else 5)
     result["machine_python_add_ns"] = machine
@@ -610,11 +626,19 @@ def render(r: dict[str, Any]) -> str:
         label = f"  evaluate, the reference's {e['hands']} hands, us"
         lines.append(f"  {label:<{w}}{_fmt(e['native_us']):>36}{_fmt(e['reference_us']):>36}  "
                      f"ratio {_fmt(e['ratio'])} {_target('evaluate_vs_reference')} {_mark(e['pass'])}")
-        for agent in ("random", "greedy"):
+        peer = r.get("riichienv") or {}
+        for agent in ("random", "greedy", "python"):
             a, b = nat["simulate"][agent], ref["simulate"][agent]
-            label = f"simulate hands/s, {agent} agents ({a['hands']}/{b['hands']})"
+            what = "four Python agents, step API" if agent == "python" else f"built-in {agent} agents"
+            label = f"hands/s, {what} ({a['hands']}/{b['hands']})"
             lines.append(f"  {label:<{w}}{_fmt(a['hands_per_s']):>36}{_fmt(b['hands_per_s']):>36}  "
                          f"{_target('simulate_' + agent)} {_mark(a['pass'])}")
+            if agent == "python" and peer.get("available"):
+                ratio = a["hands_per_s"]["median"] / peer["kyoku_per_s"]["median"]
+                lines.append(f"    riichienv {peer['version']} RiichiEnv('4p-red-single'), its RandomAgent: "
+                             f"{_fmt(peer['kyoku_per_s'])} kyoku/s; mjrules/riichienv {ratio:.2f}x")
+            elif agent == "python":
+                lines.append("    riichienv not installed: peer row skipped (pip install 'mjrules[bench]')")
         m = v["mahjong"]
         if m.get("available"):
             lines.append(f"  mahjong {m['version']} on the same hands without wilds "

@@ -13,6 +13,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memset, memcpy, memcmp
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from cpython.bytes cimport PyBytes_FromStringAndSize, PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from libc.stdint cimport int32_t
 from cpython.dict cimport PyDict_Next, PyDict_Copy, PyDict_GetItem, PyDict_SetItem
 from cpython.object cimport PyObject, PyTypeObject
@@ -3212,6 +3213,54 @@ cdef class Kernel:
                 out.append(k)
         return out
 
+    def may_fit(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1):
+        """False only when no pattern's shape can take a complete hand whatever its other facts: `counts` the
+        concealed tiles (42 or 34 kind counts as bytes or bytearray, the wild kind's tiles among them), `plus`
+        one tile more of that kind (-1: none), `meld_counts` the melds' tiles likewise, `nmelds` how many melds
+        (a kong counts as three tiles) and `meld_seq` whether one is a chi. The game's cheap test before it
+        judges a hand in full; the caller makes sure no free pattern's test reads other facts
+        (NativeEngine.may_fit)."""
+        cdef Ctx* x = self.xc
+        cdef const unsigned char* c
+        cdef const unsigned char* mc
+        cdef unsigned char buf[NK]
+        cdef int k, e, size = self.sp.win_size - 3 * nmelds
+        cdef bint fits
+        if not (isinstance(counts, (bytes, bytearray)) and isinstance(meld_counts, (bytes, bytearray))) \
+                or len(counts) < NK or len(meld_counts) < NK or nmelds < 0 or size < 0:
+            raise ValueError("may_fit takes counts and meld counts as bytes of 34 or more kinds")
+        c = <const unsigned char*>(PyBytes_AS_STRING(counts) if type(counts) is bytes else
+                                   PyByteArray_AS_STRING(counts))
+        mc = <const unsigned char*>(PyBytes_AS_STRING(meld_counts) if type(meld_counts) is bytes else
+                                    PyByteArray_AS_STRING(meld_counts))
+        memcpy(buf, c, NK)
+        if 0 <= plus < NK:
+            buf[plus] += 1
+        elif plus >= NK:
+            return False   # a flower or other unplayable kind never completes a hand
+        if wild != self.xc_wild:
+            if self.xc_wild == -2:
+                e = _prep_check(x, wild, self.playable, self.chk_win_by)
+                if not e:
+                    _limits(x, self.playable, self.lim)
+            else:
+                e = _set_wild(x, wild, self.playable, self.lim)
+            if e:
+                self.xc_wild = -2
+                return True   # facts it cannot prepare: the full judge decides
+            self.xc_wild = wild
+        if _load_row(x, buf, 0, size, self.chk_live, self.lim, NULL):
+            return True       # counts it does not take (over the copies, say): the full judge decides
+        for k in range(NK):
+            x.f.base[k] = x.f.real[k] + mc[k]
+        x.f.nmelds, x.f.no_melds, x.f.meld_seq = nmelds, nmelds == 0, meld_seq
+        _reset_memo(x)
+        fits = _may_fit(x, (self.sp.win_size - 2) // 3 - nmelds, -1) or x.err != 0
+        x.f.nmelds, x.f.no_melds, x.f.meld_seq, x.err = 0, True, False, 0   # is_win's facts again
+        for k in range(NK):
+            x.f.base[k] = x.f.real[k]
+        return fits
+
     def win(self, int i, double value):
         """A win-settlement expression on the reading just chosen, with `value` set."""
         cdef double r
@@ -3364,6 +3413,6 @@ def standard_readings(real, int jokers, int sets, cand) -> list:
     return out
 
 
-include "_fastgame.pxi"
+include "_distance.pxi"
 include "_situation.pxi"
 include "_result.pxi"

@@ -194,12 +194,14 @@ def _input_error(e: Exception, as_json: bool) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .compiler import SpecError
-    from .simulate import simulate
+    from .game.simulate import parse_option, simulate
 
     agents = args.agents.split(",") if args.agents else None
     try:
+        options = dict(parse_option(o) for o in args.option or ())
         summary = simulate(args.variant, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
-                           backend=args.backend, progress=not args.json and not args.quiet)
+                           backend=args.backend, options=options, compress=args.compress,
+                           progress=not args.json and not args.quiet)
     except SpecError as e:
         return _spec_error(e, args.json)
     except ValueError as e:
@@ -217,16 +219,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  value: mean {val['mean']}  p50 {val['p50']}  p90 {val['p90']}  p99 {val['p99']}  max {val['max']}")
     print("  net per seat: " + "  ".join(f"seat {i}: {v:+}" for i, v in enumerate(s["net_per_seat"])))
     if args.out:
-        print(f"  wrote {args.out}/logs.jsonl and {args.out}/summary.json")
+        print(f"  wrote {args.out}/logs.jsonl{'.gz' if args.compress else ''} and {args.out}/summary.json")
     return EXIT_OK
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from .compiler import SpecError
     from .engine import load
-    from .game import IllegalAction
-    from .play import replay_lines
-    from .scenario import ScenarioError, describe, load_scenario, play_scenario
+    from .game import IllegalAction, replay_lines
+    from .game.play import log_spec
+    from .game.scenario import ScenarioError, describe, load_scenario, play_scenario
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")
@@ -244,7 +246,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             for j, st in enumerate(starts):
                 chunk = lines[st:starts[j + 1] if j + 1 < len(starts) else len(lines)]
                 head = json.loads(chunk[0])
-                eng = load(args.variant or head["variant"], backend=args.backend)
+                eng = load(args.variant or log_spec(head), backend=args.backend)
                 rep = replay_lines(eng, chunk)
                 if rep.get("line"):
                     rep["line"] += st
@@ -398,7 +400,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--agents", help="one per seat, e.g. greedy,greedy,random,random (default: all random)")
     p.add_argument("--jobs", type=int, default=1, help="parallel processes; results do not depend on it")
-    p.add_argument("--out", help="folder for logs.jsonl and summary.json")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="an option of the spec, e.g. --option kong_points=true (repeatable)")
+    p.add_argument("--out", help="folder for logs.jsonl and summary.json (logs streamed as hands finish)")
+    p.add_argument("--compress", action="store_true", help="with --out: write logs.jsonl.gz")
     p.add_argument("--backend", choices=["native", "reference"])
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true")

@@ -23,7 +23,7 @@ def standard_shanten(c: list[int], n_sets: int) -> int:
     for four sets. Each suit's options are found once (cached) and then combined."""
     combos = {(0, 0, 0)}
     for lo, hi, honours in ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True)):
-        opts = _group_options(tuple(c[lo:hi]), honours)
+        opts = group_options(tuple(c[lo:hi]), honours)
         combos = _pareto({(m + m2, t + t2, min(1, p + p2)) for m, t, p in combos for m2, t2, p2 in opts})
     best = 2 * n_sets
     for m, t, p in combos:
@@ -33,7 +33,7 @@ def standard_shanten(c: list[int], n_sets: int) -> int:
 
 
 @cache
-def _group_options(counts: tuple[int, ...], honours: bool) -> frozenset[tuple[int, int, int]]:
+def group_options(counts: tuple[int, ...], honours: bool) -> frozenset[tuple[int, int, int]]:
     """Pareto-best (sets, partial sets, pair) readings of one suit (or of the honours)."""
     c = list(counts)
     n = len(c)
@@ -136,21 +136,14 @@ def distance(engine: Any, situation: dict | Situation) -> int:
     return max(1, min(est) - jokers) if est else 1
 
 
-def free_estimate(v, pattern, c: list[int], held: Situation) -> int:
+def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation) -> int:
     """For a free-shape pattern: tiles to exchange = what is missing from the largest part of the hand that
     the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...)."""
-    from .interp import evaluate
-    from .reference import _Facts, _ReadingEnv
-
-    eng = _engine_for(v)
-    f = _Facts(eng, held.replace(concealed=tuple(k for k in held.concealed), win_tile=None))
-    meld = [f.meld_counts[k] for k in range(N)]
-
-    def ok(counts: list[int]) -> bool:
-        if pattern.cond is None:
-            return True
-        return evaluate(pattern.cond, _ReadingEnv(eng, f, None, counts, partial=True)) is not False
-
+    ok = _engine_for(v).partial_test(pattern, held.replace(win_tile=None))
+    meld = [0] * N
+    for m in held.melds:
+        for k in m.tiles:
+            meld[k] += 1
     return (v.win_size - 1) - 3 * len(held.melds) - first_fit(c, meld, ok)
 
 
@@ -169,6 +162,87 @@ def first_fit(c: list[int], start: list[int], ok: Any) -> int:
                 counts[k] -= 1
         best = max(best, size)
     return best
+
+
+class Estimator:
+    """The shape distance of concealed hands of one variant: the least, over the spec's pattern shapes (or those
+    of the patterns named), of the standard shanten, the pairs shanten and each free pattern's first-fit
+    estimate (on a default situation: no melds, self-drawn, the spec's options unless given), less one per wild. The reference back end's; the
+    native back end's (`_core.ShapeEstimator`) computes the same in C. `counts` are bytes of 34 or more kind
+    counts, the wild kind's tiles among them."""
+
+    def __init__(self, v: Any, options: dict[str, Any] | None = None, patterns: Any = None):
+        self.v = v
+        pats = [p for p in v.patterns if patterns is None or p.name in patterns]
+        shapes = {p.shape for p in pats}
+        self.standard = "standard" in shapes
+        self.pairs = "pairs" in shapes and v.win_size % 2 == 0
+        self.free = [p for p in pats if p.shape == "free"]
+        self.options = dict(options or {})
+        self._memo: dict[tuple, int] = {}
+
+    def estimate(self, counts: Any, melds: int, wild: int) -> int:
+        """The shape distance of this hand."""
+        c = list(counts[:N])
+        key = (tuple(c), melds, wild)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        jokers = 0
+        if 0 <= wild < N:
+            jokers, c[wild] = c[wild], 0
+        v = self.v
+        est = []
+        if self.standard:
+            est.append(standard_shanten(c, max(0, (v.win_size - 2) // 3 - melds)))
+        if self.pairs and melds == 0:
+            est.append(pairs_shanten(c, v.win_size // 2))
+        if self.free and melds == 0:
+            held = Situation(concealed=tuple(k for k in range(N) for _ in range(c[k])), options=self.options)
+            est += [free_estimate(v, p, c, held) for p in self.free]
+        got = (min(est) if est else 8) - jokers
+        if len(self._memo) > 100_000:
+            self._memo.clear()
+        self._memo[key] = got
+        return got
+
+    def after_discards(self, counts: Any, melds: int, wild: int) -> list[int | None]:
+        """estimate() after discarding one tile of each kind (None where none is held), for the 34 kinds."""
+        c = bytearray(counts[:N])
+        out: list[int | None] = [None] * N
+        for k in range(N):
+            if c[k]:
+                c[k] -= 1
+                out[k] = self.estimate(c, melds, wild)
+                c[k] += 1
+        return out
+
+
+# The facts a free pattern's condition may read for an estimate to be a function of the counts alone (a default
+# situation's constants, or functions of the counts): then the native back end estimates in C.
+_COUNT_VARS = frozenset({"no_sequences", "distinct", "one_suit", "fours", "pair_wilds", "wilds_at_face"})
+_CONST_VARS = frozenset({"win_by", "is_dealer", "seat", "dealer", "discarder", "first_turn", "first_discard",
+                         "declared_ready", "wild_discards", "dealer_streak", "flowers", "melds", "no_melds", "kongs",
+                         "kongs_exposed", "kongs_concealed", "wilds"})
+_CALLS = frozenset({"all_in", "contains", "count_in", "spacing", "flower_fours", "flower_complete", "max", "min"})
+_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge",
+                  "neg", "not", "and", "or", "if", "in", "max", "min"})
+
+
+def reads_counts_only(e: Any) -> bool:
+    """Does the free-shape condition `e`, on partial counts of a default situation, read only the counts?"""
+    op, a = e.op, e.args
+    if op == "var":
+        return a[0] in _COUNT_VARS or a[0] in _CONST_VARS
+    if op == "opt":
+        return True
+    if op == "ref":
+        return a[0] != "event"  # partial: UNKNOWN without reading anything
+    if op == "call":
+        return a[0] in _CALLS and all(reads_counts_only(x) for x in a[1:])
+    if op in ("const", "enum", "group"):
+        return True
+    return op in _OPS and all(reads_counts_only(x) for x in a)
 
 
 _ENGINES: dict[int, object] = {}

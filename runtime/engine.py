@@ -15,6 +15,7 @@ class Engine(Protocol):
 
     variant: Variant
     backend: str
+    spec: str
 
     def evaluate(self, situation: dict[str, Any], explain: bool = True) -> dict[str, Any]:
         """Judge and score a complete hand: win, reason, pattern, patterns, status, value, payments, reading,
@@ -33,6 +34,19 @@ class Engine(Protocol):
     def judge(self, situation: Any) -> dict[str, Any]:
         """evaluate() for a Situation the runtime built itself (trusted: not parsed or checked)."""
 
+    def wins(self, situation: Any) -> bool:
+        """judge(situation)["win"], without building the result (the game's test before it offers a win)."""
+
+    def fit_test(self, options: dict[str, Any] | None = None) -> Any:
+        """The game's cheap shape test for these options (mjrules.shape)."""
+
+    def estimator(self, options: dict[str, Any] | None = None) -> Any:
+        """The shape distance of hands (mjrules.distance.Estimator's interface), for agents."""
+
+    def new_game(self, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
+                 options: dict[str, Any] | None = None) -> Any:
+        """A new hand of this variant (mjrules.game.Game)."""
+
     # ---- the bare win check on kind counts (mjrules.check) ------------------------------------------------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:
         """Does this complete concealed hand (34 kind counts plus wilds) win, self-drawn, no tile named?"""
@@ -46,6 +60,20 @@ class Engine(Protocol):
     def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
                     values: bool = False) -> Any:
         """is_win for each row of an n x 34 array; with values, also each row's value and pattern index."""
+
+
+class Plays:
+    """What every engine offers for play, whatever its backend: new games of its variant."""
+
+    variant: Variant
+    spec: str = ""
+
+    def new_game(self, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
+                 options: dict[str, Any] | None = None) -> Any:
+        """A new hand of this variant, dealt from `seed`: a mjrules.game.Game to drive through its step API."""
+        from .game import Game
+
+        return Game(self, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options)
 
 
 def choose_backend(backend: str | None) -> str:
@@ -94,11 +122,19 @@ def load(variant: str | Path | Variant, backend: str | None = None) -> Engine:
     name = str(variant)
     ir = fastload.cached(name)
     if ir is not None:
-        return _engine(ir, b)
+        return _named(_engine(ir, b), name)
     links = fastload.chain(name) if b == "native" else None  # the spec's files as they are before compiling
     from .compiler import compile_variant
 
     ir = compile_variant(name)
     engine = _engine(ir, b)
     fastload.record(links, ir)
+    return _named(engine, name)
+
+
+def _named(engine: Engine, name: str) -> Engine:
+    """The engine, knowing the spec it was loaded from (`spec`: a shipped name, or an absolute path): game logs
+    name it, so that `mjrules replay LOG` finds the spec."""
+    p = Path(name)
+    engine.spec = str(p.resolve()) if p.suffix == ".mj" or p.is_file() else name  # type: ignore[attr-defined]
     return engine

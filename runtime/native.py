@@ -37,8 +37,10 @@ from . import __version__
 from . import check as _check
 from . import situation as _situation
 from .compiler.ir import Src, Variant, dump_json
+from .engine import Plays
 from .frozen import FrozenDict, FrozenList
 from .settle import explain_line, lean_result, losing_result, settle_win
+from .shape import MayFit, always_fits, free_tests_read_tiles_only, options_are_defaults
 from .situation import Situation, SituationError, check_situation, drawable_kinds, situation_from_dict
 from .tiles import _ONE_TILE, parse_melds, tile_name
 
@@ -481,7 +483,7 @@ class _Probe:
             setattr(self, name, getattr(s, name))
 
 
-class NativeEngine:
+class NativeEngine(Plays):
     """Decides and scores hands of one variant with its compiled module; the same answers as the reference."""
 
     backend = "native"
@@ -600,6 +602,50 @@ class NativeEngine:
 
     def _invalid(self, counts: Any, wilds: int, wild: Any, pre_draw: bool, row: int | None) -> None:
         _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
+
+    # ---- for the game ---------------------------------------------------------------------------------
+    def fit_test(self, options: dict[str, Any] | None = None) -> MayFit:
+        """The game's cheap shape test for these options (see mjrules.shape): the kernel's, where every free
+        pattern's condition reads only what its check context holds, else one that never rules a hand out."""
+        v = self.variant
+        if self._defaults is not None and free_tests_read_tiles_only(v, options_are_defaults(v, options)):
+            return self._kernel.may_fit
+        return always_fits
+
+    def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:
+        """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.distance's
+        Estimator interface): in C where every free pattern's condition reads only the counts; made once per
+        option values and patterns."""
+        from .distance import Estimator, reads_counts_only
+
+        key = (tuple(sorted((options or {}).items())), None if patterns is None else tuple(sorted(patterns)))
+        cache = self.__dict__.setdefault("_estimators", {})
+        got = cache.get(key)
+        if got is None:
+            v = self.variant
+            opts = self._encode(v.option_defaults() | dict(options or {}))
+            pats = [(i, p) for i, p in enumerate(v.patterns) if patterns is None or p.name in patterns]
+            free = tuple(i for i, p in pats if p.shape == "free")
+            sd = self._strings.get("self_draw")
+            shapes = {p.shape for _, p in pats}
+            if opts is not None and sd is not None and len(free) <= 16 and all(
+                    v.patterns[i].cond is None or reads_counts_only(v.patterns[i].cond) for i in free):
+                got = self._core.ShapeEstimator(self._kernel, opts, float(sd), "standard" in shapes,
+                                                "pairs" in shapes and v.win_size % 2 == 0, free)
+            else:
+                got = Estimator(v, options, patterns)
+            cache[key] = got
+        return got
+
+    def wins(self, s: Situation) -> bool:
+        """judge(s)["win"], without building the result: the game's test before it offers a win."""
+        opts, win_by = self._options(s), self._strings.get(s.win_by)
+        if opts is not None and win_by is not None:
+            with self._lock:
+                code = self._kernel.evaluate(s, opts, float(win_by), -1)[0]
+            if code != self._core.ERR:
+                return code == self._core.WIN
+        return bool(self._reference()._evaluate(s)["win"])
 
     # ---- public interface -----------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:

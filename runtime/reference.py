@@ -9,9 +9,11 @@ from typing import Any
 from . import readings as R
 from .check import Checks
 from .compiler.ir import Expr, Src, Variant
+from .engine import Plays
 from .frozen import freeze
 from .interp import UNKNOWN, Env, evaluate, flower_call
 from .settle import explain_line, lean_result, losing_result, settle_win
+from .shape import MayFit, always_fits
 from .situation import Situation, SituationError, check_situation, situation_from_dict
 from .tiles import tile_name
 
@@ -225,7 +227,7 @@ class _ReadingEnv(_SituationEnv):
         return best, best_row
 
 
-class ReferenceEngine(Checks):
+class ReferenceEngine(Checks, Plays):
     """Decides and scores hands of one variant by enumerating every reading."""
 
     backend = "reference"
@@ -298,6 +300,58 @@ class ReferenceEngine(Checks):
             return True
         finally:
             self._in_waits_all = False
+
+    # ---- for the game ---------------------------------------------------------------------------------
+    def fit_test(self, options: dict[str, Any] | None = None) -> MayFit:
+        """The game's cheap shape test (see mjrules.shape): a standard or pairs reading exists; where the variant
+        has a free pattern, a test that never rules a hand out."""
+        v = self.variant
+        if any(p.shape == "free" for p in v.patterns):
+            return always_fits
+        shapes = {p.shape for p in v.patterns}
+        w = v.wild
+        stands = frozenset(k for k in (w.stands_for if w else ()) if k in set(v.tiles.playable))
+
+        def may_fit(counts: Any, meld_counts: Any, nmelds: int, meld_seq: bool, wild: int, plus: int = -1) -> bool:
+            if plus >= R.N:
+                return False
+            c = list(counts[:R.N])
+            if plus >= 0:
+                c[plus] += 1
+            jokers = 0
+            cand = stands
+            if wild >= 0 and w is not None:
+                jokers, c[wild] = c[wild], 0
+                if w.face_value:
+                    cand = stands | {wild}
+            sets = (v.win_size - 2) // 3 - nmelds
+            if "standard" in shapes and sets >= 0 and next(R.standard(c, jokers, sets, cand), None) is not None:
+                return True
+            return ("pairs" in shapes and not nmelds and v.win_size % 2 == 0
+                    and next(R.pairs(c, jokers, v.win_size // 2, cand), None) is not None)
+
+        return may_fit
+
+    def partial_test(self, pattern: Any, s: Situation) -> Any:
+        """The pattern condition's three-valued test on partial counts (a list of 34) with s's other facts: a
+        function that is False only when no hand holding those counts can satisfy it."""
+        f = _Facts(self, s)
+        cond = pattern.cond
+
+        def ok(counts: list[int]) -> bool:
+            return cond is None or evaluate(cond, _ReadingEnv(self, f, None, counts, partial=True)) is not False
+
+        return ok
+
+    def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:
+        """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.distance)."""
+        from .distance import Estimator
+
+        return Estimator(self.variant, options, patterns)
+
+    def wins(self, s: Situation) -> bool:
+        """judge(s)["win"]: the game's test before it offers a win."""
+        return bool(self._evaluate(s)["win"])
 
     # ---- evaluate ------------------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:

@@ -32,8 +32,8 @@ def test_top_level(quick):
     assert quick["schema"] == "mjrules-bench/1" and quick["quick"] is True
     assert list(quick["variants"]) == ["shangrao"]
     assert set(quick["targets"]) == {"win_check", "batch_check", "vs_is_agari", "waits", "evaluate",
-                                     "evaluate_vs_reference", "simulate_random", "simulate_greedy", "import_load",
-                                     "tables"}
+                                     "evaluate_vs_reference", "simulate_random", "simulate_greedy", "simulate_python",
+                                     "import_load", "tables"}
     for when in ("start", "end"):                  # the machine's speed, to read the timings against
         _stat(quick["machine_python_add_ns"][when])
         assert quick["machine_python_add_ns"][when]["min"] > 0
@@ -63,7 +63,7 @@ def test_backends(quick):
         for key in ("waits", "waits_values", "evaluate", "evaluate_lean", "evaluate_new", "hand_value"):
             _stat(r[key]["per_hand_us"])
             assert r[key]["hands"] > 0
-        for agent in ("random", "greedy"):
+        for agent in ("random", "greedy", "python"):
             _stat(r["simulate"][agent]["hands_per_s"])
 
 
@@ -93,3 +93,16 @@ def test_render_table(quick):
     assert "win check" in text and "is_agari" in text and "lookup tables" in text
     assert "PASS" in text or "MISS" in text
     assert "machine speed (a pure-Python addition, ns)" in text
+    assert "four Python agents, step API" in text
+
+
+def test_riichienv_peer(quick):
+    """riichienv's RiichiEnv stepped by its RandomAgent, in the same run, where it is installed."""
+    peer = quick["riichienv"]
+    try:
+        import riichienv  # noqa: F401
+    except ImportError:
+        assert peer == {"available": False}
+        return
+    assert peer["available"] and peer["kyoku"] > 0
+    _stat(peer["kyoku_per_s"])

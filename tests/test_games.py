@@ -3,15 +3,12 @@ exactly one place after every event, hand sizes stay legal, settlements sum to z
 identically, no game stalls, and an illegal action is refused and changes nothing."""
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
+from mjrules.game import Game, GreedyAgent, IllegalAction, RandomAgent, log_lines, play_hand, replay_lines
+from mjrules.game.play import MAX_DECISIONS
 from strategies import SLOW
-
-from mjrules.agents import GreedyAgent, RandomAgent
-from mjrules.game import Game, IllegalAction
-from mjrules.play import MAX_DECISIONS, log_lines, replay_lines
 
 SHIPPED = ["shangrao", "fuzhou_jiangxi", "fuzhou_fujian"]
 GAMES = {"native": 150, "reference": 10}
@@ -20,8 +17,8 @@ if SLOW:
 
 
 def snapshot(g: Game):
-    return (copy.deepcopy(g.seats), g.head, g.tail, g.phase, g.current, len(g.events), dict(g._pending),
-            dict(g._answers))
+    """Everything a refused action must leave as it was."""
+    return g.to_state()
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
@@ -35,9 +32,8 @@ def test_seeded_games(load, backend, variant):
         g = Game(eng, seed=seed, dealer=seed % eng.variant.players, dealer_streak=seed % 3)
         steps = 0
         while not g.over:
-            pending = g.pending()
-            seat = min(pending)
-            g.act(seat, agents[seat].choose(g.view(seat), pending[seat]))
+            seat = g.to_act
+            g.act(seat, agents[seat].act(g, seat))
             assert g.tile_census() == copies, f"seed {seed}: a tile is lost or doubled after {g.events[-1]}"
             assert not g.invariant_errors(), (seed, g.invariant_errors())
             steps += 1
@@ -57,31 +53,33 @@ def test_illegal_actions_change_nothing(load, backend, variant):
         g = Game(eng, seed=seed)
         agent = RandomAgent(seed)
         bad = [{"type": "discard", "tile": "9z"}, {"type": "fly"}, {"type": "win"}, {"type": "pon"},
-               {"type": "kong", "kind": "concealed", "tile": "1m"}, "discard", {"type": "chi", "tiles": ["1m", "2m"]}]
+               {"type": "kong", "kind": "concealed", "tile": "1m"}, "discard", {"type": "chi", "tiles": ["1m", "2m"]},
+               -1, 10_000, 3.5, None, {"type": "discard"}, {"type": "discard", "tile": ["1m"]}]
         while not g.over:
-            pending = g.pending()
-            seat = min(pending)
-            for a in bad:
-                if isinstance(a, dict) and a in pending[seat]:
+            seat = g.to_act
+            legal = g.legal_ids(seat)
+            for a in bad + [x for x in range(100) if x not in legal][:5]:
+                if isinstance(a, dict) and a in g.legal_actions(seat):
                     continue
                 before = snapshot(g)
                 with pytest.raises(IllegalAction):
                     g.act(seat, a)
-                assert snapshot(g) == before
+                assert snapshot(g) == before, a
+            pending = g.pending()
             other = next(s for s in range(eng.variant.players) if s not in pending)
             before = snapshot(g)
             with pytest.raises(IllegalAction, match="not to act now"):
-                g.act(other, pending[seat][0])
+                g.act(other, legal[0])
             assert snapshot(g) == before
-            g.act(seat, agent.choose(g.view(seat), pending[seat]))
+            g.act(seat, agent.act(g, seat))
         with pytest.raises(IllegalAction, match="over"):
             g.act(0, {"type": "pass"})
+        with pytest.raises(IllegalAction, match="over"):
+            g.step(0)
 
 
 def test_same_seed_same_game(load):
     eng = load("fuzhou_fujian")
-    from mjrules.play import play_hand
-
     a = play_hand(eng, ["random"] * 4, seed=11)
     b = play_hand(eng, ["random"] * 4, seed=11)
     assert a.events == b.events

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mjrules.scenario import ScenarioError, load_scenario, play_scenario
+from mjrules.game.scenario import ScenarioError, load_scenario, play_scenario
 
 FILES = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

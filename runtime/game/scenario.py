@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .agents import make_agent
-from .game import Game, IllegalAction
-from .tiles import TileError, parse_tile, parse_tiles, tile_name
+from ..tiles import TileError, parse_tile, parse_tiles, tile_name
+from .agents import PassAgent, decide, make_agent
+from .state import Game, IllegalAction
 
 KEYS = {"variant", "dealer", "dealer_streak", "options", "hands", "wall", "indicator", "actions", "then", "seed",
         "expect", "description"}
@@ -24,20 +24,6 @@ KEYS = {"variant", "dealer", "dealer_streak", "options", "hands", "wall", "indic
 
 class ScenarioError(ValueError):
     """A malformed scenario, or one that asks for an illegal action; names where and why."""
-
-
-class PassAgent:
-    """Declines whatever it may decline; on its turn discards the tile it drew (or its last tile)."""
-
-    def choose(self, view: dict[str, Any], legal: list[dict]) -> dict:
-        for a in legal:
-            if a["type"] == "pass":
-                return a
-        discards = [a for a in legal if a["type"] == "discard"]
-        if discards:
-            drawn = view.get("drawn")
-            return next((a for a in discards if a["tile"] == drawn), discards[-1])
-        return legal[0]
 
 
 def load_scenario(text: str) -> dict[str, Any]:
@@ -114,9 +100,9 @@ def play_scenario(engine: Any, sc: dict[str, Any]) -> Game:
                 others = [s for s in pending if not _mentioned(actions[i:], s, pending)]
                 if others and fill is not None:
                     s = others[0]
-                    g.act(s, fill.choose(g.view(s), pending[s]))
+                    g.act(s, decide(fill, g, s))
                     continue
-                raise ScenarioError(f"action {i + 1} ({_show(a)}): seat {seat} is not to act now ({g.phase}); "
+                raise ScenarioError(f"action {i + 1} ({_show(a)}): seat {seat} is not to act now ({g.phase_name}); "
                                     f"waiting for seat(s) {', '.join(map(str, pending)) or 'nobody'}")
             try:
                 g.act(seat, act)
@@ -126,9 +112,9 @@ def play_scenario(engine: Any, sc: dict[str, Any]) -> Game:
         else:
             if fill is None:
                 raise ScenarioError(f"the actions ran out while seat(s) {', '.join(map(str, pending))} must decide "
-                                    f"({g.phase})")
-            s = min(pending)
-            g.act(s, fill.choose(g.view(s), pending[s]))
+                                    f"({g.phase_name})")
+            s = g.to_act
+            g.act(s, decide(fill, g, s))
     if i < len(actions):
         raise ScenarioError(f"action {i + 1} ({_show(actions[i])}): the hand ended before it")
     return g

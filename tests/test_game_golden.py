@@ -1,7 +1,9 @@
-"""Speed work on the game engine and the agents must not change a single game: seeded hands of every shipped
-variant (random and greedy agents, native backend) hash to the golden values recorded before that work.
+"""Seeded games do not change unnoticed: hands of every shipped variant (random and greedy agents, native
+backend) hash to the golden values recorded when the rules of play last changed on purpose; and the native back
+end's shape distance (what the greedy agent plays by) is the reference's.
 
-Regenerate (only after an intended change of behaviour): python3 tests/test_game_speed_equivalence.py
+Regenerate (only after an intended change of behaviour, in a commit that says why):
+    python3 tests/test_game_golden.py
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ SEEDS = {"random": 20, "greedy": 3}
 
 
 def hand_hash(engine, kind: str, seed: int) -> str:
-    from mjrules.play import log_lines, play_hand
+    from mjrules.game import log_lines, play_hand
 
     g = play_hand(engine, [kind] * engine.variant.players, seed=seed)
     # the events and the whole outcome (payments and ledger); the header's spec hash is left out on purpose
@@ -41,37 +43,38 @@ def test_games_unchanged(variant):
 
 
 @pytest.mark.parametrize("variant", SHIPPED)
-def test_greedy_memos_agree_with_distance(variant):
-    """The greedy agent's remembered free-shape estimate and shanten equal mjrules.distance's own."""
+def test_native_shape_distance_is_the_references(variant):
+    """NativeEngine.estimator() (C) and ReferenceEngine.estimator() (mjrules.distance) agree on random hands of
+    every size, with and without wilds and melds."""
     import random
 
     import mjrules
-    from mjrules import agents
-    from mjrules.distance import free_estimate, standard_shanten
-    from mjrules.situation import Situation
 
-    v = mjrules.load(variant).variant
+    nat, ref = mjrules.load(variant, backend="native"), mjrules.load(variant, backend="reference")
+    en, er = nat.estimator(), ref.estimator()
+    assert type(en) is not type(er), "the native estimator is the C one"
+    v = nat.variant
     rng = random.Random(7)
-    wall = [k for k in v.tiles.playable for _ in range(v.tiles.copies[k])]
-    for _ in range(150):
-        hand = sorted(rng.sample(wall, v.win_size - 1))
-        c = [0] * 34
+    wall = [k for k in v.tiles.playable if k < 34 for _ in range(v.tiles.copies[k])]
+    for i in range(300):
+        melds = rng.choice([0, 0, 0, 1, 2])
+        hand = rng.sample(wall, v.win_size - 1 - 3 * melds + rng.choice([0, 1]))
+        c = bytearray(42)
         for k in hand:
             c[k] += 1
-        held = Situation(concealed=tuple(hand))
-        for p in v.patterns:
-            if p.shape == "free":
-                assert agents._free_estimate(v, p, c, held) == free_estimate(v, p, c, held), (p.name, hand)
-        for n in range(5):
-            assert agents._standard_shanten(c, n) == standard_shanten(c, n), hand
+        wild = rng.choice([-1, -1, hand[0]])
+        assert en.estimate(c, melds, wild) == er.estimate(c, melds, wild), (hand, melds, wild)
+        assert en.after_discards(c, melds, wild) == er.after_discards(c, melds, wild), (hand, melds, wild)
+    assert en.errors == 0
 
 
 def test_fast_situation_is_a_situation():
     """The game and the parser build Situations with situation._new_situation: exactly the dataclass's."""
-    from mjrules import game, situation
+    from mjrules import situation
+    from mjrules.game import state
     from mjrules.situation import Situation
 
-    assert game._new_situation is situation._new_situation
+    assert state._new_situation is situation._new_situation
     args = (2, 1, (3, 4, 5), (), 5, "rob_kong", 0, None, None, (35, 36), 0, 4, False, True, False, {}, 2, True)
     if situation._new_situation is Situation:
         pytest.skip("Situation changed shape: it is built with the dataclass's own constructor")

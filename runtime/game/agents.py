@@ -1,0 +1,189 @@
+"""Agents: each decides for one seat through the game's step API.
+
+An agent is any object with `act(game, seat) -> action` (an action id from `game.legal_ids(seat)`, or a
+readable action dict): it may read what the seat may see (`game.view(seat)`, `game.observe(seat)`,
+`game.hand(seat)`, `game.claim_tile`, ...). An object with only the older `choose(view, legal) -> dict` (the
+view and the legal actions as dicts) is an agent too. The built-in agents are ordinary agents:
+
+    random   uniform over the legal actions (seeded)
+    greedy   wins whenever it may; otherwise discards and claims to get closer to ready (the shape distance)
+    seeker   like greedy, but aims each hand at one pattern drawn at random (so rare shapes get played)
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from .state import (
+    CHI_HIGH,
+    CHI_LOW,
+    CHI_MID,
+    DECLARE_READY,
+    DISCARD,
+    KONG,
+    PASS,
+    PON,
+    ROB_WILD,
+    WIN,
+    RandomAgent,
+    Rng,
+)
+
+Action = dict[str, Any]
+
+
+class Agent(Protocol):
+    def act(self, game: Any, seat: int) -> int | Action:
+        """One of the seat's legal actions (an id from game.legal_ids(seat), or a readable dict)."""
+
+
+class GreedyAgent:
+    """Wins whenever it may; otherwise discards and claims to get closer to ready: the shape distance of the
+    engine's estimator (mjrules.distance.Estimator), ties broken by keeping wilds and suited neighbours."""
+
+    def __init__(self, variant: Any, seed: int = 0):
+        self.v = variant
+        self.rng = Rng(seed)
+        self._est: Any = None
+        self._est_rules: Any = None
+
+    def estimator(self, game: Any) -> Any:
+        """The engine's estimator for the game's options (asked once per set of rules)."""
+        if self._est_rules is not game.r:
+            self._est = self._make_estimator(game)
+            self._est_rules = game.r
+        return self._est
+
+    def _make_estimator(self, game: Any) -> Any:
+        return game.engine.estimator(game.r.overrides or None)
+
+    def act(self, game: Any, seat: int) -> int:
+        ids = game.legal_ids(seat)
+        for want in (WIN, ROB_WILD, DECLARE_READY):
+            if want in ids:
+                return want
+        s = game.seats[seat]
+        return self._decide(self.estimator(game), s.counts, len(s.melds), game.wild, game.claim_tile, ids)
+
+    def _decide(self, est: Any, counts: Any, melds: int, wild: int, tile: int, ids: list[int]) -> int:
+        discards = [a for a in ids if DISCARD <= a < KONG]
+        if discards:
+            base = est.estimate(counts, melds, wild)
+            for a in ids:
+                if KONG <= a < PON:
+                    rest = bytearray(counts)
+                    rest[a - KONG] = 0
+                    if est.estimate(rest, melds + 1, wild) <= base:
+                        return a
+            after = est.after_discards(counts, melds, wild)
+            rng = self.rng
+            return min(discards, key=lambda a: (after[a] if a < len(after) and after[a] is not None else 99,
+                                                a == wild, -(a >= 27), _neighbours(counts, a), rng.next64()))
+        # a claim: take it only if it brings the hand closer (it must still discard afterwards)
+        best, best_val = -1, est.estimate(counts, melds, wild)
+        for a in ids:
+            used = _used(a, tile)
+            if used is None:
+                continue
+            rest = bytearray(counts)
+            for k in used:
+                rest[k] -= 1
+            if KONG <= a < PON:
+                after = est.estimate(rest, melds + 1, wild)
+            else:
+                after = min([x for x in est.after_discards(rest, melds + 1, wild) if x is not None], default=best_val)
+            if after < best_val:
+                best, best_val = a, after
+        return best if best >= 0 else PASS
+
+
+def _neighbours(counts: Any, k: int) -> int:
+    """Suited tiles held within two ranks of k (a discard that keeps them is better)."""
+    if k >= 27:
+        return 0
+    r = k % 9
+    return sum(1 for d in (-2, -1, 1, 2) if 0 <= r + d <= 8 and counts[k + d])
+
+
+def _used(a: int, tile: int) -> list[int] | None:
+    """The tiles from the hand a claim of `tile` uses."""
+    if tile < 0:
+        return None
+    if a == PON:
+        return [tile, tile]
+    if KONG <= a < PON:
+        return [tile] * 3
+    if a == CHI_LOW:
+        return [tile + 1, tile + 2]
+    if a == CHI_MID:
+        return [tile - 1, tile + 1]
+    if a == CHI_HIGH:
+        return [tile - 2, tile - 1]
+    return None
+
+
+class SeekerAgent(GreedyAgent):
+    """Like greedy, but each hand it aims at one pattern drawn at random (so rare shapes get played too): its
+    distance counts only that pattern's shape."""
+
+    def __init__(self, variant: Any, seed: int = 0):
+        super().__init__(variant, seed)
+        pats = list(variant.patterns)
+        self.target = pats[self.rng.below(len(pats))]
+
+    def _make_estimator(self, game: Any) -> Any:
+        return game.engine.estimator(game.r.overrides or None, (self.target.name,))
+
+
+class ScriptedAgent:
+    """Plays a fixed list of actions (a replay or a scenario), then defers to `fallback`."""
+
+    def __init__(self, actions: list[Action], fallback: Any = None):
+        self.actions = list(actions)
+        self.fallback = fallback
+
+    def act(self, game: Any, seat: int) -> int | Action:
+        if self.actions:
+            return self.actions.pop(0)
+        if self.fallback is None:
+            raise LookupError(f"seat {seat}: the script has no more actions")
+        return decide(self.fallback, game, seat)
+
+
+class PassAgent:
+    """Declines whatever it may decline; on its turn discards the tile it drew (or its last tile)."""
+
+    def act(self, game: Any, seat: int) -> int:
+        ids = game.legal_ids(seat)
+        if PASS in ids:
+            return PASS
+        discards = [a for a in ids if DISCARD <= a < KONG]
+        if discards:
+            drawn = game.drawn if seat == game.current else -1
+            return DISCARD + drawn if DISCARD + drawn in discards else discards[-1]
+        return ids[0]
+
+
+AGENTS = ("random", "greedy", "seeker")
+
+
+def make_agent(name: str, variant: Any, seed: int) -> Any:
+    """A built-in agent by name: random, greedy or seeker."""
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "greedy":
+        return GreedyAgent(variant, seed)
+    if name == "seeker":
+        return SeekerAgent(variant, seed)
+    raise ValueError(f"unknown agent '{name}'; choose {', '.join(AGENTS)}")
+
+
+def decide(agent: Any, game: Any, seat: int) -> Any:
+    """The agent's action for seat: act(game, seat), or choose(view, legal) for an agent of the older kind."""
+    act = getattr(agent, "act", None)
+    if act is not None:
+        return act(game, seat)
+    return agent.choose(game.view(seat), game.legal_actions(seat))
+
+
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "PassAgent", "RandomAgent", "ScriptedAgent", "SeekerAgent", "decide",
+           "make_agent"]

@@ -1,0 +1,82 @@
+"""A game's log: the compact records the state machine appends, as the JSON-ready event dicts users read.
+
+The game records each event as a small tuple (cheap to make, most are never read); `Game.events` turns them
+into dicts, in this format (the log format of `mjrules simulate --out` and `mjrules replay`):
+
+    start         variant, dealer, dealer_streak, seed, dice
+    deal          hands (each seat's tiles, sorted), wall (tiles left)
+    wild          indicator (when one was flipped), wild
+    flowers       seat, tiles [, flipped: the indicator's flip turned up a flower]
+    draw          seat, tile, tail (a replacement from the tail)
+    action        seat, action (what the seat decided, as a readable action)
+    discard       seat, tile
+    pon / chi     seat, tile, discarder [, tiles: the chi's two tiles from the hand]
+    kong          seat, kind (exposed, added, concealed), tile [, discarder]
+    kong_declared seat, kind, tile (an added kong, before anyone may rob it)
+    final_round   draws
+    auto_win      seat
+    win           seat, win_by, discarder, patterns, value
+    exhausted     reason
+    end           winners, payments, next_dealer, next_streak
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..tiles import TILE_NAMES
+from .state import KONG_KINDS, describe_action
+
+_NAMES = TILE_NAMES
+
+
+def _sorted_names(counts: bytes) -> list[str]:
+    return sorted(_NAMES[k] for k in range(len(counts)) for _ in range(counts[k]))
+
+
+def event_dict(g: Any, e: tuple) -> dict[str, Any]:
+    """One log record of game g as its event dict."""
+    t = e[0]
+    if t == "draw":
+        return {"type": "draw", "seat": e[1], "tile": _NAMES[e[2]], "tail": bool(e[3])}
+    if t == "action":
+        return {"type": "action", "seat": e[1], "action": describe_action(e[2], e[3])}
+    if t == "discard":
+        return {"type": "discard", "seat": e[1], "tile": _NAMES[e[2]]}
+    if t == "pon":
+        return {"type": "pon", "seat": e[1], "tile": _NAMES[e[2]], "discarder": e[3]}
+    if t == "chi":
+        return {"type": "chi", "seat": e[1], "tile": _NAMES[e[2]], "discarder": e[3],
+                "tiles": sorted([_NAMES[e[4]], _NAMES[e[5]]])}
+    if t == "kong":
+        d = {"type": "kong", "seat": e[1], "kind": KONG_KINDS[e[2]], "tile": _NAMES[e[3]]}
+        if e[4] >= 0:
+            d["discarder"] = e[4]
+        return d
+    if t == "kong_declared":
+        return {"type": "kong_declared", "seat": e[1], "kind": "added", "tile": _NAMES[e[2]]}
+    if t == "flowers":
+        d = {"type": "flowers", "seat": e[1], "tiles": [_NAMES[k] for k in e[2]]}
+        if e[3]:
+            d["flipped"] = True
+        return d
+    if t == "wild":
+        if e[1] < 0:
+            return {"type": "wild", "wild": _NAMES[e[2]]}
+        return {"type": "wild", "indicator": _NAMES[e[1]], "wild": _NAMES[e[2]]}
+    if t == "start":
+        return {"type": "start", "variant": g.v.name, "dealer": e[1], "dealer_streak": e[2], "seed": e[3],
+                "dice": list(e[4])}
+    if t == "deal":
+        return {"type": "deal", "hands": [_sorted_names(c) for c in e[1]], "wall": e[2]}
+    if t == "final_round":
+        return {"type": "final_round", "draws": e[1]}
+    if t == "auto_win":
+        return {"type": "auto_win", "seat": e[1]}
+    if t == "win":
+        return {"type": "win", "seat": e[1], "win_by": e[2], "discarder": e[3], "patterns": list(e[4]),
+                "value": e[5]}
+    if t == "exhausted":
+        return {"type": "exhausted", "reason": e[1]}
+    if t == "end":
+        return {"type": "end", "winners": e[1], "payments": e[2], "next_dealer": e[3], "next_streak": e[4]}
+    raise ValueError(f"unknown log record {t!r}")  # pragma: no cover - the game writes only these

@@ -1,0 +1,271 @@
+"""Simulation: many seeded hands, in parallel processes, summarised; the same seed gives the same numbers
+whatever the number of jobs (hand i always has seed hand_seed(seed, i) and dealer i mod players).
+
+With `out`, every hand's log is streamed to `logs.jsonl` (or `logs.jsonl.gz`) as hands finish, in hand order,
+through a temporary file renamed at the end; the summary is accumulated hand by hand, so memory stays flat in
+the number of hands.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import IO, Any
+
+from .play import log_lines, play_hand
+
+_ENGINE: Any = None
+
+
+def hand_seed(seed: int, i: int) -> int:
+    """The seed of hand i of a simulation seeded with `seed`."""
+    return (seed * 1_000_003 + i * 7919) % (2**63)
+
+
+def _init(spec: str, backend: str | None) -> None:
+    global _ENGINE
+    from ..engine import load
+
+    _ENGINE = load(spec, backend=backend)
+
+
+def _play(args: tuple[int, int, list[str], dict, bool]) -> dict[str, Any]:
+    i, seed, agents, options, keep_log = args
+    eng = _ENGINE
+    n = eng.variant.players
+    g = play_hand(eng, agents, seed=hand_seed(seed, i), dealer=i % n, options=options or None)
+    o = g.outcome
+    rec = {"i": i, "dealer": g.dealer, "winners": o["winners"], "payments": o["payments"],
+           "next_dealer": o["next_dealer"], "decisions": g.decision_count()}
+    if keep_log:
+        rec["log"] = "".join(line + "\n" for line in log_lines(g))
+    return rec
+
+
+def _worker_init(spec: str, backend: str | None) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone answers Ctrl-C
+    _init(spec, backend)
+
+
+def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None = None, jobs: int = 1,
+             out: str | Path | None = None, backend: str | None = None, options: dict | None = None,
+             progress: bool = False, compress: bool = False) -> dict[str, Any]:
+    """Play `games` hands of a variant and summarise them; with `out` (a folder), write logs.jsonl (gzipped
+    with compress) and summary.json there."""
+    if not isinstance(games, int) or isinstance(games, bool) or games < 0:
+        raise ValueError(f"games must be a whole number 0 or more, not {games!r}")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}")
+    _init(spec, backend)
+    v = _ENGINE.variant
+    n = v.players
+    agents = agents or ["random"] * n
+    if len(agents) != n:
+        raise ValueError(f"give {n} agents, one per seat (got {len(agents)})")
+    from .agents import make_agent
+
+    for a in agents:
+        make_agent(a, v, 0)  # an unknown name fails here, before any hand
+    opts = _check_options(v, options)
+    folder = Path(out) if out is not None else None
+    writer = _LogWriter(folder, compress) if folder is not None else None
+    work = ((i, seed, agents, opts, writer is not None) for i in range(games))
+    acc = Summary(v, agents, seed)
+    t0 = time.perf_counter()
+    bar = _Progress(games, progress)
+    try:
+        if jobs > 1 and games > 1:
+            import multiprocessing as mp
+
+            ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+            with ctx.Pool(jobs, initializer=_worker_init, initargs=(spec, backend)) as pool:
+                for rec in pool.imap(_play, work, chunksize=max(1, min(64, games // (jobs * 8)))):
+                    _take(rec, acc, writer, bar)
+        else:
+            for w in work:
+                _take(_play(w), acc, writer, bar)
+    except BaseException:
+        if writer is not None:
+            writer.abandon()
+        raise
+    finally:
+        bar.done()
+    elapsed = time.perf_counter() - t0
+    summary = acc.result()
+    summary["seconds"] = round(elapsed, 3)
+    summary["hands_per_second"] = round(games / elapsed, 1) if elapsed and games else None
+    summary["backend"] = _ENGINE.backend
+    if opts:
+        summary["options"] = opts
+    if writer is not None:
+        writer.finish(summary)
+    return summary
+
+
+def _take(rec: dict[str, Any], acc: Summary, writer: _LogWriter | None, bar: _Progress) -> None:
+    acc.add(rec)
+    if writer is not None:
+        writer.write(rec["log"])
+    bar.tick()
+
+
+def _check_options(v: Any, options: dict | None) -> dict:
+    """The option values given, checked against the spec's options (names and types)."""
+    opts = dict(options or {})
+    known = {o.name: o for o in v.options}
+    for k, x in opts.items():
+        o = known.get(k)
+        if o is None:
+            raise ValueError(f"unknown option '{k}'; {v.name} has: {', '.join(sorted(known)) or 'none'}")
+        ok = (isinstance(x, bool) if o.type == "bool" else isinstance(x, str) if o.type == "str" else
+              isinstance(x, (int, float)) and not isinstance(x, bool))
+        if not ok:
+            raise ValueError(f"option '{k}' takes a {o.type} value, not {x!r}")
+    return opts
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """K=V from the command line: V as JSON where it parses (true, 3, 2.5, "x"), else as a string."""
+    if "=" not in text:
+        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
+    k, raw = text.split("=", 1)
+    try:
+        x = json.loads(raw)
+    except json.JSONDecodeError:
+        x = raw
+    return k.strip(), x
+
+
+class Summary:
+    """The summary of a simulation, accumulated one hand at a time."""
+
+    def __init__(self, v: Any, agents: list[str], seed: int):
+        self.v, self.agents, self.seed = v, agents, seed
+        self.n = self.draws = self.kept = 0
+        self.by_way: Counter = Counter()
+        self.by_pattern: Counter = Counter()
+        self.values: list[float] = []
+        self.net = [0] * v.players
+        self.decisions = 0
+
+    def add(self, r: dict[str, Any]) -> None:
+        self.n += 1
+        if not r["winners"]:
+            self.draws += 1
+        for w in r["winners"]:
+            self.by_way[w["win_by"]] += 1
+            for p in w["patterns"]:
+                self.by_pattern[p] += 1
+            self.values.append(w["value"])
+        for p, a in r["payments"].items():
+            self.net[int(p)] += a
+        self.kept += r["next_dealer"] == r["dealer"]
+        self.decisions += r["decisions"]
+
+    def result(self) -> dict[str, Any]:
+        n, values = self.n, sorted(self.values)
+
+        def pct(q: float) -> Any:
+            return values[min(len(values) - 1, int(q * len(values)))] if values else None
+
+        return {
+            "variant": self.v.name, "hands": n, "seed": self.seed, "agents": self.agents,
+            "win_rate": round((n - self.draws) / n, 4) if n else 0, "draw_rate": round(self.draws / n, 4) if n else 0,
+            "wins_by_way": dict(sorted(self.by_way.items())),
+            "win_rate_by_way": {k: round(c / n, 4) for k, c in sorted(self.by_way.items())},
+            "wins_by_pattern": dict(sorted(self.by_pattern.items())),
+            "value": {"mean": round(statistics.fmean(values), 3) if values else None, "p50": pct(0.5),
+                      "p90": pct(0.9), "p99": pct(0.99), "max": values[-1] if values else None},
+            "dealer_keep_rate": round(self.kept / n, 4) if n else 0,
+            "net_per_seat": self.net,
+            "mean_decisions": round(self.decisions / n, 1) if n else 0,
+        }
+
+
+class _LogWriter:
+    """logs.jsonl[.gz] written as hands finish into a temporary file in `out`, renamed at the end."""
+
+    def __init__(self, out: Path, compress: bool):
+        out.mkdir(parents=True, exist_ok=True)
+        self.out = out
+        self.name = "logs.jsonl.gz" if compress else "logs.jsonl"
+        fd, self.tmp = tempfile.mkstemp(dir=out, prefix=f".{self.name}.", suffix=".tmp")
+        raw = os.fdopen(fd, "wb")
+        self.raw = raw
+        self.f: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if compress else raw
+
+    def write(self, text: str) -> None:
+        self.f.write(text.encode("utf-8"))
+
+    def finish(self, summary: dict[str, Any]) -> None:
+        if self.f is not self.raw:
+            self.f.close()
+        self.raw.flush()
+        os.fsync(self.raw.fileno())
+        self.raw.close()
+        _publish(self.tmp, self.out / self.name)
+        atomic_write(self.out / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
+
+    def abandon(self) -> None:
+        try:
+            self.raw.close()
+        finally:
+            if os.path.exists(self.tmp):
+                os.unlink(self.tmp)
+
+
+def _publish(tmp: str, path: Path) -> None:
+    """Rename a finished temporary file into place, with the permissions a new file gets (umask)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)
+    os.replace(tmp, path)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write a whole file through a temporary name in the same folder."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        _publish(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class _Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int, enabled: bool):
+        self.total, self.enabled, self.count = total, enabled, 0
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+
+    def tick(self) -> None:
+        self.count += 1
+        now = time.perf_counter()
+        if self.enabled and (now - self.last > 0.1 or self.count == self.total):
+            self.last = now
+            width = 30
+            filled = int(width * self.count / max(1, self.total))
+            rate = self.count / max(1e-9, now - self.t0)
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} "
+                             f"{rate:.1f} hands/s")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.enabled and self.count:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

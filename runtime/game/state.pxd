@@ -1,0 +1,190 @@
+# Types for mjrules/game/state.py when Cython compiles it (pure-Python mode): the same source, typed.
+# The enum values must be those of state.py's `if not cython.compiled:` block (tests/test_game_api.py holds
+# them equal).
+cimport cython
+
+cpdef enum:
+    N_KINDS = 42
+    DISCARD = 0
+    KONG = 42
+    PON = 84
+    CHI_LOW = 85
+    CHI_MID = 86
+    CHI_HIGH = 87
+    WIN = 88
+    PASS = 89
+    DECLARE_READY = 90
+    ROB_WILD = 91
+    N_ACTIONS = 92
+    SETUP = 0
+    READY = 1
+    TURN = 2
+    ROB_WILD_PHASE = 3
+    CLAIMS = 4
+    ROB_KONG = 5
+    OVER = 6
+    SRC_DEAL = 0
+    SRC_DRAW = 1
+    SRC_CLAIM = 2
+    SRC_REPLACEMENT = 3
+    K_EXPOSED = 0
+    K_ADDED = 1
+    K_CONCEALED = 2
+    C_WIN = 1
+    C_KONG = 2
+    C_PON = 4
+    C_CHI = 8
+
+cdef unsigned long long MASK64, _GOLDEN, _MIX1, _MIX2
+
+
+cdef class Rng:
+    cdef public unsigned long long state
+    cpdef unsigned long long next64(self)
+    @cython.locals(x="unsigned long long")
+    cpdef long below(self, long n)
+    @cython.locals(i=long, j=long)
+    cpdef shuffle(self, list items)
+
+
+cdef unsigned long long _mix64(unsigned long long z)
+
+
+cdef class Seat:
+    cdef public bytearray counts, meld_counts
+    cdef public list melds, flowers, discards, kongs
+    cdef public bint meld_seq, first_turn, declared_ready, ron_blocked
+    cdef public int wild_discards, size
+    cpdef Seat copy(self)
+
+
+@cython.locals(k=int, c=int, out=list)
+cpdef list _tiles_of(bytearray counts)
+
+
+cdef class Winner:
+    cdef public int seat, discarder
+    cdef public str win_by
+    cdef public object result
+
+
+cdef class Rules:
+    cdef public object engine, v, retain, fit, wins, draws
+    cdef public dict options, overrides, rob_shapes
+    cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, chi_from, final_round, retain_const
+    cdef public list tiles, copies, playable, rounds, wild_of, priority, rob_order
+    cdef public bytearray scored
+    cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
+    cdef public bint discard_unclaimable, has_flowers, chi_honours, pon, kong_exposed, kong_added, kong_concealed
+    cdef public bint rob_kong_added, pass_blocks_ron, one_winner, has_rd, rd_all, locks_hand, ckkw, has_rob_wild
+    cdef public bint last_discard_win_only, kong_needs_replacement
+    cdef public str wild_mode
+    cdef public tuple prefer, rob_requires
+
+
+cdef class Game:
+    cdef public Rules r
+    cdef public object engine, v, seed, outcome, agent_names
+    cdef public int n, dealer, dealer_streak, head, tail, wild, indicator, discard_count, claims_made
+    cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
+    cdef public bint full_wall, indicator_taken, over, ld_first
+    cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache
+    cdef public dict legal, answers
+
+    cpdef _init(self, Rules r, object seed, int dealer, int dealer_streak)
+    @cython.locals(r=Rules, rng=Rng, n=int, p=int, s=Seat)
+    cdef _setup(self, object wall, object hands, int indicator)
+    @cython.locals(s=Seat)
+    cdef _take_into(self, int seat, int count)
+    cdef int _take_tail(self)
+    @cython.locals(r=Rules, s=Seat, n=int, i=int, p=int, k=int, moved=bint)
+    cdef _initial_flowers(self)
+    @cython.locals(r=Rules, k=int, stack=int, pos=int)
+    cdef _reveal_wild(self, int indicator, Rng rng)
+    @cython.locals(r=Rules, i=int, p=int)
+    cdef _start_play(self)
+    cdef _ask(self, list seats, dict legal)
+    @cython.locals(p=int)
+    cpdef int _to_act(self)
+    @cython.locals(got=list)
+    cpdef list legal_ids(self, int seat=*)
+    cpdef step(self, object action)
+    @cython.locals(legal=list, a=int, answers=dict, offered=dict, ph=int)
+    cpdef act(self, int seat, object action)
+    cdef int _action_detail(self, int a, int seat)
+    cdef int _kong_kind(self, int seat, int k)
+    cpdef int action_id(self, object action, int seat=*)
+    @cython.locals(r=Rules, s=Seat, acts=list, discards=list, counts=bytearray, k=int, c=int, fours=bint)
+    cdef _turn(self, int seat, int drawn, int source)
+    cdef str _self_win_by(self, int seat)
+    @cython.locals(s=Seat)
+    cdef bint _self_wins(self, int seat)
+    @cython.locals(k=int, s=Seat, first=bint)
+    cdef _resolve_turn(self, int seat, int a)
+    @cython.locals(r=Rules, i=int, p=int, queue=list)
+    cdef _after_discard(self)
+    @cython.locals(s=Seat, k=int)
+    cdef bint _can_rob_wild(self, int seat)
+    @cython.locals(s=Seat, p=int)
+    cdef _resolve_rob_wild(self, int seat, int a)
+    cdef _resolve_ready(self, dict answers)
+    @cython.locals(r=Rules, d=int, k=int, n=int, i=int, p=int, s=Seat, acts=list, seats=list, legal=dict,
+                   unclaimable=bint, last=bint)
+    cdef _open_claims(self)
+    @cython.locals(r=Rules, c=bytearray, lo_ok=int, hi=int, code=int, a=int, b=int)
+    cdef _calls(self, int p, int d, int k, list out)
+    cdef bint _no_call(self, int k)
+    cdef bint _locked(self, int seat)
+    @cython.locals(r=Rules, d=int, k=int, n=int, i=int, p=int, a=int, level=int, wins=list)
+    cdef _resolve_claims(self, dict answers, dict offered)
+    cdef list _pick_winners(self, list claims)
+    @cython.locals(s=Seat, lo=int, x=int, y=int)
+    cdef _take_claim(self, int p, int d, int k, int a)
+    @cython.locals(t=int)
+    cdef _add_meld(self, Seat s, object m)
+    @cython.locals(r=Rules, s=Seat, locked=bint, k=int)
+    cdef _own_kongs(self, int seat, list out, bint fours)
+    cdef bint _keeps_waits(self, int seat, int k)
+    cdef list _waits_of(self, int seat, list concealed, list melds, bint drop_drawn)
+    cdef bint _kong_room(self, int exposed, int concealed)
+    @cython.locals(s=Seat, o=Seat, i=int, p=int, seats=list, legal=dict)
+    cdef _declare_kong(self, int seat, int k)
+    @cython.locals(seat=int, k=int, s=Seat)
+    cdef _resolve_rob_kong(self, dict answers)
+    @cython.locals(seat=int, k=int, s=Seat, i=int)
+    cdef _complete_added_kong(self)
+    cdef _replacement(self, int seat)
+    cdef int _drawable(self)
+    cpdef int retained(self, int extra_exposed=*, int extra_concealed=*)
+    @cython.locals(fr=int, d=int, k=int)
+    cdef _next_draw(self, int seat)
+    @cython.locals(s=Seat, scored=bytearray, k=int)
+    cdef int _draw_tile(self, int seat, bint tail, bint replace_flowers)
+    @cython.locals(i=int, p=int, k=int)
+    cdef _final_draws(self, int seat, int count)
+    @cython.locals(s=Seat, conc=list, win_tile=int)
+    cdef object _situation(self, int seat, int tile, str win_by, int discarder, bint first)
+    @cython.locals(s=Seat, r=Rules)
+    cdef object _situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
+                              int discarder, bint first, int winners=*, object dealer_won=*)
+    @cython.locals(s=Seat, tile=int, conc=list)
+    cdef object _claim_situation(self, tuple c, int winners=*, object dealer_won=*)
+    @cython.locals(s=Seat)
+    cdef bint _ready(self, int seat)
+    cdef _win(self, list claims)
+    cdef _draw_game(self, str why)
+    cdef _finish(self)
+    cpdef list hand(self, int seat)
+    cpdef Game copy(self)
+    cpdef _copy_from(self, Game o)
+
+
+cpdef int _claim_bit(int a)
+
+
+cdef class RandomAgent:
+    cdef public Rng rng
+
+
+@cython.locals(steps=int, seat=int, ids=list, ra=RandomAgent, a=object)
+cpdef Game run(Game game, list agents, int max_decisions=*)

@@ -1,0 +1,1373 @@
+"""The game: one hand of any compiled variant, a state machine that agents drive through a step API.
+
+This module is the one implementation of the rules of play: the deal, flowers, the wild's reveal, the ready
+declaration, the turn loop, claims and their arbitration, kongs and robbing them, the windows of the spec (抢金,
+the final round), the wall's end, and the hand's outcome (settled by mjrules.game.settle). It knows no variant:
+everything it does differently per variant comes from the IR, read once per variant and options into `Rules`.
+It is plain Python, and it is also compiled by Cython (pure-Python mode, typed by `state.pxd`): the same source
+runs interpreted and compiled.
+
+The step API:
+
+    g = Game(engine, seed=7)             # or engine.new_game(seed=7)
+    while not g.over:
+        seat = g.to_act                  # the seat that decides now
+        ids = g.legal_ids()              # its legal actions as stable integer ids (see ACTION_IDS)
+        g.step(ids[0])                   # or g.step({"type": "discard", "tile": "5m"})
+    g.outcome                            # winners, payments, ledger, next dealer
+
+Several seats may have to decide at once (the claims on a discard): `pending()` lists them all and
+`act(seat, action)` takes any one's answer; `step` answers for `to_act`, the first of them in play order. An
+illegal action raises IllegalAction and leaves the game unchanged. `observe(seat)` gives NumPy arrays,
+`view(seat)` the readable view; `copy()`, `to_state()` and `Game.from_state` copy and serialise a game.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import cython
+
+from ..situation import _new_situation
+from ..tiles import TILE_NAMES, Meld
+
+# ---- constants: the action ids (stable integers, the same for every variant), phases, sources, kong kinds ----
+# Compiled, these are the C enums of state.pxd (which must give the same values; a test holds them equal).
+if not cython.compiled:
+    N_KINDS = 42
+    DISCARD = 0            # DISCARD + kind: discard a tile of that kind
+    KONG = 42              # KONG + kind: a kong of that kind (concealed or added on one's turn, exposed on a discard)
+    PON = 84
+    CHI_LOW = 85           # chi with the claimed tile the lowest of the run
+    CHI_MID = 86           # ... the middle one
+    CHI_HIGH = 87          # ... the highest one
+    WIN = 88               # win: self-drawn on one's turn, on the discard, on the robbed kong
+    PASS = 89
+    DECLARE_READY = 90     # 报听 and the like: declare ready before play
+    ROB_WILD = 91          # rob the flipped wild indicator (抢金)
+    N_ACTIONS = 92
+
+    SETUP = 0              # phases
+    READY = 1
+    TURN = 2
+    ROB_WILD_PHASE = 3
+    CLAIMS = 4
+    ROB_KONG = 5
+    OVER = 6
+
+    SRC_DEAL = 0           # where the tile of a turn came from
+    SRC_DRAW = 1
+    SRC_CLAIM = 2
+    SRC_REPLACEMENT = 3
+
+    K_EXPOSED = 0          # kong kinds
+    K_ADDED = 1
+    K_CONCEALED = 2
+
+    C_WIN = 1              # claim kinds in the spec's priority levels
+    C_KONG = 2
+    C_PON = 4
+    C_CHI = 8
+
+ACTION_IDS = {"discard": DISCARD, "kong": KONG, "pon": PON, "chi_low": CHI_LOW, "chi_mid": CHI_MID,
+              "chi_high": CHI_HIGH, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY,
+              "rob_gold": ROB_WILD, "n_actions": N_ACTIONS}
+PHASES = ("setup", "ready", "turn", "rob_wild", "claims", "rob_kong", "over")
+SOURCES = ("deal", "draw", "claim", "replacement")
+KONG_KINDS = ("exposed", "added", "concealed")
+_CLAIM_BITS = {"win": C_WIN, "kong": C_KONG, "pon": C_PON, "chi": C_CHI}
+
+MASK64 = 0xFFFFFFFFFFFFFFFF
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_NAMES = TILE_NAMES
+_KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now; the game state is unchanged."""
+
+
+class Rng:
+    """SplitMix64: the game's and the built-in agents' random numbers. The same numbers interpreted and
+    compiled (every step is reduced modulo 2**64), from any integer seed."""
+
+    def __init__(self, seed: int = 0):
+        x = seed if seed >= 0 else ~seed
+        state = 0x6A09E667F3BCC909 if seed >= 0 else 0xBB67AE8584CAA73B
+        while True:  # every 64-bit word of the seed, least significant first
+            state = _mix64((state ^ (x & MASK64)) & MASK64)
+            x >>= 64
+            if not x:
+                break
+        self.state = state
+
+    def next64(self) -> int:
+        """The next 64-bit number."""
+        self.state = (self.state + _GOLDEN) & MASK64
+        return _mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """A number in 0..n-1 (n >= 1)."""
+        return ((self.next64() >> 32) * n) >> 32
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates, in place."""
+        i = len(items) - 1
+        while i > 0:
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
+    return z ^ (z >> 31)
+
+
+class Seat:
+    """One seat's tiles and flags. `counts` are the concealed tiles by kind (42 kinds); `meld_counts` the melds'."""
+
+    def __init__(self):
+        self.counts = bytearray(N_KINDS)
+        self.meld_counts = bytearray(N_KINDS)
+        self.melds = []
+        self.meld_seq = False
+        self.flowers = []
+        self.discards = []
+        self.kongs = []
+        self.first_turn = True
+        self.declared_ready = False
+        self.ron_blocked = False
+        self.wild_discards = 0
+        self.size = 0
+
+    @property
+    def concealed(self) -> list[int]:
+        """The concealed tiles' kinds, sorted."""
+        return _tiles_of(self.counts)
+
+    def copy(self) -> Seat:
+        s = Seat()
+        s.counts = bytearray(self.counts)
+        s.meld_counts = bytearray(self.meld_counts)
+        s.melds = list(self.melds)
+        s.meld_seq = self.meld_seq
+        s.flowers = list(self.flowers)
+        s.discards = list(self.discards)
+        s.kongs = [dict(k) for k in self.kongs]
+        s.first_turn = self.first_turn
+        s.declared_ready = self.declared_ready
+        s.ron_blocked = self.ron_blocked
+        s.wild_discards = self.wild_discards
+        s.size = self.size
+        return s
+
+
+def _tiles_of(counts: bytearray) -> list[int]:
+    out = []
+    for k in range(N_KINDS):
+        c = counts[k]
+        while c:
+            out.append(k)
+            c -= 1
+    return out
+
+
+class Winner:
+    """A winning seat, how it won, from whom (-1: nobody), and its evaluate result."""
+
+    def __init__(self, seat: int, win_by: str, discarder: int, result: Any):
+        self.seat = seat
+        self.win_by = win_by
+        self.discarder = discarder
+        self.result = result
+
+
+class Rules:
+    """What every hand of one variant with one set of option values shares, read from the IR once."""
+
+    def __init__(self, engine: Any, options: dict[str, Any] | None):
+        from . import settle
+
+        v = engine.variant
+        self.engine = engine
+        self.v = v
+        defaults = v.option_defaults()
+        opts = defaults | dict(options or {})
+        self.options = opts
+        self.overrides = {k: x for k, x in opts.items() if defaults.get(k, x) != x}
+        self.n = v.players
+        self.win_size = v.win_size
+        self.hand = v.deal.hand
+        self.dealer_hand = v.deal.dealer_hand
+        self.tiles = [k for k in v.tiles.kinds for _ in range(v.tiles.copies[k])]
+        self.copies = list(v.tiles.copies)
+        self.scored = bytearray(N_KINDS)
+        for k in v.tiles.scored_flowers:
+            self.scored[k] = 1
+        self.playable = [k for k in v.tiles.playable if k < 34]
+        self.rounds = list(v.deal.rounds)
+        self.dealer_extra = v.deal.dealer_extra
+        env = settle.TableEnv(self, 0, 0)
+        cfg = lambda e, default: default if e is None else bool(settle.evaluate(e, env))
+        w = v.wild
+        self.has_wild = w is not None
+        self.wild_mode = "" if w is None else w.mode
+        self.wild_fixed = -1 if w is None or w.fixed is None else w.fixed
+        self.wild_after_flowers = w is not None and w.after_flowers
+        self.indicator_tail = w is not None and w.indicator_end == "tail"
+        self.flowers_to_dealer = w is not None and w.flowers_to_dealer
+        self.dice_stack = w is not None and w.indicator_dice_stack
+        self.no_calls = w is not None and w.no_calls
+        self.discard_unclaimable = w is not None and w.discard_unclaimable
+        self.wild_of = [-1] * N_KINDS
+        if w is not None and w.mode != "fixed":
+            for k in range(N_KINDS):
+                try:
+                    self.wild_of[k] = w.wild_kind(k)
+                except ValueError:  # a kind that is no indicator
+                    self.wild_of[k] = -1
+        self.has_flowers = v.flowers is not None
+        c = v.claims
+        self.chi_from = {"previous": 1, "any": 2}.get(c.chi_from, 0)
+        self.chi_honours = cfg(c.chi_honours, False) if c.chi_honours is not None else False
+        self.pon = c.pon
+        self.kong_exposed = "exposed" in c.kongs
+        self.kong_added = "added" in c.kongs
+        self.kong_concealed = "concealed" in c.kongs
+        self.priority = [sum(_CLAIM_BITS.get(t, 0) for t in level) for level in c.priority]
+        self.rob_kong_added = "added" in c.rob_kong
+        self.pass_blocks_ron = cfg(c.pass_blocks_ron, False)
+        rule = next((r for r in c.winners if cfg(r.cond, True)), None)
+        self.one_winner = rule is not None and rule.mode != "all"
+        self.prefer = tuple(rule.prefer) if rule is not None else ()
+        rd = v.ready_declaration
+        self.has_rd = rd is not None
+        self.rd_all = rd is not None and rd.by == "all"
+        self.locks_hand = rd is not None and rd.locks_hand
+        self.ckkw = rd is not None and cfg(rd.concealed_kong_keeping_waits, False)
+        rw = v.rob_wild
+        self.has_rob_wild = rw is not None
+        self.rob_order = []
+        if rw is not None:
+            for who in rw.order:
+                if who == "dealer":
+                    self.rob_order.append(-1)  # the dealer, after the others
+                elif who == "non_dealers":
+                    self.rob_order.append(-2)
+        self.rob_requires = tuple(rw.requires) if rw is not None else ()
+        shapes = {p.shape for p in v.patterns if p.name in self.rob_requires}
+        self.rob_shapes = {p.name: p.shape in shapes for p in v.patterns}
+        wl = v.wall
+        self.final_round = wl.final_round
+        self.last_discard_win_only = wl.last_discard_win_only
+        self.kong_needs_replacement = wl.kong_needs_replacement
+        self.retain = settle.RetentionPlan(v)
+        self.retain_const = self.retain.const
+        self.fit = engine.fit_test(options)
+        self.wins = engine.wins
+        self.draws = settle.DrawMemo(v)
+
+
+def rules_for(engine: Any, options: dict[str, Any] | None) -> Rules:
+    """The engine's Rules for these option values, made once."""
+    cache = engine.__dict__.setdefault("_game_rules", {})
+    try:
+        key = tuple(sorted((options or {}).items()))
+        hit = cache.get(key)
+    except TypeError:  # an unhashable option value: nothing to remember it by
+        return Rules(engine, options)
+    if hit is None:
+        hit = cache[key] = Rules(engine, options)
+    return hit
+
+
+class Game:
+    """One hand. `wall`, `hands` (kinds) and `indicator` replace the shuffle and the deal (scenarios)."""
+
+    def __init__(self, engine: Any, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
+                 options: dict[str, Any] | None = None, wall: list[int] | None = None,
+                 hands: list[list[int]] | None = None, indicator: int | None = None):
+        r = rules_for(engine, options)
+        if not 0 <= dealer < r.n:
+            raise ValueError(f"dealer must be a seat 0..{r.n - 1}")
+        self._init(r, seed, dealer, dealer_streak)
+        self._setup(wall, hands, -1 if indicator is None else indicator)
+
+    def _init(self, r: Rules, seed: int, dealer: int, dealer_streak: int) -> None:
+        self.r = r
+        self.engine = r.engine
+        self.v = r.v
+        self.n = r.n
+        self.seed = seed
+        self.dealer = dealer
+        self.dealer_streak = dealer_streak
+        self.seats = [Seat() for _ in range(r.n)]
+        self.wall = []
+        self.head = 0
+        self.tail = 0
+        self.full_wall = True
+        self.wild = -1
+        self.indicator = -1
+        self.indicator_taken = False
+        self.discard_count = 0
+        self.claims_made = 0
+        self.first_round = []
+        self.winners = []
+        self.loose = []
+        self.over = False
+        self.outcome = None
+        self.phase = SETUP
+        self.current = dealer
+        self.drawn = -1
+        self.source = SRC_DEAL
+        self.ld_seat = -1
+        self.ld_tile = -1
+        self.ld_first = False
+        self.rk_seat = -1
+        self.rk_tile = -1
+        self.asking = []
+        self.legal = {}
+        self.answers = {}
+        self.rob_queue = []
+        self.ret_cache = -1
+        self.log = []
+        self._ev_cache = []
+        self.agent_names = None
+
+    # ---- setup: shuffle, deal, flowers, wild ----------------------------------------------------------------
+    def _setup(self, wall: list[int] | None, hands: list[list[int]] | None, indicator: int) -> None:
+        r = self.r
+        rng = Rng(self.seed)
+        dice = [rng.below(6) + 1, rng.below(6) + 1]
+        self.log.append(("start", self.dealer, self.dealer_streak, self.seed, dice))
+        if hands is None:
+            self.wall = list(r.tiles)
+            rng.shuffle(self.wall)
+        else:
+            self.full_wall = False
+            self.wall = list(wall or [])
+        self.tail = len(self.wall)
+        n = self.n
+        if hands is None:
+            for take in r.rounds:
+                for i in range(n):
+                    self._take_into((self.dealer + i) % n, take)
+            self._take_into(self.dealer, r.dealer_extra)
+        else:
+            for p in range(n):
+                s = self.seats[p]
+                for k in hands[p]:
+                    s.counts[k] += 1
+                s.size = len(hands[p])
+        self.log.append(("deal", tuple([bytes(s.counts) for s in self.seats]), self.tail - self.head))
+        if r.has_wild and not r.wild_after_flowers:
+            self._reveal_wild(indicator, rng)
+        if r.has_flowers:
+            self._initial_flowers()
+        if r.has_wild and r.wild_after_flowers:
+            self._reveal_wild(indicator, rng)
+        self.current = self.dealer
+        self._start_play()
+
+    def _take_into(self, seat: int, count: int) -> None:
+        s = self.seats[seat]
+        for _ in range(count):
+            if self.head >= self.tail:
+                return
+            s.counts[self.wall[self.head]] += 1
+            self.head += 1
+            s.size += 1
+
+    def _take_tail(self) -> int:
+        self.tail -= 1
+        return self.wall[self.tail]
+
+    def _initial_flowers(self) -> None:
+        r = self.r
+        n = self.n
+        while True:
+            moved = False
+            for i in range(n):
+                p = (self.dealer + i) % n
+                s = self.seats[p]
+                fl = []
+                for k in range(N_KINDS):
+                    if r.scored[k]:
+                        while s.counts[k]:
+                            s.counts[k] -= 1
+                            s.size -= 1
+                            fl.append(k)
+                if not fl:
+                    continue
+                moved = True
+                for k in fl:
+                    s.flowers.append(k)
+                    self.ret_cache = -1
+                    if self.tail > self.head:
+                        s.counts[self._take_tail()] += 1
+                        s.size += 1
+                self.log.append(("flowers", p, tuple(fl), False))
+            if not moved:
+                return
+
+    def _reveal_wild(self, indicator: int, rng: Rng) -> None:
+        r = self.r
+        if r.wild_mode == "fixed":
+            self.wild = r.wild_fixed
+            self.log.append(("wild", -1, self.wild))
+            return
+        if indicator >= 0:  # a scenario names it; it is not in the wall
+            k = indicator
+        elif r.indicator_tail:
+            while True:
+                k = self._take_tail()
+                if r.scored[k] and r.flowers_to_dealer:
+                    self.seats[self.dealer].flowers.append(k)
+                    self.ret_cache = -1
+                    self.log.append(("flowers", self.dealer, (k,), True))
+                    continue
+                break
+        else:
+            stack = rng.below(6) + rng.below(6) + 2 if r.dice_stack else 1
+            pos = min(self.head + 2 * (stack - 1), self.tail - 1)
+            k = self.wall.pop(pos)
+            self.tail -= 1
+        self.indicator = k
+        self.wild = r.wild_of[k]
+        if self.wild < 0:
+            raise ValueError(f"the indicator {_NAMES[k]} names no wild kind")
+        self.log.append(("wild", k, self.wild))
+
+    def _start_play(self) -> None:
+        r = self.r
+        if r.has_rd:
+            seats = []
+            legal = {}
+            for i in range(self.n):
+                p = (self.dealer + i) % self.n
+                if (r.rd_all or p != self.dealer) and self._ready(p):
+                    seats.append(p)
+                    legal[p] = [DECLARE_READY, PASS]
+            if seats:
+                self.phase = READY
+                self._ask(seats, legal)
+                return
+        self._turn(self.dealer, -1, SRC_DEAL)
+
+    # ---- deciding -------------------------------------------------------------------------------------------
+    def _ask(self, seats: list, legal: dict) -> None:
+        self.asking = seats
+        self.legal = legal
+        self.answers = {}
+
+    @property
+    def to_act(self) -> int:
+        """The seat that decides now (the first undecided one in play order), or -1 when the hand is over."""
+        return self._to_act()
+
+    def _to_act(self) -> int:
+        for p in self.asking:
+            if p not in self.answers:
+                return p
+        return -1
+
+    def legal_ids(self, seat: int = -1) -> list[int]:
+        """The legal action ids of `seat` (default: to_act); empty when it is not to decide now."""
+        if seat < 0:
+            seat = self.to_act
+        if seat in self.answers:
+            return []
+        got = self.legal.get(seat)
+        return [] if got is None else list(got)
+
+    def legal_actions(self, seat: int = -1) -> list[dict[str, Any]]:
+        """The legal actions of `seat` (default: to_act) as readable dicts, in the order of legal_ids."""
+        if seat < 0:
+            seat = self.to_act
+        return [self.action_dict(a, seat) for a in self.legal_ids(seat)]
+
+    def action_mask(self, seat: int = -1) -> Any:
+        """The legal actions of `seat` (default: to_act) as a NumPy bool array of N_ACTIONS."""
+        import numpy as np
+
+        m = np.zeros(N_ACTIONS, dtype=bool)
+        ids = self.legal_ids(seat)
+        if ids:
+            m[ids] = True
+        return m
+
+    def pending(self) -> dict[int, list[dict[str, Any]]]:
+        """Every seat that must decide now, with its legal actions as dicts (seats already answered left out)."""
+        return {p: self.legal_actions(p) for p in self.asking if p not in self.answers}
+
+    def next_decision(self) -> tuple[int, list[dict[str, Any]]]:
+        """(to_act, its legal actions as dicts)."""
+        p = self.to_act
+        return p, self.legal_actions(p)
+
+    def step(self, action: Any) -> None:
+        """Take the decision of `to_act`: an action id or dict. IllegalAction leaves the game unchanged."""
+        if self.over:
+            raise IllegalAction("the hand is over")
+        self.act(self._to_act(), action)
+
+    def act(self, seat: int, action: Any) -> None:
+        """Take one seat's decision (an action id or dict). Raises IllegalAction, leaving the game unchanged, if
+        it is not legal now."""
+        if self.over:
+            raise IllegalAction(f"seat {seat}: the hand is over")
+        legal = self.legal.get(seat)
+        if legal is None or seat in self.answers:
+            who = ", ".join([str(p) for p in self.asking if p not in self.answers]) or "nobody"
+            raise IllegalAction(f"seat {seat} is not to act now ({PHASES[self.phase]}); waiting for seat(s) {who}")
+        a = self.action_id(action, seat)
+        if a not in legal:
+            raise IllegalAction(f"seat {seat}: {_show(action)} is not legal now ({PHASES[self.phase]}); legal: "
+                                + ", ".join([_show(self.action_dict(x, seat)) for x in legal]))
+        self.answers[seat] = a
+        self.log.append(("action", seat, a, self._action_detail(a, seat)))
+        if len(self.answers) == len(self.asking):
+            answers = self.answers
+            offered = self.legal
+            self.asking = []
+            self.legal = {}
+            self.answers = {}
+            ph = self.phase
+            if ph == TURN:
+                self._resolve_turn(seat, a)
+            elif ph == CLAIMS:
+                self._resolve_claims(answers, offered)
+            elif ph == ROB_KONG:
+                self._resolve_rob_kong(answers)
+            elif ph == ROB_WILD_PHASE:
+                self._resolve_rob_wild(seat, a)
+            elif ph == READY:
+                self._resolve_ready(answers)
+
+    def _action_detail(self, a: int, seat: int) -> int:
+        """What the log needs besides the id: a kong's kind, a chi's claimed tile."""
+        if KONG <= a < PON:
+            return self._kong_kind(seat, a - KONG)
+        if CHI_LOW <= a <= CHI_HIGH:
+            return self.ld_tile
+        return -1
+
+    def _kong_kind(self, seat: int, k: int) -> int:
+        if self.phase == CLAIMS:
+            return K_EXPOSED
+        return K_CONCEALED if self.seats[seat].counts[k] == 4 else K_ADDED
+
+    # ---- actions as readable dicts --------------------------------------------------------------------------
+    def action_dict(self, a: int, seat: int = -1) -> dict[str, Any]:
+        """The readable form of action id `a` for `seat` (default: to_act) in the current state."""
+        if seat < 0:
+            seat = self.to_act
+        return describe_action(a, self._action_detail(a, seat) if seat >= 0 else -1)
+
+    def action_id(self, action: Any, seat: int = -1) -> int:
+        """The id of a readable action (a dict with a 'type') for `seat` in the current state; IllegalAction when it
+        names no action."""
+        if type(action) is int:
+            return action
+        if not isinstance(action, dict):
+            if hasattr(action, "__index__") and not isinstance(action, bool):
+                return action.__index__()  # a NumPy integer, say
+            raise IllegalAction(f"an action is an id or an object with a 'type', not {action!r}")
+        if "type" not in action:
+            raise IllegalAction(f"an action is an id or an object with a 'type', not {action!r}")
+        t = action["type"]
+        try:
+            if t == "discard":
+                return DISCARD + _kind(action["tile"])
+            if t == "kong":
+                return KONG + _kind(action["tile"])
+            if t == "chi":
+                pair = sorted([_kind(x) for x in action["tiles"]])
+                k = self.ld_tile
+                if len(pair) == 2 and k >= 0:
+                    if pair == [k + 1, k + 2]:
+                        return CHI_LOW
+                    if pair == [k - 1, k + 1]:
+                        return CHI_MID
+                    if pair == [k - 2, k - 1]:
+                        return CHI_HIGH
+                raise IllegalAction(f"no chi with {_show(action)} on {_NAMES[k] if k >= 0 else 'nothing'}")
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, IllegalAction):
+                raise
+            raise IllegalAction(f"{_show(action)} names no tile or tiles ({e})") from None
+        got = _SIMPLE.get(t)
+        if got is None:
+            raise IllegalAction(f"unknown action type {t!r}")
+        return got
+
+    # ---- the turn -------------------------------------------------------------------------------------------
+    def _turn(self, seat: int, drawn: int, source: int) -> None:
+        r = self.r
+        self.phase = TURN
+        self.current = seat
+        self.drawn = drawn
+        self.source = source
+        s = self.seats[seat]
+        acts = []
+        discards = []
+        counts = s.counts
+        fours = False
+        for k in range(N_KINDS):
+            c = counts[k]
+            if c:
+                discards.append(DISCARD + k)
+                if c == 4:
+                    fours = True
+        if source != SRC_CLAIM:
+            if self._self_wins(seat):
+                acts.append(WIN)
+            self._own_kongs(seat, acts, fours)
+        if s.declared_ready and r.locks_hand and drawn >= 0:
+            acts.append(DISCARD + drawn)
+        elif acts:
+            acts.extend(discards)
+        else:
+            acts = discards
+        self._ask([seat], {seat: acts})
+
+    def _self_win_by(self, seat: int) -> str:
+        if self.source == SRC_REPLACEMENT:
+            return "kong_replacement"
+        if self.source == SRC_DEAL and seat == self.dealer and self.seats[seat].first_turn:
+            return "dealt"
+        return "self_draw"
+
+    def _self_wins(self, seat: int) -> bool:
+        s = self.seats[seat]
+        if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1):
+            return False
+        return self.r.wins(self._situation(seat, -1, self._self_win_by(seat), -1, False))
+
+    def _resolve_turn(self, seat: int, a: int) -> None:
+        if a == WIN:
+            self._win([(seat, self._self_win_by(seat), -1)])
+            return
+        if KONG <= a < PON:
+            self._declare_kong(seat, a - KONG)
+            return
+        k = a - DISCARD
+        s = self.seats[seat]
+        s.counts[k] -= 1
+        s.size -= 1
+        s.discards.append(k)
+        first = self.discard_count == 0
+        self.discard_count += 1
+        if seat == self.dealer:
+            s.first_turn = False
+        if self.claims_made == 0 and len(self.first_round) < self.n:
+            self.first_round.append(k)
+        if k == self.wild:
+            s.wild_discards += 1
+        self.log.append(("discard", seat, k))
+        self.ld_seat = seat
+        self.ld_tile = k
+        self.ld_first = first
+        self._after_discard()
+
+    def _after_discard(self) -> None:
+        """抢金 on the first discard (when the spec has it), then the claims."""
+        r = self.r
+        if r.has_rob_wild and self.ld_first and self.indicator >= 0:
+            queue = []
+            for who in r.rob_order:
+                if who == -2:
+                    for i in range(1, self.n):
+                        p = (self.dealer + i) % self.n
+                        if self._can_rob_wild(p):
+                            queue.append(p)
+                elif self._can_rob_wild(self.dealer):
+                    queue.append(self.dealer)
+            if queue:
+                self.rob_queue = queue
+                self.phase = ROB_WILD_PHASE
+                self._ask([queue[0]], {queue[0]: [ROB_WILD, PASS]})
+                return
+        self._open_claims()
+
+    def _can_rob_wild(self, seat: int) -> bool:
+        s = self.seats[seat]
+        k = self.indicator
+        if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k):
+            return False
+        res = self.engine.judge(self._situation(seat, k, "rob_gold", -1, False))
+        if not res["win"]:
+            return False
+        req = self.r.rob_requires
+        return not req or res["pattern"] in req or self.r.rob_shapes.get(res["pattern"], False)
+
+    def _resolve_rob_wild(self, seat: int, a: int) -> None:
+        if a == ROB_WILD:
+            s = self.seats[seat]
+            s.counts[self.indicator] += 1
+            s.size += 1
+            self.indicator_taken = True
+            self._win([(seat, "rob_gold", -1)])
+            return
+        self.rob_queue.pop(0)
+        if self.rob_queue:
+            p = self.rob_queue[0]
+            self._ask([p], {p: [ROB_WILD, PASS]})
+        else:
+            self._open_claims()
+
+    def _resolve_ready(self, answers: dict) -> None:
+        for p, a in answers.items():
+            if a == DECLARE_READY:
+                self.seats[p].declared_ready = True
+        self._turn(self.dealer, -1, SRC_DEAL)
+
+    # ---- claims ---------------------------------------------------------------------------------------------
+    def _open_claims(self) -> None:
+        r = self.r
+        d = self.ld_seat
+        k = self.ld_tile
+        n = self.n
+        unclaimable = k == self.wild and r.discard_unclaimable
+        last = self._drawable() <= 0
+        seats = []
+        legal = {}
+        if not unclaimable:
+            for i in range(1, n):
+                p = (d + i) % n
+                s = self.seats[p]
+                acts = []
+                if not s.ron_blocked and r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k) \
+                        and r.wins(self._situation(p, k, "discard", d, self.ld_first)):
+                    acts.append(WIN)
+                if not (last and r.last_discard_win_only) and not self._locked(p):
+                    self._calls(p, d, k, acts)
+                if acts:
+                    acts.append(PASS)
+                    seats.append(p)
+                    legal[p] = acts
+        if seats:
+            self.phase = CLAIMS
+            self._ask(seats, legal)
+        else:
+            self._next_draw((d + 1) % n)
+
+    def _calls(self, p: int, d: int, k: int, out: list) -> None:
+        r = self.r
+        if self._no_call(k):
+            return
+        c = self.seats[p].counts
+        if r.kong_exposed and c[k] >= 3 and self._kong_room(1, 0):
+            out.append(KONG + k)
+        if r.pon and c[k] >= 2:
+            out.append(PON)
+        if r.chi_from == 2 or (r.chi_from == 1 and p == (d + 1) % self.n):
+            if k < 27:
+                lo_ok, hi = k - k % 9, k - k % 9 + 8
+            elif r.chi_honours and k < 34:
+                lo_ok, hi = (27, 30) if k <= 30 else (31, 33)
+            else:
+                return
+            for code, a, b in ((CHI_HIGH, k - 2, k - 1), (CHI_MID, k - 1, k + 1), (CHI_LOW, k + 1, k + 2)):
+                if lo_ok <= a and b <= hi and c[a] and c[b] and not self._no_call(a) and not self._no_call(b):
+                    out.append(code)
+
+    def _no_call(self, k: int) -> bool:
+        return k == self.wild and self.r.no_calls
+
+    def _locked(self, seat: int) -> bool:
+        return self.r.locks_hand and self.seats[seat].declared_ready
+
+    def _resolve_claims(self, answers: dict, offered: dict) -> None:
+        r = self.r
+        d = self.ld_seat
+        k = self.ld_tile
+        n = self.n
+        wins = []
+        for i in range(1, n):
+            p = (d + i) % n
+            a = answers.get(p, -1)
+            if a == WIN:
+                wins.append(p)
+            elif a >= 0 and r.pass_blocks_ron and WIN in offered[p]:
+                self.seats[p].ron_blocked = True
+        if wins:
+            self._win(self._pick_winners([(p, "discard", d) for p in wins]))
+            return
+        for level in r.priority:
+            for i in range(1, n):
+                p = (d + i) % n
+                a = answers.get(p, -1)
+                if a >= 0 and a != PASS and _claim_bit(a) & level:
+                    self._take_claim(p, d, k, a)
+                    return
+        self._next_draw((d + 1) % n)
+
+    def _pick_winners(self, claims: list) -> list:
+        """The spec's winner rule: everyone, or the first in play order (a preferred pattern first)."""
+        if not self.r.one_winner:
+            return claims
+        if self.r.prefer:
+            for c in claims:
+                res = self.engine.judge(self._claim_situation(c))
+                if res["pattern"] in self.r.prefer:
+                    return [c]
+        return [claims[0]]
+
+    def _take_claim(self, p: int, d: int, k: int, a: int) -> None:
+        s = self.seats[p]
+        self.seats[d].discards.pop()
+        self.claims_made += 1
+        s.first_turn = False
+        s.ron_blocked = False
+        if a == PON:
+            s.counts[k] -= 2
+            s.size -= 2
+            self._add_meld(s, Meld("pon", (k, k, k)))
+            self.log.append(("pon", p, k, d))
+            self._turn(p, -1, SRC_CLAIM)
+        elif CHI_LOW <= a <= CHI_HIGH:
+            lo = k if a == CHI_LOW else k - 1 if a == CHI_MID else k - 2
+            x, y = [t for t in (lo, lo + 1, lo + 2) if t != k]
+            s.counts[x] -= 1
+            s.counts[y] -= 1
+            s.size -= 2
+            self._add_meld(s, Meld("chi", (lo, lo + 1, lo + 2)))
+            s.meld_seq = True
+            self.log.append(("chi", p, k, d, x, y))
+            self._turn(p, -1, SRC_CLAIM)
+        else:
+            s.counts[k] -= 3
+            s.size -= 3
+            self._add_meld(s, Meld("kong", (k, k, k, k)))
+            s.kongs.append({"kind": "exposed", "tile": k, "robbed": False, "from": d})
+            self.ret_cache = -1
+            self.log.append(("kong", p, K_EXPOSED, k, d))
+            self._replacement(p)
+
+    def _add_meld(self, s: Seat, m: Meld) -> None:
+        s.melds.append(m)
+        for t in m.tiles:
+            s.meld_counts[t] += 1
+
+    # ---- kongs ----------------------------------------------------------------------------------------------
+    def _own_kongs(self, seat: int, out: list, fours: bool) -> None:
+        """The kongs the seat may declare on its turn (fours: it holds four of a kind)."""
+        r = self.r
+        s = self.seats[seat]
+        locked = self._locked(seat)
+        if locked and not r.ckkw:
+            return
+        if r.kong_concealed and fours:
+            found = [k for k in range(N_KINDS) if s.counts[k] == 4 and not self._no_call(k)]
+            if found and self._kong_room(0, 1):
+                for k in found:
+                    if not locked or self._keeps_waits(seat, k):
+                        out.append(KONG + k)
+        if r.kong_added and not locked:
+            found = [m.tiles[0] for m in s.melds if m.kind == "pon" and s.counts[m.tiles[0]] > 0]
+            if found and self._kong_room(1, 0):
+                for k in found:
+                    out.append(KONG + k)
+
+    def _keeps_waits(self, seat: int, k: int) -> bool:
+        s = self.seats[seat]
+        before = self._waits_of(seat, s.concealed, s.melds, True)
+        conc = [t for t in s.concealed if t != k]
+        after = self._waits_of(seat, conc, s.melds + [Meld("kong", (k,) * 4, True)], False)
+        return before == after
+
+    def _waits_of(self, seat: int, concealed: list, melds: list, drop_drawn: bool) -> list:
+        conc = list(concealed)
+        if drop_drawn and self.drawn >= 0 and self.drawn in conc:
+            conc.remove(self.drawn)
+        sit = self._situation_of(seat, tuple(conc), tuple(melds), -1, "self_draw", -1, False)
+        return [w["tile"] for w in self.engine.waits(sit)]
+
+    def _kong_room(self, exposed: int, concealed: int) -> bool:
+        """A kong needs its replacement to be drawable (after the retention grows, where the spec says so)."""
+        if not self.r.kong_needs_replacement:
+            return self.tail - self.head - self.retained(0, 0) >= 1
+        return self.tail - self.head - self.retained(exposed, concealed) >= 1
+
+    def _declare_kong(self, seat: int, k: int) -> None:
+        s = self.seats[seat]
+        if s.counts[k] == 4:
+            s.counts[k] -= 4
+            s.size -= 4
+            self._add_meld(s, Meld("kong", (k,) * 4, True))
+            s.kongs.append({"kind": "concealed", "tile": k, "robbed": False, "from": seat})
+            self.ret_cache = -1
+            self.log.append(("kong", seat, K_CONCEALED, k, -1))
+            self._replacement(seat)
+            return
+        # an added kong: the others may rob it first
+        self.rk_seat = seat
+        self.rk_tile = k
+        seats = []
+        legal = {}
+        if self.r.rob_kong_added:
+            for i in range(1, self.n):
+                p = (seat + i) % self.n
+                o = self.seats[p]
+                if self.r.fit(o.counts, o.meld_counts, len(o.melds), o.meld_seq, self.wild, k) \
+                        and self.r.wins(self._situation(p, k, "rob_kong", seat, False)):
+                    seats.append(p)
+                    legal[p] = [WIN, PASS]
+        self.log.append(("kong_declared", seat, k))
+        if seats:
+            self.phase = ROB_KONG
+            self._ask(seats, legal)
+        else:
+            self._complete_added_kong()
+
+    def _resolve_rob_kong(self, answers: dict) -> None:
+        seat = self.rk_seat
+        k = self.rk_tile
+        wins = [p for p in [(seat + i) % self.n for i in range(1, self.n)] if answers.get(p, -1) == WIN]
+        if not wins:
+            self._complete_added_kong()
+            return
+        s = self.seats[seat]
+        s.counts[k] -= 1
+        s.size -= 1
+        self.loose.append(k)  # the robbed tile goes to the winner(s); counted once
+        s.kongs.append({"kind": "added", "tile": k, "robbed": True, "from": seat})
+        self.ret_cache = -1
+        self._win(self._pick_winners([(p, "rob_kong", seat) for p in wins]))
+
+    def _complete_added_kong(self) -> None:
+        seat = self.rk_seat
+        k = self.rk_tile
+        s = self.seats[seat]
+        s.counts[k] -= 1
+        s.size -= 1
+        for i in range(len(s.melds)):
+            m = s.melds[i]
+            if m.kind == "pon" and m.tiles[0] == k:
+                s.melds[i] = Meld("kong", (k,) * 4)
+                s.meld_counts[k] += 1
+                break
+        s.kongs.append({"kind": "added", "tile": k, "robbed": False, "from": seat})
+        self.ret_cache = -1
+        self.log.append(("kong", seat, K_ADDED, k, -1))
+        self._replacement(seat)
+
+    def _replacement(self, seat: int) -> None:
+        k = self._draw_tile(seat, True, True)
+        if k >= 0:
+            self._turn(seat, k, SRC_REPLACEMENT)
+
+    # ---- drawing --------------------------------------------------------------------------------------------
+    @property
+    def drawable(self) -> int:
+        """Tiles that may still be drawn: the wall less the retained dead wall."""
+        return self._drawable()
+
+    def _drawable(self) -> int:
+        return self.tail - self.head - self.retained(0, 0)
+
+    def retained(self, extra_exposed: int = 0, extra_concealed: int = 0) -> int:
+        """The dead wall the spec retains now (with that many more kongs)."""
+        if self.r.retain_const >= 0:
+            return self.r.retain_const
+        if extra_exposed or extra_concealed:
+            return self.r.retain.retained(self, extra_exposed, extra_concealed)
+        if self.ret_cache < 0:  # forgotten whenever a kong or a flower changes what the retention reads
+            self.ret_cache = self.r.retain.retained(self, 0, 0)
+        return self.ret_cache
+
+    def _next_draw(self, seat: int) -> None:
+        fr = self.r.final_round
+        d = self._drawable()
+        if fr and 0 < d <= fr:
+            self.log.append(("final_round", d))
+            self._final_draws(seat, d)
+            return
+        if d <= 0:
+            self._draw_game("the wall is exhausted")
+            return
+        k = self._draw_tile(seat, False, True)
+        if k >= 0:
+            self._turn(seat, k, SRC_DRAW)
+
+    def _draw_tile(self, seat: int, tail: bool, replace_flowers: bool) -> int:
+        """Draw for `seat` (head or tail), replacing flowers; the kind, or -1 (the hand ended, or a flower in the
+        final round)."""
+        s = self.seats[seat]
+        scored = self.r.scored
+        while True:
+            if self._drawable() <= 0:
+                self._draw_game("the wall ran out during a replacement" if tail else "the wall is exhausted")
+                return -1
+            if tail:
+                k = self._take_tail()
+            else:
+                k = self.wall[self.head]
+                self.head += 1
+            s.first_turn = False
+            s.ron_blocked = False
+            self.log.append(("draw", seat, k, tail))
+            if scored[k]:
+                s.flowers.append(k)
+                self.ret_cache = -1
+                if not replace_flowers:
+                    return -1
+                self.log.append(("flowers", seat, (k,), False))
+                tail = True
+                continue
+            s.counts[k] += 1
+            s.size += 1
+            return k
+
+    def _final_draws(self, seat: int, count: int) -> None:
+        """The final round: the next `count` seats draw once each, no discard; a self-drawn win ends it."""
+        for i in range(count):
+            p = (seat + i) % self.n
+            k = self._draw_tile(p, False, False)
+            if self.over:
+                return
+            if k < 0:
+                continue
+            self.source = SRC_DRAW
+            self.drawn = k
+            self.current = p
+            if self._self_wins(p):
+                self.log.append(("auto_win", p))
+                self._win([(p, "self_draw", -1)])
+                return
+        self._draw_game("nobody won the final round")
+
+    # ---- situations -----------------------------------------------------------------------------------------
+    def _situation(self, seat: int, tile: int, win_by: str, discarder: int, first: bool) -> Any:
+        """The situation the engine judges: seat's hand with `tile` added (a claimed tile; -1: none), won so."""
+        s = self.seats[seat]
+        conc = _tiles_of(s.counts)
+        if tile >= 0:
+            conc.append(tile)
+            conc.sort()
+            win_tile = tile
+        elif win_by == "dealt":
+            win_tile = -1
+        elif self.drawn >= 0:
+            win_tile = self.drawn
+        else:
+            win_tile = conc[-1] if conc else -1
+        return self._situation_of(seat, tuple(conc), tuple(s.melds), win_tile, win_by, discarder, first)
+
+    def _situation_of(self, seat: int, concealed: tuple, melds: tuple, win_tile: int, win_by: str, discarder: int,
+                      first: bool, winners: int = 1, dealer_won: Any = None) -> Any:
+        s = self.seats[seat]
+        r = self.r
+        return _new_situation(
+            seat, self.dealer, concealed, melds, None if win_tile < 0 else win_tile, win_by, discarder,
+            None if self.wild < 0 else self.wild,
+            None if self.indicator < 0 or r.wild_mode == "fixed" else self.indicator,
+            tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready,
+            r.overrides, winners, dealer_won)
+
+    def _claim_situation(self, c: tuple, winners: int = 1, dealer_won: Any = None) -> Any:
+        """The situation of a win (seat, win_by, discarder) as it is taken."""
+        seat, win_by, d = c
+        s = self.seats[seat]
+        conc = _tiles_of(s.counts)
+        if win_by == "discard":
+            tile = self.ld_tile
+            conc.append(tile)
+        elif win_by == "rob_kong":
+            tile = self.rk_tile
+            conc.append(tile)
+        elif win_by == "rob_gold":
+            tile = self.indicator
+        elif win_by == "dealt":
+            tile = -1
+        else:
+            tile = self.drawn if self.drawn >= 0 else (conc[-1] if conc else -1)
+        conc.sort()
+        return self._situation_of(seat, tuple(conc), tuple(s.melds), tile, win_by, d,
+                                  win_by == "discard" and self.ld_first, winners, dealer_won)
+
+    def _ready(self, seat: int) -> bool:
+        s = self.seats[seat]
+        fit = self.r.fit
+        if not any(fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k) for k in self.r.playable):
+            return False
+        try:
+            return bool(self.engine.ready(self._situation_of(seat, tuple(_tiles_of(s.counts)), tuple(s.melds), -1,
+                                                            "self_draw", -1, False)))
+        except ValueError:
+            return False
+
+    # ---- wins and the end -----------------------------------------------------------------------------------
+    def _win(self, claims: list) -> None:
+        dealer_won = any(c[0] == self.dealer for c in claims)
+        winners = []
+        for c in claims:
+            res = self.engine.judge(self._claim_situation(c, len(claims), dealer_won))
+            winners.append(Winner(c[0], c[1], c[2], res))
+            self.log.append(("win", c[0], c[1], c[2], list(res["patterns"]), res["value"]))
+        self.winners = winners
+        self._finish()
+
+    def _draw_game(self, why: str) -> None:
+        self.log.append(("exhausted", why))
+        self._finish()
+
+    def _finish(self) -> None:
+        from .settle import settle
+
+        self.over = True
+        self.phase = OVER
+        self.asking = []
+        self.legal = {}
+        self.answers = {}
+        self.outcome = settle(self)
+        o = self.outcome
+        self.log.append(("end", o["winners"], o["payments"], o["next_dealer"], o["next_streak"]))
+
+    # ---- reading the game -----------------------------------------------------------------------------------
+    @property
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    @property
+    def claim_tile(self) -> int:
+        """The tile on offer: the discard in the claims, the added kong's tile when it may be robbed; else -1."""
+        if self.phase == CLAIMS:
+            return self.ld_tile
+        if self.phase == ROB_KONG:
+            return self.rk_tile
+        return -1
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Every event of the hand so far, as logged (JSON-ready dicts)."""
+        from .events import event_dict
+
+        cache = self._ev_cache
+        if len(cache) > len(self.log):  # pragma: no cover - the log only grows
+            cache.clear()
+        for i in range(len(cache), len(self.log)):
+            cache.append(event_dict(self, self.log[i]))
+        return cache
+
+    def decision_count(self) -> int:
+        """How many decisions the seats took."""
+        return sum(1 for e in self.log if e[0] == "action")
+
+    def hand(self, seat: int) -> list[int]:
+        """Seat's concealed tiles, as sorted kinds."""
+        return _tiles_of(self.seats[seat].counts)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What one seat may see: its own tiles, everyone's melds, flowers and discards, the wall count."""
+        me = self.seats[seat]
+        names = _NAMES
+        return {
+            "seat": seat, "dealer": self.dealer, "phase": PHASES[self.phase],
+            "concealed": [names[k] for k in _tiles_of(me.counts)],
+            "drawn": names[self.drawn] if self.drawn >= 0 and seat == self.current else None,
+            "wild": names[self.wild] if self.wild >= 0 else None,
+            "indicator": names[self.indicator] if self.indicator >= 0 else None,
+            "drawable": self.drawable,
+            "last_discard": names[self.claim_tile] if self.claim_tile >= 0 else None,
+            "players": [{"melds": [str(m) for m in s.melds], "flowers": [names[k] for k in s.flowers],
+                         "discards": [names[k] for k in s.discards], "concealed_count": s.size,
+                         "declared_ready": s.declared_ready} for s in self.seats],
+        }
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        """What one seat may see, as NumPy arrays (see mjrules.game.observe)."""
+        from .observe import observe
+
+        return observe(self, seat)
+
+    def tile_census(self) -> list[int]:
+        """How many of each kind are anywhere: wall, hands, melds, flowers, discards, indicator."""
+        c = [0] * N_KINDS
+        for i in range(self.head, self.tail):
+            c[self.wall[i]] += 1
+        for s in self.seats:
+            for k in range(N_KINDS):
+                c[k] += s.counts[k] + s.meld_counts[k]
+            for k in s.flowers:
+                c[k] += 1
+            for k in s.discards:
+                c[k] += 1
+        if self.indicator >= 0 and not self.indicator_taken:
+            c[self.indicator] += 1
+        for k in self.loose:
+            c[k] += 1
+        return c
+
+    def invariant_errors(self) -> list[str]:
+        """Broken invariants (always empty): every tile in one place, legal hand sizes."""
+        errs = []
+        c = self.tile_census()
+        copies = self.r.copies
+        if self.full_wall and c != copies:
+            errs.append("tiles out of place: " + ", ".join(
+                [f"{_NAMES[k]}: {c[k]} of {copies[k]}" for k in range(N_KINDS) if c[k] != copies[k]]))
+        ws = self.r.win_size
+        for i in range(self.n):
+            s = self.seats[i]
+            if s.size != sum(s.counts):
+                errs.append(f"seat {i}: its size {s.size} is not its {sum(s.counts)} tiles")
+            size = s.size + 3 * len(s.melds)
+            turn = not self.over and self.phase in (TURN, ROB_KONG) and i == self.current
+            want = (ws - 1, ws) if (turn or self.over) else (ws - 1,)
+            if i == self.dealer and self.phase in (READY, SETUP):
+                want = (ws,)
+            if size not in want:
+                errs.append(f"seat {i} holds {size} tiles in phase {PHASES[self.phase]}")
+        return errs
+
+    # ---- copies and serialisation ---------------------------------------------------------------------------
+    def copy(self) -> Game:
+        """An independent copy (for search): the same state, the same future for the same actions."""
+        g = Game.__new__(Game)
+        g._init(self.r, self.seed, self.dealer, self.dealer_streak)
+        g._copy_from(self)
+        return g
+
+    def _copy_from(self, o: Game) -> None:
+        self.seats = [s.copy() for s in o.seats]
+        self.wall = list(o.wall)
+        self.head = o.head
+        self.tail = o.tail
+        self.full_wall = o.full_wall
+        self.wild = o.wild
+        self.indicator = o.indicator
+        self.indicator_taken = o.indicator_taken
+        self.discard_count = o.discard_count
+        self.claims_made = o.claims_made
+        self.first_round = list(o.first_round)
+        self.winners = list(o.winners)
+        self.loose = list(o.loose)
+        self.over = o.over
+        self.outcome = o.outcome
+        self.phase = o.phase
+        self.current = o.current
+        self.drawn = o.drawn
+        self.source = o.source
+        self.ld_seat = o.ld_seat
+        self.ld_tile = o.ld_tile
+        self.ld_first = o.ld_first
+        self.rk_seat = o.rk_seat
+        self.rk_tile = o.rk_tile
+        self.asking = list(o.asking)
+        self.legal = {p: list(a) for p, a in o.legal.items()}
+        self.answers = dict(o.answers)
+        self.rob_queue = list(o.rob_queue)
+        self.log = list(o.log)
+        self.agent_names = o.agent_names
+
+    def to_state(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; Game.from_state(engine, data) restores an identical game."""
+        from .serial import to_state
+
+        return to_state(self)
+
+    @staticmethod
+    def from_state(engine: Any, data: dict[str, Any]) -> Game:
+        """The game `to_state` wrote, for this engine (its spec must be the one the state was written with)."""
+        from .serial import from_state
+
+        return from_state(engine, data)
+
+
+class RandomAgent:
+    """The built-in random agent: uniform over the legal actions, from its own seeded numbers."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def act(self, game: Game, seat: int) -> int:
+        """One of the seat's legal action ids, uniformly."""
+        ids = game.legal.get(seat)
+        if not ids or seat in game.answers:
+            raise IllegalAction(f"seat {seat} is not to act now")
+        return ids[self.rng.below(len(ids))]
+
+    def choose(self, view: Any, legal: list) -> Any:
+        """One of `legal` (the older agent interface: the view and the legal actions as dicts)."""
+        return legal[self.rng.below(len(legal))]
+
+
+class StalledGame(RuntimeError):
+    """A hand that did not end within the decisions allowed (a bug, never a rule)."""
+
+
+def run(game: Game, agents: list, max_decisions: int = 5000) -> Game:
+    """Ask the agents (one per seat: anything with act(game, seat), or choose(view, legal)) until the hand is
+    over. The built-in random agent is asked without going through Python."""
+    steps = 0
+    while not game.over:
+        seat = game._to_act()
+        agent = agents[seat]
+        if type(agent) is RandomAgent:
+            ra = agent
+            ids = game.legal[seat]
+            a = ids[ra.rng.below(len(ids))]
+        else:
+            act = getattr(agent, "act", None)
+            if act is not None:
+                a = act(game, seat)
+            else:
+                a = agent.choose(game.view(seat), game.legal_actions(seat))
+        game.act(seat, a)
+        steps += 1
+        if steps > max_decisions:
+            raise StalledGame(f"no end after {max_decisions} decisions (seed {game.seed})")
+    return game
+
+
+_SIMPLE = {"pon": PON, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY, "rob_gold": ROB_WILD}
+
+
+def _claim_bit(a: int) -> int:
+    if a == WIN:
+        return C_WIN
+    if KONG <= a < PON:
+        return C_KONG
+    if a == PON:
+        return C_PON
+    if CHI_LOW <= a <= CHI_HIGH:
+        return C_CHI
+    return 0
+
+
+def _kind(name: Any) -> int:
+    if type(name) is str:
+        k = _KIND_OF.get(name)
+        if k is not None:
+            return k
+    from ..tiles import parse_tile
+
+    return parse_tile(name).kind
+
+
+def describe_action(a: int, detail: int) -> dict[str, Any]:
+    """The readable action of id `a` (detail: a kong's kind, a chi's claimed tile)."""
+    if 0 <= a < KONG:
+        return {"type": "discard", "tile": _NAMES[a]}
+    if KONG <= a < PON:
+        return {"type": "kong", "tile": _NAMES[a - KONG], "kind": KONG_KINDS[detail] if detail >= 0 else "any"}
+    if CHI_LOW <= a <= CHI_HIGH:
+        if detail < 0:
+            return {"type": "chi", "tiles": [("low", "mid", "high")[a - CHI_LOW]]}
+        lo = detail if a == CHI_LOW else detail - 1 if a == CHI_MID else detail - 2
+        return {"type": "chi", "tiles": sorted([_NAMES[t] for t in (lo, lo + 1, lo + 2) if t != detail])}
+    for t, x in _SIMPLE.items():
+        if x == a:
+            return {"type": t}
+    raise IllegalAction(f"no action has the id {a!r}")
+
+
+def _show(a: Any) -> str:
+    if isinstance(a, dict):
+        return " ".join([str(v) if not isinstance(v, list) else "".join([str(x) for x in v]) for v in a.values()])
+    return repr(a)
