@@ -4,7 +4,6 @@ from __future__ import annotations
 from .agents import AGENTS, GreedyAgent, PassAgent, RandomAgent, ScriptedAgent, SeekerAgent, make_agent
 from .play import (
     MAX_DECISIONS,
-    StalledGame,
     first_dealer,
     log_lines,
     play_hand,
@@ -12,7 +11,7 @@ from .play import (
     replay_lines,
     run,
 )
-from .state import ACTION_IDS, N_ACTIONS, PHASES, Game, IllegalAction, describe_action
+from .state import ACTION_IDS, N_ACTIONS, PHASES, Game, IllegalAction, StalledGame, describe_action
 
 __all__ = [
     "ACTION_IDS",
