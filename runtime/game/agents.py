@@ -75,9 +75,15 @@ class GreedyAgent:
                     if est.estimate(rest, melds + 1, wild) <= base:
                         return a
             after = est.after_discards(counts, melds, wild)
+            # the least distance after the discard; among equals, not a wild, an honour first, fewest suited
+            # neighbours, then at random
+            ranked = [(after[a] if a < len(after) and after[a] is not None else 99, a) for a in discards]
+            low = min(ranked)[0]
+            ties = [a for d, a in ranked if d == low]
+            if len(ties) == 1:
+                return ties[0]
             rng = self.rng
-            return min(discards, key=lambda a: (after[a] if a < len(after) and after[a] is not None else 99,
-                                                a == wild, -(a >= 27), _neighbours(counts, a), rng.next64()))
+            return min(ties, key=lambda a: (a == wild, -(a >= 27), _neighbours(counts, a), rng.next64()))
         # a claim: take it only if it brings the hand closer (it must still discard afterwards)
         best, best_val = -1, est.estimate(counts, melds, wild)
         for a in ids:
