@@ -122,6 +122,9 @@ def _pre_draw(g: Any, seat: int) -> Any:
 
 
 def _ready(g: Any, seat: int) -> bool:
+    s = g.seats[seat]
+    if s.nw_mask and g.holds(seat, s.nw_mask):  # it may not win holding these (a declaration): not ready
+        return False
     try:
         return bool(g.engine.ready(_pre_draw(g, seat)))
     except ValueError:  # a hand of another size (it won, say): not ready
@@ -129,6 +132,9 @@ def _ready(g: Any, seat: int) -> bool:
 
 
 def _best_value(g: Any, seat: int) -> Any:
+    s = g.seats[seat]
+    if s.nw_mask and g.holds(seat, s.nw_mask):
+        return 0
     try:
         return max((w["value"] for w in g.engine.waits(_pre_draw(g, seat))), default=0)
     except ValueError:
@@ -511,8 +517,10 @@ def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str]
            konger: int, earlier: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """refund: each earlier kong payment (of the latest kong, for last_kong) whose payer and payee meet the
     condition is paid back; transfer: what the payer received for those kongs goes on to the payee."""
-    paid = [e for e in list(g.ledger) + earlier if e["kind"] == "kong" and
-            (pay.what == "kong" or e["kong"] == g.kongs_made)]
+    every = list(g.ledger) + earlier
+    paid = [e for e in every if e["kind"] == "kong" and (pay.what == "kong" or e["kong"] == g.kongs_made)]
+    kongs = {e["kong"] for e in paid}
+    handed = [e for e in every if e["kind"] == "transfer" and e["kong"] in kongs]  # already handed on
     out = []
     if pay.action == "refund":
         for e in paid:
@@ -526,10 +534,12 @@ def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str]
                 if a == b:
                     continue
                 env.payer, env.payee = a, b
-                got = sum(e["amount"] for e in paid if e["to"] == a)
-                if got and (pay.cond is None or evaluate(pay.cond, env)):
+                got = sum(e["amount"] for e in paid if e["to"] == a) - sum(
+                    e["amount"] for e in handed + out if e["from"] == a)
+                if got > 0 and (pay.cond is None or evaluate(pay.cond, env)):
                     out.append({"from": a, "to": b, "amount": _num(got), "rule": rule, "rules": rules,
-                                "why": f"{why}: kong money handed on", "kind": "transfer", "kong": 0})
+                                "why": f"{why}: kong money handed on", "kind": "transfer",
+                                "kong": max(kongs) if kongs else 0})
     env.payer = env.payee = -1
     return out
 

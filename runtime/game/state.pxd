@@ -189,6 +189,7 @@ cdef class Game:
     cdef _win(self, list claims)
     cdef _draw_game(self, str why)
     cdef _finish(self)
+    cpdef bint holds(self, int seat, object mask)
     cpdef list hand(self, int seat)
     cpdef list choices(self)
     cpdef Game copy(self)

@@ -1299,6 +1299,10 @@ class Game:
             return []
         return [{"name": c.name, "kinds": list(c.kinds)} for c in self.r.pre[self.pre_step - 1][1].choices]
 
+    def holds(self, seat: int, mask: int) -> bool:
+        """Does the seat hold, concealed or in its melds, a kind of the bit mask `mask`?"""
+        return self._holds(self.seats[seat], mask, -1)
+
     def hand(self, seat: int) -> list[int]:
         """Seat's concealed tiles, as sorted kinds."""
         return _tiles_of(self.seats[seat].counts)
