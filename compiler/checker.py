@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 from . import builtins as B
 from . import ir
-from .errors import Collector, did_you_mean, one_of
+from .errors import Collector, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .nodes import Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
@@ -36,7 +36,7 @@ class Checker:
         for c in clauses:
             if c.keyword not in allowed:
                 self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span,
-                               did_you_mean(c.keyword, allowed) or one_of(allowed))
+                               self.col.suggest(c.keyword, allowed) or one_of(allowed))
                 continue
             if c.cond is not None and c.keyword not in CONDITIONAL:
                 self.col.error("E032", f"'{c.keyword}' cannot be conditional", c.cond.span,
@@ -193,7 +193,7 @@ class Checker:
                         seen.add(rid)
                         if known and rid not in known:
                             self.col.error("E021", f"unknown rule id {rid}", cite.span,
-                                           did_you_mean(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
+                                           self.col.suggest(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
                         self.citations.setdefault(rid, [])
                         desc = f"{c.span.file.rsplit('/', 1)[-1]}:{c.span.line} {c.keyword}"
                         if c.words and c.words[0].kind in ("name", "number", "string"):
@@ -312,7 +312,7 @@ class Checker:
             g = self.names.groups.get(w.value)
             if g is None:
                 self.col.error("E016", f"unknown tile group '{w.value}'", w.span,
-                               did_you_mean(w.value, self.names.groups) or one_of(self.names.groups))
+                               self.col.suggest(w.value, self.names.groups) or one_of(self.names.groups))
                 return ()
             return g
         if w.kind in ("tiles", "range"):
@@ -530,7 +530,7 @@ class Checker:
         for w in words:
             if w.kind != "name" or w.value not in self.names.patterns:
                 self.col.error("E015", f"unknown pattern '{w.text()}'", w.span,
-                               did_you_mean(w.text(), self.names.patterns) or one_of(self.names.patterns))
+                               self.col.suggest(w.text(), self.names.patterns) or one_of(self.names.patterns))
             else:
                 out.append(w.value)
         return out

@@ -223,7 +223,22 @@ CASES: list[Case] = [
     T("clause_not_conditional", "E032", mutate("  players 4\n", "  players 4 when big\n")),
     # ---- limits --------------------------------------------------------------------------------------
     T("too_large", "E002", MINI_SPEC + "#" * 1_000_000 + "\n"),
-    T("too_deep", "E002", mutate(VALUE_LINE, "value = " + "(" * 100 + "T" + ")" * 100)),
+    T("too_deep", "E036", mutate(VALUE_LINE, "value = " + "(" * 100 + "T" + ")" * 100)),
+    T("too_deep_power_chain", "E036", mutate(VALUE_LINE, "value = " + "2 ^ " * 200 + "T")),
+    T("too_deep_not_chain", "E036", mutate("when one_suit", "when " + "not " * 5000 + "one_suit")),
+    T("too_deep_long_sum", "E036", mutate(VALUE_LINE, "value = " + " + ".join(["T"] * 121))),
+    T("too_deep_define_chain", "E036", mutate("define bonus = if heaven then 2 else 1", "define bonus = d0\n"
+      + "".join(f"    define d{i} = d{i + 1} + 1\n" for i in range(130)) + "    define d130 = 1")),
+    T("too_many_and_terms", "E037", mutate("when one_suit", "when " + " and ".join(["one_suit"] * 1001))),
+    T("too_many_in_values", "E037", mutate("when one_suit", "when wilds in (" + ", ".join(["1"] * 1001) + ")")),
+    T("too_many_max_arguments", "E037", mutate(VALUE_LINE, "value = max(" + ", ".join(["T"] * 1001) + ")")),
+    T("constant_division_by_zero", "E038", mutate(VALUE_LINE, "value = T / (2 - 2)")),
+    T("constant_power_out_of_range", "E039", mutate(VALUE_LINE, "value = 9 ^ 9 ^ 9 ^ 9")),
+    T("constant_power_huge_exponent", "E039", mutate(VALUE_LINE, "value = T * 2 ^ 99999999")),
+    T("constant_define_out_of_range", "E039",
+      mutate("define bonus = if heaven then 2 else 1", "define bonus = 10 ^ 200\n    define huge = bonus * bonus")),
+    T("number_out_of_range", "E039", mutate(VALUE_LINE, "value = T * 2" + "0" * 300)),
+    T("number_too_long", "E039", mutate(VALUE_LINE, "value = T * " + "9" * 5000)),
     # ---- extends and variants ------------------------------------------------------------------------
     Case("extends_cycle", ("E025",), files={"a.mj": "variant a extends b {\n}\n", "b.mj": "variant b extends a {\n}\n"},
          entry="a.mj"),
