@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 from . import builtins as B
 from . import ir
-from .errors import Collector, one_of
+from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .nodes import Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
@@ -216,7 +216,7 @@ class Checker:
             name = c.words[0].value
             if name in seen:
                 self.col.error("E018", f"duplicate name '{name}'", c.words[0].span,
-                               f"'{name}' is already a {seen[name].keyword} on line {seen[name].span.line}")
+                               f"'{name}' is already {article(seen[name].keyword)} on line {seen[name].span.line}")
                 return None
             if name in B.VARIABLES or name in B.FUNCTIONS or name in B.WIN_BY or name in B.BUILTIN_GROUPS:
                 self.col.error("E018", f"'{name}' is a builtin name", c.words[0].span, "choose another name")

@@ -159,6 +159,11 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close[0]}'?" if close else None
 
 
+def article(noun: str) -> str:
+    """'an option', 'a pattern'."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
 def one_of(choices: Iterable[str]) -> str | None:
     items = sorted(set(choices))
     if not items:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
-from .errors import Collector, Span, SpecError, did_you_mean
+from .errors import Collector, Span, SpecError, article, did_you_mean
 from .nodes import Clause, SpecFile
 from .parser import parse
 
@@ -18,6 +18,8 @@ NAMED = {"option", "pattern", "modifier", "event", "status", "define", "table", 
 # Clauses that form an ordered list: an overlay that states any of them restates the whole list.
 LISTS = {"forbid", "pay", "rotate", "wall_break", "seating", "winners", "chi", "minimum", "no_effect",
          "copies", "cap"}
+# Clauses a block may hold several of besides those (the checker reads every one).
+REPEATABLE = LISTS | {"scored_flowers", "remove"}
 
 
 def shipped_names() -> list[str]:
@@ -97,6 +99,10 @@ def _resolve(spec: SpecFile, base_dir: Path, seen: list[str], sources: dict[str,
         col.error("E024", f"cannot find the base variant '{spec.extends}'", spec.extends_span,
                   did_you_mean(spec.extends, _names()) or "name a shipped variant or a path to a .mj file")
         col.raise_if_any()
+    if path.suffix != ".mj" or path.resolve().suffix != ".mj":   # never read (nor quote) a file that is not a spec
+        col.error("E024", f"the base variant '{spec.extends}' is not a spec: a base is a shipped variant's name or "
+                          "a .mj file", spec.extends_span, "name a shipped variant or a path to a .mj file")
+        col.raise_if_any()
     key = str(path.resolve())
     resolved_chain = [str(Path(f).resolve()) if Path(f).exists() else f for f in chain]
     if key in resolved_chain:
@@ -120,11 +126,29 @@ def clause_key(c: Clause, in_table: bool = False) -> tuple:
     return (c.keyword,)
 
 
+def _once(c: Clause, key: tuple, stated: dict[tuple, Clause], col: Collector) -> None:
+    """E018 for a clause an overlay block states twice, as in a plain spec (else the last would win)."""
+    if c.keyword in REPEATABLE or (len(key) == 1 and c.keyword in NAMED):
+        return
+    first = stated.setdefault(key, c)
+    if first is c:
+        return
+    where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != c.span.file else "")
+    if key[0] == "row":
+        col.error("E018", f"duplicate table row '{' '.join(key[1:])}'", c.span, f"the first is on {where}")
+    elif c.keyword in NAMED:
+        col.error("E018", f"duplicate name '{key[1]}'", c.words[0].span, f"'{key[1]}' is already {article(c.keyword)} on {where}")
+    else:
+        col.error("E018", f"duplicate '{c.keyword}'", c.key_span, f"the first is on {where}")
+
+
 def merge(base: list[Clause], overlay: list[Clause], col: Collector, in_table: bool = False) -> list[Clause]:
     """Apply an overlay block to a base block (see the README's `extends` section)."""
     result = list(base)
     restated: set[str] = set()
+    stated: dict[tuple, Clause] = {}
     for c in overlay:
+        _once(c, clause_key(c, in_table), stated, col)
         if c.keyword == "remove":
             key = None
             if c.words:

@@ -250,6 +250,16 @@ CASES: list[Case] = [
     Case("extends_error_in_overlay", ("E017",), files={"mini.mj": MINI_SPEC},
          text="variant x extends mini {\n  pattern pairs7 shape pairs when wilds\n}\n", file="x.mj"),
     Case("unknown_shipped_variant", ("E024",), variant="shangroa"),
+    Case("extends_a_file_that_is_not_a_spec", ("E024",), files={"secret.txt": "TOP SECRET\n"},
+         text='variant x extends "secret.txt" {\n}\n', file="x.mj"),
+    *(Case(f"extends_duplicate_{name}", ("E018",), files={"mini.mj": MINI_SPEC},
+           text="variant x extends mini {\n" + body + "}\n", file="x.mj") for name, body in (
+        ("pattern", "  pattern p9 shape pairs\n  pattern p9 shape standard\n"),
+        ("option", '  option big "x" = true\n  option big "y" = false\n'),
+        ("modifier", "  modifier pure when one_suit\n  modifier pure when no_melds\n"),
+        ("define", "  score {\n    define bonus = 1\n    define bonus = 2\n  }\n"),
+        ("table_row", "  table T by pattern {\n    basic : 2\n    basic : 3\n  }\n"),
+        ("singleton", "  players 4\n  players 3\n"))),
 ]
 
 CASE_IDS = [c.name for c in CASES]
@@ -424,6 +434,18 @@ KNOWN_BUGS = [
         "example reaches the same state with other accepts (found by tests/test_spec_fuzz.py)",
         _spec_error_only("variant v {\n  a = x y\n}\n")),
 ]
+
+
+def test_extends_never_quotes_a_file_that_is_not_a_spec(tmp_path: Path) -> None:
+    """A base must be a .mj file (also through a symbolic link): `extends "/etc/passwd"` once printed its first
+    line in the syntax error."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:TOP-SECRET\n", encoding="utf-8")
+    (tmp_path / "link.mj").symlink_to(secret)
+    for base in (str(secret), "secret.txt", "link.mj", "link"):
+        with pytest.raises(SpecError) as info:
+            compile_text(f'variant x extends "{base}" {{\n}}\n', "x.mj", base_dir=tmp_path)
+        assert info.value.codes == ["E024"] and "TOP-SECRET" not in info.value.render()
 
 
 @pytest.mark.parametrize("bug", KNOWN_BUGS, ids=[b.name for b in KNOWN_BUGS])
