@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mjrules.arith import MAX_VALUE, MAX_VALUE_TEXT
+
 from . import builtins as B
 from . import ir
 from .errors import Collector, article, one_of
@@ -243,6 +245,10 @@ class Checker:
                 t, default = "bool", v.value
             elif v.op == "number":
                 t, default = "num", v.value
+                if not -MAX_VALUE <= default <= MAX_VALUE:
+                    self.col.error("E039", f"option '{name}': its default is outside the range of values "
+                                           f"(+-{MAX_VALUE_TEXT})", v.span, "numbers in a spec have at most a few digits")
+                    default = 0
             elif v.op == "string":
                 t, default = "str", v.value
             else:

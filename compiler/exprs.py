@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mjrules.numbers import ARITHMETIC, MAX_VALUE_TEXT, ValueRangeError, in_range
+from mjrules.arith import ARITHMETIC, MAX_VALUE_TEXT, ValueRangeError, in_range
 
 from . import builtins as B
 from .errors import Collector
@@ -224,7 +224,7 @@ class ExprChecker:
         return hit[1] if hit is not None and hit[0] is x else None
 
     def _fold(self, x: Expr, e: AstExpr) -> Expr:
-        """Evaluate arithmetic of constants now, with the interpreter's arithmetic (mjrules.numbers): a constant
+        """Evaluate arithmetic of constants now, with the interpreter's arithmetic (mjrules.arith): a constant
         divisor of zero is E038, a constant outside the range of values E039. The IR keeps the expression as
         written (the rule book shows it so); its value is remembered for the expressions around it."""
         args = [self.constant(a) for a in x.args]
@@ -383,7 +383,7 @@ def _depth(e: AstExpr, define_depth) -> int:
         if best > MAX_EXPR_DEPTH:
             return best
         kids = [a for a in x.args if isinstance(a, AstExpr)]
-        step = len(kids) if x.op in ("sum", "product") else 1
+        step = len(kids) - 1 if x.op in ("sum", "product") else 1   # n terms: n - 1 nested operations
         todo += [(k, d + step) for k in kids]
     return best
 

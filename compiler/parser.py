@@ -348,7 +348,7 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse, post: _PostLe
     if at_end:
         line, column = _end_pos(text)
     span = Span(file, line, column, line, column + 1)
-    if not text.strip():
+    if not re.sub(r"#[^\n]*", "", text).strip():
         col.error("E007", "the spec is empty", Span(file, 1, 1, 1, 2), "begin the file with: variant my_variant \"Label\" {")
         return SpecError(col.diagnostics)
     if isinstance(e, UnexpectedCharacters):
