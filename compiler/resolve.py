@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import Collector, Span, SpecError, article, did_you_mean
+from .limits import MAX_SPEC_CHARS
 from .nodes import Clause, SpecFile
 from .parser import parse
 
@@ -62,14 +63,28 @@ def read_spec(path: Path) -> tuple[str, str]:
     """Read a spec file as UTF-8; a file that is not valid UTF-8 gets a spec error."""
     file = str(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:   # no more than a spec may hold: a huge file is refused unread
+            data = f.read(4 * MAX_SPEC_CHARS + 1)
     except OSError as e:
         raise SpecError([_diag("E024", f"cannot read spec: {e.strerror}", file)]) from None
+    if len(data) > 4 * MAX_SPEC_CHARS:
+        raise SpecError([_diag("E002", f"spec is too large (more than {4 * MAX_SPEC_CHARS} bytes; the limit is "
+                                       f"{MAX_SPEC_CHARS} characters)", file, 1,
+                               "split it, or use `extends` to state only what changes")])
     try:
         return data.decode("utf-8-sig"), file
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise SpecError([_diag("E001", "spec is not valid UTF-8 text", file, line)]) from None
+
+
+def looks_like_spec(text: str) -> bool:
+    """Whether the first word after blank lines and comments is `variant`, as every spec's is."""
+    for line in text.splitlines():
+        words = line.split("#", 1)[0].split(None, 1)
+        if words:
+            return words[0] == "variant" or words[0].startswith("variant{")
+    return False
 
 
 def _diag(code: str, msg: str, file: str, line: int = 1, hint: str | None = None):
@@ -99,10 +114,6 @@ def _resolve(spec: SpecFile, base_dir: Path, seen: list[str], sources: dict[str,
         col.error("E024", f"cannot find the base variant '{spec.extends}'", spec.extends_span,
                   did_you_mean(spec.extends, _names()) or "name a shipped variant or a path to a .mj file")
         col.raise_if_any()
-    if path.suffix != ".mj" or path.resolve().suffix != ".mj":   # never read (nor quote) a file that is not a spec
-        col.error("E024", f"the base variant '{spec.extends}' is not a spec: a base is a shipped variant's name or "
-                          "a .mj file", spec.extends_span, "name a shipped variant or a path to a .mj file")
-        col.raise_if_any()
     key = str(path.resolve())
     resolved_chain = [str(Path(f).resolve()) if Path(f).exists() else f for f in chain]
     if key in resolved_chain:
@@ -110,6 +121,10 @@ def _resolve(spec: SpecFile, base_dir: Path, seen: list[str], sources: dict[str,
         col.error("E025", f"`extends` cycle: {names}", spec.extends_span, "a variant cannot extend itself, directly or not")
         col.raise_if_any()
     text, file = read_spec(path)
+    if not looks_like_spec(text):   # never parse (and so quote in an error) a file that is not a spec
+        col.error("E024", f"the base variant '{spec.extends}' is not a spec: the file does not begin with `variant`",
+                  spec.extends_span, "name a shipped variant or a .mj file")
+        col.raise_if_any()
     base = _resolve(parse(text, file), path.parent, chain, sources)
     merged = merge(base.body, spec.body, col)
     col.sources.update(sources)

@@ -437,8 +437,8 @@ KNOWN_BUGS = [
 
 
 def test_extends_never_quotes_a_file_that_is_not_a_spec(tmp_path: Path) -> None:
-    """A base must be a .mj file (also through a symbolic link): `extends "/etc/passwd"` once printed its first
-    line in the syntax error."""
+    """A base that does not begin with `variant` is refused unread (also through a link): `extends "/etc/passwd"`
+    once printed its first line in the syntax error."""
     secret = tmp_path / "secret.txt"
     secret.write_text("root:TOP-SECRET\n", encoding="utf-8")
     (tmp_path / "link.mj").symlink_to(secret)
