@@ -5,6 +5,7 @@ from . import builtins as B
 from . import ir
 from .errors import one_of
 from .exprs import STAGE, STAGE_VALUE
+from .limits import MAX_ITEMS
 from .nodes import Clause
 from .reader import ANY_STAGE, PAY_BLOCK, PAY_SETS, SECTIONS, Reader
 
@@ -85,7 +86,11 @@ def check_table(self, c: Clause) -> ir.Table:
     columns: tuple[str, ...] = ()
     rows: list[ir.TableRow] = []
     seen: dict[tuple, int] = {}
-    for row in self.body_of(c):
+    body = self.body_of(c)
+    if len(body) > MAX_ITEMS:
+        self.col.error("E040", f"too many rows in table '{name}': {len(body)}, the limit is {MAX_ITEMS}",
+                       body[MAX_ITEMS].key_span, "no rule book needs this many; merge some of them")
+    for row in body:
         if row.keyword == "columns":
             cols = Reader(row, self.col, "columns STATUS...").names_rest("status names", None)
             for w in row.words:

@@ -9,6 +9,7 @@ from . import builtins as B
 from . import ir
 from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
+from .limits import MAX_ITEMS
 from .nodes import Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
 from .resolve import Resolved
@@ -210,6 +211,11 @@ class Checker:
         seen: dict[str, Clause] = {}
         score = next((c for c in top.get("score", []) if c.body), None)
         defines = top.get("define", []) + [c for c in (score.body if score else []) if c.keyword == "define"]
+        for kind, clauses in [(k, top.get(k, [])) for k in ("option", "pattern", "modifier", "event", "status",
+                                                             "table")] + [("define", defines)]:
+            if len(clauses) > MAX_ITEMS:
+                self.col.error("E040", f"too many {_plural(kind)}: {len(clauses)}, the limit is {MAX_ITEMS}",
+                               clauses[MAX_ITEMS].key_span, "no rule book needs this many; merge some of them")
 
         def declare(c: Clause, kind: str) -> str | None:
             if not c.words or c.words[0].kind != "name":

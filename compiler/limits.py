@@ -12,4 +12,6 @@ MAX_NESTING = 40            # E036: brackets and blocks open at once: ( [ {
 MAX_EXPR_DEPTH = 120        # E036: levels of one expression, with the defines it uses expanded (a sum or a
                             # product of n terms counts n levels: it is evaluated as n nested operations)
 MAX_TERMS = 1_000           # E037: terms of one `and` or `or`, values of one `in (...)`, arguments of one call
+MAX_ITEMS = 1_000           # E040: options, patterns, modifiers, events, statuses, tables, defines (each), rows of
+                            # one table (the code generator's work grows with patterns times modifiers)
 MAX_NUMBER_DIGITS = 301     # E039: digits of a number's whole part (the range of values is +-10^300)

@@ -238,6 +238,10 @@ CASES: list[Case] = [
     T("constant_define_out_of_range", "E039",
       mutate("define bonus = if heaven then 2 else 1", "define bonus = 10 ^ 200\n    define huge = bonus * bonus")),
     T("number_out_of_range", "E039", mutate(VALUE_LINE, "value = T * 2" + "0" * 300)),
+    T("too_many_modifiers", "E040", mutate("  modifier pure for basic when one_suit\n", "".join(
+      f"  modifier m{i} when one_suit\n" for i in range(1000)) + "  modifier pure for basic when one_suit\n")),
+    T("too_many_table_rows", "E040" + " E018" * 999,
+      mutate("    pairs7 : 4\n", "    pairs7 : 4\n" + "    basic pure : 2\n" * 1000)),
     T("number_too_long", "E039", mutate(VALUE_LINE, "value = T * " + "9" * 5000)),
     # ---- extends and variants ------------------------------------------------------------------------
     Case("extends_cycle", ("E025",), files={"a.mj": "variant a extends b {\n}\n", "b.mj": "variant b extends a {\n}\n"},

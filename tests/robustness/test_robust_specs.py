@@ -89,9 +89,11 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
     ("option_default_out_of_range", spec_text("big", options='  option big "B" = 2' + "0" * 300 + "\n"), ("E039",)),
     # names and errors
     ("unknown_names_2000", spec_text("1").replace("  score {\n", "  score {\n" + "".join(
-        f"    define d{i} = u{i} + 1\n" for i in range(2000))), ("E015",) * 2000),
-    ("patterns_1000", spec_text(extra="".join(f'  pattern p{i} "P" shape free when fours == {i}\n'
-                                              for i in range(1000))), OK),
+        f"    define d{i} = max(u{i}a, u{i}b) + 1\n" for i in range(1000))), ("E015",) * 2000),
+    ("patterns_998", spec_text(extra="".join(f'  pattern p{i} "P" shape free when fours == {i}\n'
+                                             for i in range(998))), OK),
+    ("patterns_1001", spec_text(extra="".join(f'  pattern p{i} "P" shape free when fours == {i}\n'
+                                              for i in range(999))), ("E040",)),
     # input
     ("empty", "", ("E007",)),
     ("only_comments", "# nothing\n" * 10, ("E007",)),
