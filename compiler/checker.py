@@ -186,6 +186,7 @@ class Checker:
 
     def check_citations(self) -> None:
         known = set(self.rule_ids)
+        listed: set[tuple[str, str]] = set()   # (rule id, clause description) already in self.citations
         for top in self.r.body:
             for c in top.walk():
                 seen: set[str] = set()
@@ -201,7 +202,8 @@ class Checker:
                         desc = f"{c.span.file.rsplit('/', 1)[-1]}:{c.span.line} {c.keyword}"
                         if c.words and c.words[0].kind in ("name", "number", "string"):
                             desc += f" {c.words[0].value}"
-                        if desc not in self.citations[rid]:
+                        if (rid, desc) not in listed:
+                            listed.add((rid, desc))
                             self.citations[rid].append(desc)
 
     # ---- names ---------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Parser: spec text -> AST, through the Lark LALR grammar, with curated syntax errors."""
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from importlib import resources
@@ -506,8 +507,18 @@ def parse(text: str, file: str = "<spec>") -> SpecFile:
 
 
 def _attach_citations(spec: SpecFile, comments: list[Token], col: Collector) -> None:
-    """A `# ID ...` comment cites its ids for the clause on its line, or else for the next clause."""
+    """A `# ID ...` comment cites its ids for the clause on its line, or else for the next clause (indexed by
+    line first: a spec of many clauses and comments must not cost clauses times comments)."""
     clauses = list(spec.walk())
+    leaf_at: dict[int, Clause] = {}   # line -> the last clause without a block that spans it
+    head_at: dict[int, Clause] = {}   # line -> the last clause that starts on it
+    for c in clauses:
+        head_at[c.span.line] = c
+        if not c.body:
+            for line in range(c.span.line, c.span.end_line + 1):
+                leaf_at[line] = c
+    starts = sorted(range(len(clauses)), key=lambda i: (clauses[i].span.line, clauses[i].span.column))
+    start_lines = [clauses[i].span.line for i in starts]
     for tok in comments:
         m = _CITE_RE.match(str(tok))
         if not m:
@@ -515,15 +526,10 @@ def _attach_citations(spec: SpecFile, comments: list[Token], col: Collector) -> 
         ids = _ID_RE.findall(m.group(1))
         cite = Citation(ids, Span(spec.file, tok.line, tok.column, tok.line, tok.column + len(m.group(0))))
         line = tok.line
-        leaf = [c for c in clauses if c.span.line <= line <= c.span.end_line and not c.body]
-        head = [c for c in clauses if c.span.line == line]
-        if leaf:
-            target = leaf[-1]
-        elif head:
-            target = head[-1]
-        else:
-            after = [c for c in clauses if c.span.line > line]
-            target = min(after, key=lambda c: (c.span.line, c.span.column)) if after else None
+        target = leaf_at.get(line) or head_at.get(line)
+        if target is None:
+            k = bisect.bisect_right(start_lines, line)
+            target = clauses[starts[k]] if k < len(starts) else None
         if target is None:
             spec.stray_cites.append(cite)
         else:

@@ -158,8 +158,21 @@ def _once(c: Clause, key: tuple, stated: dict[tuple, Clause], col: Collector) ->
 
 
 def merge(base: list[Clause], overlay: list[Clause], col: Collector, in_table: bool = False) -> list[Clause]:
-    """Apply an overlay block to a base block (see the README's `extends` section)."""
-    result = list(base)
+    """Apply an overlay block to a base block (see the README's `extends` section). The clauses are indexed by
+    key, so a long overlay over a long base costs their lengths, not their product."""
+    slots: list[Clause | None] = list(base)
+    by_key: dict[tuple, list[int]] = {}   # key -> the live slots holding it, in order
+    for i, b in enumerate(slots):
+        by_key.setdefault(clause_key(b, in_table), []).append(i)
+
+    def add(c: Clause) -> None:
+        by_key.setdefault(clause_key(c, in_table), []).append(len(slots))
+        slots.append(c)
+
+    def drop(key: tuple) -> None:
+        for i in by_key.pop(key, []):
+            slots[i] = None
+
     restated: set[str] = set()
     stated: dict[tuple, Clause] = {}
     for c in overlay:
@@ -169,27 +182,28 @@ def merge(base: list[Clause], overlay: list[Clause], col: Collector, in_table: b
             if c.words:
                 head, rest = c.words[0].text(), [w.text() for w in c.words[1:] if w.kind != "comma"]
                 key = ("row", head, *rest) if in_table else (head, *rest[:1]) if head in NAMED else (head,)
-            hit = [b for b in result if key and clause_key(b, in_table) == key]
-            if not hit:
+            if key is None or not by_key.get(key):
                 col.error("E035", "`remove` names no clause of the base variant", c.span,
                           "write `remove pattern NAME` (or another keyword and name) for a clause the base has")
-            result = [b for b in result if b not in hit]
+            else:
+                drop(key)
             continue
         if c.keyword in LISTS and not in_table:
             if c.keyword not in restated:
                 restated.add(c.keyword)
-                result = [b for b in result if b.keyword != c.keyword]
-            result.append(c)
+                drop((c.keyword,))
+            add(c)
             continue
         key = clause_key(c, in_table)
-        idx = next((i for i, b in enumerate(result) if clause_key(b, in_table) == key), None)
-        if idx is None:
-            result.append(c)
+        live = by_key.get(key)
+        if not live:
+            add(c)
             continue
-        old = result[idx]
+        old = slots[live[0]]
+        assert old is not None
         if old.body is not None and c.body is not None:
             body = merge(old.body, c.body, col, in_table=(c.keyword == "table"))
-            result[idx] = replace(c, body=body, cites=old.cites + c.cites)
+            slots[live[0]] = replace(c, body=body, cites=old.cites + c.cites)
         else:
-            result[idx] = c
-    return result
+            slots[live[0]] = c
+    return [b for b in slots if b is not None]

@@ -94,6 +94,8 @@ CASES: list[tuple[str, str, tuple[str, ...]]] = [
                                              for i in range(998))), OK),
     ("patterns_1001", spec_text(extra="".join(f'  pattern p{i} "P" shape free when fours == {i}\n'
                                               for i in range(999))), ("E040",)),
+    ("clauses_10000_with_citations", spec_text(extra="".join(f'  no_effect "n{i}"  # OR-1\n' for i in range(10_000))),
+     OK),
     # input
     ("empty", "", ("E007",)),
     ("only_comments", "# nothing\n" * 10, ("E007",)),
@@ -166,6 +168,15 @@ OVERLAY_DUPLICATES = {
     "status": "  status s when no_melds\n  status s otherwise\n",
     "single clause": "  players 4\n  players 3\n",
 }
+
+
+def test_a_long_overlay_over_a_long_base(tmp_path: Path) -> None:
+    """Merging once compared every overlay clause with every base clause."""
+    groups = "".join(f"    group g{i} = 1m\n" for i in range(3000))
+    (tmp_path / "base.mj").write_text(ORACLE.read_text(encoding="utf-8").replace(
+        "    copies 4\n", "    copies 4\n" + groups), encoding="utf-8")
+    got = check("variant o extends base {\n  tiles {\n" + groups.replace("1m", "2m") + "  }\n}\n", tmp_path)
+    assert got["ok"] and got["seconds"] < 10, got
 
 
 @pytest.mark.parametrize("what", list(OVERLAY_DUPLICATES))
