@@ -222,8 +222,15 @@ def _input_error(e: Exception, as_json: bool) -> int:
     return _report(msg, as_json, EXIT_INPUT, getattr(e, "key", None))
 
 
+def one_line(msg: str, width: int = 1000) -> str:
+    """A message as one line of at most about `width` characters (it may quote the user's input)."""
+    msg = msg.replace("\r", "\\r").replace("\n", "\\n")
+    return msg if len(msg) <= width else f"{msg[:width]}... ({len(msg)} characters)"
+
+
 def _report(msg: str, as_json: bool, code: int, key: Any = None) -> int:
     """One line on stderr, or one JSON object on stdout with --json; returns the exit code."""
+    msg = one_line(msg)
     if as_json:
         print(json.dumps({"ok": False, "error": msg, "key": key}, ensure_ascii=False))
     else:
@@ -452,7 +459,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with a usage error in one line (and exit 2) instead of the usage text and the error."""
 
     def error(self, message: str) -> Any:
-        self.exit(EXIT_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {one_line(message, 300)} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
