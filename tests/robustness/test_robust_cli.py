@@ -123,6 +123,20 @@ def test_cli_case(name, argv, stdin, code, fragments, files):
     assert ran.seconds < 30
 
 
+@pytest.mark.parametrize("argv", [["check", "/etc/passwd"], ["show", "{d}/secret"], ["replay", "{d}/scenario.json"],
+                                  ["replay", "{d}/log.jsonl"]])
+def test_a_file_that_is_not_a_spec_is_never_quoted(argv, files):
+    """Named on the command line, in a scenario or in a log header: a file that does not begin with `variant`
+    (and is not a .mj file) is refused without a line of it."""
+    (files / "secret").write_text("root:TOP-SECRET\n", encoding="utf-8")
+    (files / "scenario.json").write_text(json.dumps({"variant": str(files / "secret"), "hands": []}),
+                                         encoding="utf-8")
+    (files / "log.jsonl").write_text(json.dumps({"log": "mjrules-hand", "variant": str(files / "secret")}) + "\n",
+                                     encoding="utf-8")
+    ran = cli(*[a.replace("{d}", str(files)) for a in argv], code=SPEC)
+    assert "error[E007]" in ran.text and "root:" not in ran.text and "SECRET" not in ran.text
+
+
 def test_unknown_backend_variable():
     ran = cli("score", "shangrao", *HAND, code=INPUT, env={"MJRULES_BACKEND": "fast"})
     one_error_line(ran, "MJRULES_BACKEND")
