@@ -355,7 +355,8 @@ class ExprCompiler:
             return f"(not {self.cond(a[0])})", "b"
         if op == "if":
             if self.types.of(e) == "bool":
-                return f"({self.cond(a[1])} if {self.cond(a[0])} else {self.cond(a[2])})", "b"
+                # each branch a bint: `x.f.no_melds if c else 1` (a bint and an int) is a Python object to Cython
+                return f"(<bint>{self.cond(a[1])} if {self.cond(a[0])} else <bint>{self.cond(a[2])})", "b"
             return f"({self.num(a[1])} if {self.cond(a[0])} else {self.num(a[2])})", "n"
         if op in ("max", "min"):
             return folded([self.num(x) for x in a], f"n_{op}"), "n"

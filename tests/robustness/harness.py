@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hypothesis import strategies as st
+
 HERE = Path(__file__).resolve().parent
 ORACLE = HERE.parent / "data" / "oracle.mj"   # a small valid spec, no wilds
 CLI_LIMIT = 60.0    # seconds a command may take (a build included) before it counts as a hang
@@ -119,3 +121,80 @@ def spec_text(value: str = "1", extra: str = "", options: str = "") -> str:
     text = text.replace("    value = 1\n", f"    value = {value}\n")
     text = text.replace("  score {\n", extra + "  score {\n")
     return text.replace("  tiles {", options + "  tiles {") if options else text
+
+
+_ATOMS = st.sampled_from(["0", "1", "2", "3", "9", "10", "0.5", "300", "99999", "fours", "flowers", "melds",
+                          "no_melds", "true"])
+_BIN = st.sampled_from(["+", "-", "*", "/", "^", "and", "or", "==", "<", "in"])
+
+
+@st.composite
+def expressions(draw, depth: int = 0) -> str:
+    """Random expressions of numbers, names and operators, well or ill typed, some deep or long."""
+    kind = draw(st.integers(0, 9 if depth < 5 else 0))
+    if kind == 0:
+        return draw(_ATOMS)
+    if kind == 1:
+        n = draw(st.sampled_from([2, 3, 50, 119, 121, 999, 1001, 1500]))
+        op = draw(st.sampled_from(["+", "*", "and", "or"]))
+        return f" {op} ".join([draw(_ATOMS)] * n)
+    if kind == 2:
+        n = draw(st.sampled_from([1, 30, 39, 41, 200]))
+        return "(" * n + draw(expressions(depth + 1)) + ")" * n
+    if kind == 3:
+        return f"{draw(st.sampled_from(['-', 'not ']))}{draw(expressions(depth + 1))}"
+    if kind == 4:
+        return f"if {draw(expressions(depth + 1))} then {draw(expressions(depth + 1))} else {draw(expressions(depth + 1))}"
+    if kind == 5:
+        args = draw(st.lists(expressions(depth + 1), min_size=1, max_size=3))
+        return f"{draw(st.sampled_from(['max', 'min']))}({', '.join(args)})"
+    op = draw(_BIN)
+    a, b = draw(expressions(depth + 1)), draw(expressions(depth + 1))
+    return f"{a} in ({b}, {a})" if op == "in" else f"({a}) {op} ({b})"
+
+
+# well-typed expressions of the oracle spec's names, for the back ends to agree on
+_NUM_ATOMS = st.sampled_from(["0", "1", "2", "3", "7", "10", "0.5", "2.25", "99999", "fours", "flowers", "melds"])
+
+
+@st.composite
+def numbers(draw, depth: int = 0) -> str:
+    kind = draw(st.integers(0, 7 if depth < 4 else 0))
+    if kind == 0:
+        return draw(_NUM_ATOMS)
+    if kind == 1:
+        n = draw(st.sampled_from([2, 3, 30, 119]))
+        return f" {draw(st.sampled_from(['+', '-', '*']))} ".join(draw(_NUM_ATOMS) for _ in range(n))
+    if kind == 2:
+        return f"-({draw(numbers(depth + 1))})"
+    if kind == 3:
+        return f"if {draw(conditions(depth + 1))} then {draw(numbers(depth + 1))} else {draw(numbers(depth + 1))}"
+    if kind == 4:
+        args = draw(st.lists(numbers(depth + 1), min_size=1, max_size=draw(st.sampled_from([3, 40]))))
+        return f"{draw(st.sampled_from(['max', 'min']))}({', '.join(args)})"
+    op = draw(st.sampled_from(["+", "-", "*", "/", "^"]))
+    right = draw(st.sampled_from(["0", "1", "2", "3", "fours", "0.5"])) if op == "^" else draw(numbers(depth + 1))
+    return f"({draw(numbers(depth + 1))}) {op} ({right})"
+
+
+@st.composite
+def conditions(draw, depth: int = 0) -> str:
+    kind = draw(st.integers(0, 6 if depth < 4 else 1))
+    if kind == 0:
+        return draw(st.sampled_from(["no_melds", "true", "false"]))
+    if kind == 1:
+        return f"({draw(numbers(depth + 1))}) {draw(st.sampled_from(['==', '!=', '<', '<=', '>', '>=']))} " \
+               f"({draw(numbers(depth + 1))})"
+    if kind == 2:
+        vals = draw(st.lists(_NUM_ATOMS, min_size=1, max_size=draw(st.sampled_from([3, 300]))))
+        return f"({draw(numbers(depth + 1))}) in ({', '.join(vals)})"
+    if kind == 3:
+        n = draw(st.sampled_from([2, 3, 9, 65, 300]))
+        return f" {draw(st.sampled_from(['and', 'or']))} ".join(f"({draw(conditions(depth + 1))})" for _ in range(n)) \
+            if n < 10 else f" {draw(st.sampled_from(['and', 'or']))} ".join(
+                f"fours {draw(st.sampled_from(['==', '<', '>']))} {i % 5}" for i in range(n))
+    if kind == 4:
+        return f"not ({draw(conditions(depth + 1))})"
+    if kind == 5:
+        return f"if {draw(conditions(depth + 1))} then {draw(conditions(depth + 1))} else {draw(conditions(depth + 1))}"
+    return f"({draw(conditions(depth + 1))})"

@@ -11,14 +11,15 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-import pytest
-from harness import ORACLE, cli, one_error_line, spec_text
-from strategies import SLOW
-
 import mjrules
+import pytest
+from harness import ORACLE, cli, conditions, numbers, one_error_line, spec_text
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mjrules import native
 from mjrules.arith import ValueRangeError
-from mjrules.compiler import compile_text
+from mjrules.compiler import SpecError, compile_text
+from strategies import SLOW, examples
 
 WIDE = spec_text(
     "boost * 10 ^ 280 + max(" + ", ".join(["fours", "melds", "1"] * 100) + ") + " + " + ".join(["fours"] * 100),
@@ -34,6 +35,12 @@ HANDS = [{"concealed": "123m456m789p234s77z", "win_tile": "7z"}, {"concealed": "
          {"concealed": "1111m3344p5566s77z", "win_tile": "7z"}, {"concealed": "123m456m789p222s77z", "win_tile": "7z",
                                                                   "win_by": "discard", "discarder": 2},
          {"concealed": "111m456m789p234s77z", "win_tile": "1m", "melds": []}]
+
+MORE_HANDS = HANDS + [
+    {"concealed": "123m456m234s77z", "melds": ["[123p]"], "win_tile": "7z"},
+    {"concealed": "11m22m33m44p55p66s77z", "win_tile": "7z"},
+    {"concealed": "111m222m333p444s77z", "win_tile": "7z", "win_by": "discard", "discarder": 1, "seat": 2},
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,6 +62,24 @@ def test_long_chains_build_and_agree(wide):
         a, b = _outcome(wide["native"], d), _outcome(wide["reference"], d)
         assert a == b, (d, a, b)
     assert any(isinstance(_outcome(wide["native"], d), dict) and _outcome(wide["native"], d)["win"] for d in HANDS)
+
+
+MIXED = ["not (if no_melds then no_melds else true)", "true and no_melds", "no_melds or false",
+         "if fours == 0 then no_melds else (fours > 1)", "not true", "true == no_melds", "(fours == 1) and true",
+         "(if true then 1 else fours) == 1", "if (if no_melds then true else false) then (not false) else no_melds",
+         "fours in (1, 2, if no_melds then 3 else 4)", "no_melds == (fours > 0)", "not not not true"]
+
+
+def test_conditions_mixing_literals_and_facts_build():
+    """`not (if no_melds then no_melds else true)` checked, and its build failed: a bint and an int literal as
+    the branches of a conditional made a Python object inside a nogil function (found by the generated test)."""
+    extra = "".join(f'  modifier mod{i} "M" when {c}\n' for i, c in enumerate(MIXED))
+    extra += "".join(f'  pattern free{i} "F" shape free when {c}\n' for i, c in enumerate(MIXED))
+    v = compile_text(spec_text("(if no_melds then 1 else 0) + max(if false then 1 else 2, fours)", extra=extra),
+                     "mixed.mj")
+    nat, ref = mjrules.load(v, backend="native"), mjrules.load(v, backend="reference")
+    for d in MORE_HANDS:
+        assert _outcome(nat, d) == _outcome(ref, d), d
 
 
 def test_values_beyond_the_range_raise_alike(wide):
@@ -82,6 +107,34 @@ def test_the_term_limit_builds(tmp_path, monkeypatch):
     nat, ref = mjrules.load(v, backend="native"), mjrules.load(v, backend="reference")
     for d in HANDS:
         assert _outcome(nat, d) == _outcome(ref, d)
+
+
+def _checks(text: str) -> bool:
+    try:
+        compile_text(text, "one.mj")
+        return True
+    except SpecError:
+        return False
+
+
+@settings(max_examples=examples(1, 30), deadline=None, suppress_health_check=list(HealthCheck))
+@given(conds=st.lists(conditions(), min_size=12, max_size=12), values=st.lists(numbers(), min_size=4, max_size=4))
+def test_generated_expressions_build_and_agree(conds, values, tmp_path_factory):
+    """Random conditions as modifiers and free patterns, random numbers as the value: the ones that check go into
+    one spec, built once; both back ends then judge hands alike (results, or the same ValueError)."""
+    mods = [c for c in conds if _checks(spec_text(extra=f'  modifier x "X" when {c}\n'))]
+    pats = [c for c in conds if _checks(spec_text(extra=f'  pattern x "X" shape free when {c}\n'))]
+    vals = [v for v in values if _checks(spec_text(f"({v}) + fours"))]
+    extra = "".join(f'  modifier mod{i} "M" when {c}\n' for i, c in enumerate(mods))
+    extra += "".join(f'  pattern free{i} "F" shape free when {c}\n' for i, c in enumerate(pats))
+    text = spec_text(" + ".join(f"({v})" for v in vals) or "1", extra=extra)
+    try:
+        v = compile_text(text, "generated.mj")
+    except SpecError:   # together they may pass a limit (depth with defines, terms) that none passed alone
+        return
+    nat, ref = mjrules.load(v, backend="native"), mjrules.load(v, backend="reference")
+    for d in MORE_HANDS:
+        assert _outcome(nat, d) == _outcome(ref, d), (text, d)
 
 
 # ---- a failed build, and no compiler ------------------------------------------------------------------------
@@ -125,9 +178,8 @@ def test_leftovers_of_a_dead_build_are_swept(tmp_path, monkeypatch):
         (cache / f"{name}.lock").touch()
     monkeypatch.setenv("MJRULES_CACHE", str(cache))
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))   # the build itself fails: its own leftovers go too
-    with native._Lock(cache, live):                          # a build of `live` is under way
-        with pytest.raises(native.BuildError):
-            native.build(compile_text(spec_text("4"), "sweep.mj"))
+    with native._Lock(cache, live), pytest.raises(native.BuildError):   # a build of `live` is under way
+        native.build(compile_text(spec_text("4"), "sweep.mj"))
     left = sorted(p.name for p in cache.iterdir() if p.name.startswith("."))
     assert left == [f".build-{live}-x1y2", f".{live}.123.part"]
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import time
 
+import mjrules
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import examples
-
-import mjrules
 from mjrules.situation import KEYS
+from strategies import examples
 
 ENGINES = {b: mjrules.load("shangrao", backend=b) for b in ("native", "reference")}
 BASE = {"concealed": "123m456m789p234s9s*7z", "win_tile": "7z", "wild": "9s"}
@@ -78,7 +77,7 @@ def test_situation_case(name):
 def test_situation_reader_fault(name):
     d, _ = READER_FAULTS[name]
     for eng in ENGINES.values():
-        kind, msg = outcome(eng, d)[:2]
+        _, msg = outcome(eng, d)[:2]
         assert "4300" not in msg
 
 

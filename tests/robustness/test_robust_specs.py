@@ -12,12 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from harness import ORACLE, bounded, spec_text
+from harness import ORACLE, bounded, expressions, spec_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import SLOW, examples
-
 from mjrules.compiler import SpecError, compile_text
+from strategies import SLOW, examples
 
 
 def _compile(text: str, folder: str, file: str = "case.mj") -> dict:
@@ -187,36 +186,6 @@ def test_overlay_duplicate_is_an_error(what: str, tmp_path: Path) -> None:
 
 
 # ---- generated -----------------------------------------------------------------------------------------------
-_ATOMS = st.sampled_from(["0", "1", "2", "3", "9", "10", "0.5", "300", "99999", "fours", "flowers", "melds",
-                          "no_melds", "true"])
-_BIN = st.sampled_from(["+", "-", "*", "/", "^", "and", "or", "==", "<", "in"])
-
-
-@st.composite
-def expressions(draw, depth: int = 0) -> str:
-    """Random expressions of numbers, names and operators, well or ill typed, some deep or long."""
-    kind = draw(st.integers(0, 9 if depth < 5 else 0))
-    if kind == 0:
-        return draw(_ATOMS)
-    if kind == 1:
-        n = draw(st.sampled_from([2, 3, 50, 119, 121, 999, 1001, 1500]))
-        op = draw(st.sampled_from(["+", "*", "and", "or"]))
-        return f" {op} ".join([draw(_ATOMS)] * n)
-    if kind == 2:
-        n = draw(st.sampled_from([1, 30, 39, 41, 200]))
-        return "(" * n + draw(expressions(depth + 1)) + ")" * n
-    if kind == 3:
-        return f"{draw(st.sampled_from(['-', 'not ']))}{draw(expressions(depth + 1))}"
-    if kind == 4:
-        return f"if {draw(expressions(depth + 1))} then {draw(expressions(depth + 1))} else {draw(expressions(depth + 1))}"
-    if kind == 5:
-        args = draw(st.lists(expressions(depth + 1), min_size=1, max_size=3))
-        return f"{draw(st.sampled_from(['max', 'min']))}({', '.join(args)})"
-    op = draw(_BIN)
-    a, b = draw(expressions(depth + 1)), draw(expressions(depth + 1))
-    return f"{a} in ({b}, {a})" if op == "in" else f"({a}) {op} ({b})"
-
-
 @settings(max_examples=examples(15, 400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=expressions(), cond=expressions())
 def test_generated_expressions_check_or_refuse(value: str, cond: str, tmp_path_factory) -> None:
