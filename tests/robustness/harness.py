@@ -154,7 +154,11 @@ def expressions(draw, depth: int = 0) -> str:
 
 
 # well-typed expressions of the oracle spec's names, for the back ends to agree on
-_NUM_ATOMS = st.sampled_from(["0", "1", "2", "3", "7", "10", "0.5", "2.25", "99999", "fours", "flowers", "melds"])
+_NUM_ATOMS = st.sampled_from(["0", "1", "2", "3", "7", "10", "0.5", "2.25", "99999", "fours", "flowers", "melds",
+                              "kongs", "seat", "dealer_streak", "count_in(honours)", "count_in(m + 19p)", "wilds"])
+_BOOL_ATOMS = st.sampled_from(["no_melds", "true", "false", "one_suit", "distinct", "no_sequences", "waits_all",
+                               "all_in(suited)", "contains(19m)", "spacing(3)", "is_dealer", "first_turn",
+                               "win_by == discard", "win_by in (self_draw, rob_kong)"])
 
 
 @st.composite
@@ -181,7 +185,7 @@ def numbers(draw, depth: int = 0) -> str:
 def conditions(draw, depth: int = 0) -> str:
     kind = draw(st.integers(0, 6 if depth < 4 else 1))
     if kind == 0:
-        return draw(st.sampled_from(["no_melds", "true", "false"]))
+        return draw(_BOOL_ATOMS)
     if kind == 1:
         return f"({draw(numbers(depth + 1))}) {draw(st.sampled_from(['==', '!=', '<', '<=', '>', '>=']))} " \
                f"({draw(numbers(depth + 1))})"
