@@ -82,6 +82,36 @@ def test_conditions_mixing_literals_and_facts_build():
         assert _outcome(nat, d) == _outcome(ref, d), d
 
 
+# expressions as deep as E036 allows (120 levels), written without brackets (40 of those is their own limit)
+DEEP_NUM = {"if": (119, lambda n: "if no_melds then " * n + "fours" + " else 1" * n), "neg": (119, lambda n: "- " * n + "fours"),
+            "pow": (119, lambda n: "1 ^ " * n + "fours"), "sum": (120, lambda n: " + ".join(["fours"] * n)),
+            "div": (120, lambda n: " / ".join(["fours"] * n))}
+DEEP_BOOL = {"if": (119, lambda n: "if no_melds then " * n + "no_melds" + " else false" * n),
+             "not": (119, lambda n: "not " * n + "no_melds"), "in": (118, lambda n: "- " * n + "fours in (1, 2, 3)")}
+
+
+def test_expressions_at_the_depth_limit_build_and_agree():
+    """The deepest expressions the checker accepts build (as values, modifiers and free patterns' pruning tests),
+    one level more is E036, and a define chain as deep as allowed is followed by the minimum's bounds."""
+    def checks(value: str = "1", extra: str = "") -> bool:
+        return _checks(spec_text(value, extra=extra))
+
+    for n, f in DEEP_NUM.values():
+        assert checks(f(n)) and not checks(f(n + 1))
+    for n, f in DEEP_BOOL.values():
+        assert checks(extra=f'  modifier x "X" when {f(n)}\n') and not checks(extra=f'  modifier x "X" when {f(n + 1)}\n')
+    extra = "".join(f'  modifier b{i} "B" when {f(n)}\n  pattern free{i} "F" shape free when {f(n)}\n'
+                    for i, (n, f) in enumerate(DEEP_BOOL.values()))
+    extra += "".join(f'  modifier n{i} "N" when ({f(n - 2)}) > 0\n' for i, (n, f) in enumerate(DEEP_NUM.values()))
+    defines = "".join(f"    define d{i} = d{i + 1} + fours\n" for i in range(58)) + "    define d58 = fours\n"
+    text = spec_text("d0 * 2 + (" + DEEP_NUM["if"][1](60) + ")", extra=extra).replace(
+        "  score {\n", "  score {\n" + defines + "    minimum 1\n")
+    v = compile_text(text, "deep.mj")
+    nat, ref = mjrules.load(v, backend="native"), mjrules.load(v, backend="reference")
+    for d in MORE_HANDS:
+        assert _outcome(nat, d) == _outcome(ref, d), d
+
+
 def test_values_beyond_the_range_raise_alike(wide):
     """boost * 10^280 passes +-10^300 for boost 10^21: both back ends raise the same ValueRangeError."""
     d = dict(HANDS[0], options={"boost": 10 ** 21})
