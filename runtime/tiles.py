@@ -193,6 +193,8 @@ def _at(what: str, pos: int, text: str) -> str:
 
 def shown(text: str, width: int = 80) -> str:
     """Text for an error message: one line (control characters escaped), a long one cut to its first `width`."""
+    if not isinstance(text, str):
+        text = repr(text)
     if len(text) > width:
         text = text[:width] + f"... ({len(text)} characters)"
     if text.isprintable():
