@@ -14,9 +14,10 @@ from .state import Game, Seat, Winner, rules_for
 STATE_VERSION = 1
 _SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "indicator", "indicator_taken",
             "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat", "ld_tile",
-            "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made", "kong_feeder")
-_SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "out", "df_mask",
-                 "nc_mask", "nw_mask")
+            "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made", "kong_feeder",
+            "ld_after_kong")
+_SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
+                 "df_mask", "nc_mask", "nw_mask")
 
 
 def _plain(x: Any) -> Any:

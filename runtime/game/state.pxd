@@ -58,7 +58,7 @@ cdef class Seat:
     cdef public bytearray counts, meld_counts
     cdef public list melds, flowers, discards, kongs
     cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out
-    cdef public int wild_discards, size
+    cdef public int wild_discards, size, draws
     cdef public list picks, choices
     cdef public object df_mask, nc_mask, nw_mask
     cpdef Seat copy(self)
@@ -96,7 +96,7 @@ cdef class Game:
     cdef public int n, dealer, dealer_streak, head, tail, wild, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
     cdef public int pre_step, first_winners, kongs_made, kong_feeder
-    cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended
+    cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
     cdef public dict legal, answers
 

@@ -146,6 +146,7 @@ class Seat:
         self.ron_blocked = False
         self.wild_discards = 0
         self.size = 0
+        self.draws = 0            # tiles drawn (flowers and replacements included)
         self.out = False          # it won and left the hand (play "after_win leave")
         self.picks = []           # the tiles it has picked to pass in an exchange
         self.choices = []         # its choice in each declaration played, in order
@@ -172,6 +173,7 @@ class Seat:
         s.ron_blocked = self.ron_blocked
         s.wild_discards = self.wild_discards
         s.size = self.size
+        s.draws = self.draws
         s.out = self.out
         s.picks = list(self.picks)
         s.choices = list(self.choices)
@@ -359,6 +361,7 @@ class Game:
         self.ld_seat = -1
         self.ld_tile = -1
         self.ld_first = False
+        self.ld_after_kong = False
         self.rk_seat = -1
         self.rk_tile = -1
         self.asking = []
@@ -774,6 +777,7 @@ class Game:
         self.ld_seat = seat
         self.ld_tile = k
         self.ld_first = first
+        self.ld_after_kong = self.source == SRC_REPLACEMENT  # the discard right after its own kong (杠上炮)
         self._after_discard()
 
     def _after_discard(self) -> None:
@@ -1124,6 +1128,7 @@ class Game:
                 self.head += 1
             s.first_turn = False
             s.ron_blocked = False
+            s.draws += 1
             self.log.append(("draw", seat, k, tail))
             if scored[k]:
                 s.flowers.append(k)
@@ -1407,6 +1412,7 @@ class Game:
         self.ld_seat = o.ld_seat
         self.ld_tile = o.ld_tile
         self.ld_first = o.ld_first
+        self.ld_after_kong = o.ld_after_kong
         self.rk_seat = o.rk_seat
         self.rk_tile = o.rk_tile
         self.asking = list(o.asking)
