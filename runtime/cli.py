@@ -50,6 +50,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     from .compiler import SpecError, compile_variant, dump_json
     from .show import render_markdown
 
+    if args.vocabulary:
+        from . import vocabulary
+
+        if args.json:
+            print(json.dumps(vocabulary.vocabulary(), ensure_ascii=False, indent=1))
+        else:
+            sys.stdout.write(vocabulary.render_markdown())
+        return EXIT_OK
+    if args.variant is None:
+        print("mjrules show: error: give a VARIANT, or --vocabulary (see mjrules show --help)", file=sys.stderr)
+        return EXIT_INPUT
     try:
         v = compile_variant(args.variant)
     except SpecError as e:
@@ -372,8 +383,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("show", help="render a variant's rule book as Markdown (or its IR as JSON)")
-    p.add_argument("variant", metavar="VARIANT")
+    p = sub.add_parser("show", help="render a variant's rule book as Markdown (or its IR as JSON), or the language's "
+                                    "vocabulary")
+    p.add_argument("variant", metavar="VARIANT", nargs="?")
+    p.add_argument("--vocabulary", action="store_true",
+                   help="every clause, builtin, operator and error code of the spec language (with --json: as JSON)")
     p.add_argument("--ir", action="store_true", help="print the IR as JSON")
     p.add_argument("--json", action="store_true", help="same as --ir")
     p.set_defaults(func=cmd_show)
