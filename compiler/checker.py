@@ -7,9 +7,12 @@ from . import builtins as B
 from . import ir
 from .errors import Collector, did_you_mean, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
-from .nodes import Clause, Word
+from .glossary import LINE_BREAK_HINT
+from .nodes import Citation, Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
 from .resolve import Resolved
+
+_CONTINUATIONS = ("and", "or", "then", "else", "in")  # a clause starting so is an expression's broken-off end
 
 
 class Checker:
@@ -35,8 +38,9 @@ class Checker:
         out: dict[str, list[Clause]] = {}
         for c in clauses:
             if c.keyword not in allowed:
-                self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span,
-                               did_you_mean(c.keyword, allowed) or one_of(allowed))
+                hint = (f"'{c.keyword}' continues the expression of the line before, but {LINE_BREAK_HINT}"
+                        if c.keyword in _CONTINUATIONS else did_you_mean(c.keyword, allowed) or one_of(allowed))
+                self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span, hint)
                 continue
             if c.cond is not None and c.keyword not in CONDITIONAL:
                 self.col.error("E032", f"'{c.keyword}' cannot be conditional", c.cond.span,
@@ -177,12 +181,12 @@ class Checker:
         known = set(self.rule_ids)
         for top in self.r.body:
             for c in top.walk():
-                seen: set[str] = set()
+                seen: dict[str, Citation] = {}
                 for cite in c.cites:
                     for rid in (self.canonical(i) for i in cite.ids):
                         if rid in seen:
-                            self.col.error("E020", f"clause cites {rid} twice", cite.span, "cite each rule id once per clause")
-                        seen.add(rid)
+                            self.cited_twice(c, rid, seen[rid], cite)
+                        seen.setdefault(rid, cite)
                         if known and rid not in known:
                             self.col.error("E021", f"unknown rule id {rid}", cite.span,
                                            did_you_mean(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
@@ -192,6 +196,18 @@ class Checker:
                             desc += f" {c.words[0].value}"
                         if desc not in self.citations[rid]:
                             self.citations[rid].append(desc)
+
+    def cited_twice(self, c: Clause, rid: str, first: Citation, again: Citation) -> None:
+        """E020, naming the comment line that cites for the clause below it, where that is the surprise."""
+        above = [x for x in (first, again) if not c.span.line <= x.span.line <= c.span.end_line]
+        if not above:
+            self.col.error("E020", f"clause cites {rid} twice", again.span, "cite each rule id once per clause")
+            return
+        line = above[0].span.line
+        self.col.error("E020", f"clause cites {rid} twice: the comment on line {line} begins with rule ids, so it "
+                       "cites them for the clause below it, this one", above[0].span,
+                       f"drop {rid} from one of them, or begin that comment with a word ('# see {rid} ...') so "
+                       "that it cites nothing")
 
     # ---- names ---------------------------------------------------------------------------------------
     def collect_names(self, top) -> None:

@@ -209,6 +209,8 @@ OPERATORS: tuple[tuple[str, str], ...] = (
     ("( )", "grouping; line breaks inside parentheses are ignored, so a long expression may span lines"),
 )
 OPERATOR_WORDS = "+ - * / ^, == != < <= > >=, and, or, not, in (...), if ... then ... else"
+LINE_BREAK_HINT = ("a line break ends a clause, even in the middle of an expression: to go on on the next line, wrap "
+                   "the expression in parentheses ( ... ), inside which line breaks are ignored")
 
 # every error code the compiler emits -> its meaning
 ERRORS: dict[str, str] = {

@@ -274,7 +274,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         eng = load(args.variant or sc.get("variant", ""), backend=args.backend)
         g = play_scenario(eng, sc)
     except SpecError as e:
-        return _spec_error(e, args.json)
+        return _spec_error(e if args.variant else _with_variant_flag(e, args.file), args.json)
     except (ScenarioError, IllegalAction, ValueError, KeyError) as e:
         return _input_error(ValueError(f"{args.file}: {e}"), args.json)
     if args.json:
@@ -282,6 +282,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print("\n".join(describe(g)))
     return EXIT_OK
+
+
+def _with_variant_flag(e: Any, file: str) -> Any:
+    """The error of a spec the log or scenario names but that cannot be found, saying how to give it."""
+    from dataclasses import replace
+
+    from .compiler import SpecError
+
+    flag = f"if its spec is elsewhere, give it: mjrules replay {file} --variant PATH.mj"
+    return SpecError([replace(d, hint=f"{d.hint}; {flag}" if d.hint else flag) if d.code == "E024" else d
+                      for d in e.diagnostics])
 
 
 # ---- diff ----------------------------------------------------------------------------------------------
