@@ -397,6 +397,7 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse, post: _PostLe
 _NOT_OPERATORS = {"%": None, "&": "and", "|": "or", "!": "not", "~": "not", "×": "*", "÷": "/", "≥": ">=",
                   "≤": "<=", "≠": "!=", "＝": "=", "＜": "<", "＞": ">", "＋": "+", "－": "-"}
 _ENDS_IN_OPERATOR = re.compile(r"(?:==|!=|<=|>=|[-+*/^<>]|(?<!\w)(?:if|then|else|and|or|not|in))\s*$")
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*')  # strings kept, a comment dropped
 _OPERATOR_TOKENS = {"ADD_OP", "MUL_OP", "CMP_OP", "CIRCUMFLEX", "MINUS", "PLUS", "STAR", "SLASH", "MORETHAN",
                     "LESSTHAN", "THEN", "ELSE", "IN", "AND", "OR"}
 
@@ -408,7 +409,7 @@ def _line_break_in_expression(text: str, tok, accepts: set[str]) -> str | None:
         return None
     line = text.split("\n")[tok.line - 1] if tok.line <= text.count("\n") + 1 else ""
     if tok.type == "_NL":
-        before = line[:max(0, (tok.column or 1) - 1)]
+        before = _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", line[:max(0, (tok.column or 1) - 1)])
         if _ENDS_IN_OPERATOR.search(before) or accepts & {"THEN", "ELSE"}:
             return LINE_BREAK_HINT
         return None

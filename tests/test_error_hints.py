@@ -28,6 +28,7 @@ PARENS = "wrap the expression in parentheses"
     # a line break after an operator, or before one, or where `then`/`else` was due
     ("break after +", "  score { value = 1 +\n    2 }\n", "E006", PARENS, 3),
     ("break after *", "  score { value = 2 *\n    3 }\n", "E006", PARENS, 3),
+    ("break after + and a comment", "  score { value = 1 +   # XX-01 \"+\"\n    2 }\n", "E006", PARENS, 3),
     ("break after ==", "  score { minimum 1 when wilds ==\n 2 }\n", "E010", PARENS, 3),
     ("break after in", "  score { minimum 1 when win_by in\n (discard) }\n", "E010", PARENS, 3),
     ("break before then", "  score { value = if no_melds\n then 1 else 2 }\n", "E010", PARENS, 3),
