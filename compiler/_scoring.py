@@ -6,7 +6,7 @@ from . import ir
 from .errors import did_you_mean, one_of
 from .exprs import STAGE, STAGE_VALUE
 from .nodes import Clause
-from .reader import ANY_STAGE, PAY_SETS, SECTIONS, Reader
+from .reader import ANY_STAGE, PAY_BLOCK, PAY_SETS, SECTIONS, Reader
 
 SHAPES = ("standard", "pairs", "free")
 ROTATE_TARGETS = ("dealer", "next", "winner", "discarder")
@@ -190,17 +190,20 @@ def check_define(self, c: Clause) -> None:
 
 def check_settlement(self, c: Clause | None) -> ir.Settlement:
     sec = self.section(self.body_of(c), SECTIONS["settlement"], "settlement")
-    blocks = {"win": [], "draw": [], "hand_end": [], "kong_exposed": [], "kong_added": [], "kong_concealed": []}
-    for kw in ("win", "draw", "hand_end"):
+    blocks: dict[str, list[ir.Payment]] = {"win": [], "draw": [], "hand_end": [], "kong_exposed": [], "kong_added": [],
+                                           "kong_concealed": [], "wall_end": [], "on_win": []}
+    for kw in ("win", "draw", "hand_end", "wall_end", "on_win"):
         for b in sec.get(kw, []):
             Reader(b, self.col, f"{kw} {{ pay ... }}").end()
-            blocks[kw] += [_payment(self, p, kw) for p in self.section(self.body_of(b), ("pay",), kw).get("pay", [])]
+            blocks[kw] += _payments(self, b, kw)
+    at_once: list[str] = []
     for b in sec.get("kong", []):
-        r = Reader(b, self.col, "kong exposed|added|concealed { pay ... }")
+        r = Reader(b, self.col, "kong exposed|added|concealed [at_once] { pay ... }")
         kind = r.choice("exposed, added or concealed", ("exposed", "added", "concealed"))
+        if r.flag("at_once"):
+            at_once.append(kind)
         r.end()
-        pays = self.section(self.body_of(b), ("pay",), f"kong {kind}").get("pay", [])
-        blocks["kong_" + kind] += [_payment(self, p, "kong") for p in pays]
+        blocks["kong_" + kind] += _payments(self, b, "kong")
     cap, cap_cond, cap_src = None, None, None
     cc = self.single(sec, "cap", "settlement")
     if cc:
@@ -211,25 +214,66 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
             cap = self.x.check(cc.value, B.GAME, ANY_STAGE, "num")
         cap_cond = self.x.cond(cc.cond, cc.cond_kind, B.GAME, ANY_STAGE)
         cap_src = self.src(cc)
-    return ir.Settlement(*(tuple(blocks[k]) for k in blocks), cap, cap_cond, cap_src)
+    return ir.Settlement(*(tuple(blocks[k]) for k in ("win", "draw", "hand_end", "kong_exposed", "kong_added",
+                                                       "kong_concealed")), cap, cap_cond, cap_src,
+                         tuple(blocks["wall_end"]), tuple(blocks["on_win"]), tuple(sorted(set(at_once))))
+
+
+def _payments(self, block: Clause, where: str) -> list[ir.Payment]:
+    """The pay, refund and transfer clauses of a settlement block (only pay in the win block, which the hand's
+    evaluator settles)."""
+    allowed = ("pay",) if where == "win" else PAY_BLOCK
+    what = " ".join([block.keyword] + [w.text() for w in block.words])
+    sec = self.section(self.body_of(block), allowed, what)
+    out = []
+    for p in self.body_of(block):
+        if p.keyword == "pay":
+            out.append(_payment(self, p, where))
+        elif p.keyword in ("refund", "transfer") and p.keyword in sec:
+            out.append(_move(self, p, where))
+    return out
+
+
+def _move(self, c: Clause, where: str) -> ir.Payment:
+    """refund kong|last_kong [when ...]  |  transfer kong|last_kong from PAYER to PAYEE [when ...]"""
+    if c.keyword == "refund":
+        r = Reader(c, self.col, "refund kong|last_kong [when ...]   (each such payment is paid back)")
+        what = r.choice("what to pay back: kong (every kong payment) or last_kong", ("kong", "last_kong"))
+        payer, payee = "players", "players"
+    else:
+        r = Reader(c, self.col, "transfer kong|last_kong from PAYER to PAYEE [when ...]")
+        what = r.choice("what to hand on: kong or last_kong", ("kong", "last_kong"))
+        r.lit("from")
+        payer = r.choice("who hands on what he received", PAY_SETS)
+        r.lit("to")
+        payee = r.choice("who receives it", PAY_SETS)
+    r.end()
+    if c.value is not None:
+        self.col.error("E014", f"'{c.keyword}' takes no '= ...': the amounts are those paid earlier", c.value.span)
+    ctx = B.SETTLE if where == "on_win" else B.GAME
+    return ir.Payment(payer, payee, ir.Expr("const", (0,)), self.x.cond(c.cond, c.cond_kind, ctx, ANY_STAGE),
+                      self.src(c), c.keyword, what)
 
 
 def _payment(self, c: Clause, where: str) -> ir.Payment:
     r = Reader(c, self.col, "pay PAYER [to PAYEE] = AMOUNT [when ...]   (players: " + ", ".join(PAY_SETS) + ")")
     payer = r.choice("who pays", PAY_SETS)
-    payee = {"win": "winner", "kong": "konger"}.get(where, "")
+    payee = {"win": "winner", "on_win": "winner", "kong": "konger"}.get(where, "")
     if r.flag("to"):
         payee = r.choice("who is paid", PAY_SETS)
     r.end()
     if not payee:
         self.col.error("E013", f"a '{where}' payment must say who is paid: pay {payer} to PLAYERS = ...", c.span)
         payee = "dealer"
-    ctx = B.WIN if where == "win" else B.GAME
+    ctx = B.WIN if where == "win" else B.SETTLE if where == "on_win" else B.GAME
     for who in (payer, payee):
         if who in ("winner", "discarder") and where in ("draw",):
             self.col.error("E026", f"there is no {who} after a draw", c.span)
         if who == "konger" and where != "kong":
             self.col.error("E026", "'konger' exists only in kong settlements", c.span)
+        if who == "players" and where == "win":
+            self.col.error("E026", "a win is paid by its payers (others, discarder, dealer, non_dealers), not 'players'",
+                           c.span)
     amount = ir.Expr("const", (0,))
     if self.need_value(c, "the amount"):
         amount = self.x.check(c.value, ctx, ANY_STAGE, "num")

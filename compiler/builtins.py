@@ -11,8 +11,11 @@ from dataclasses import dataclass
 #   wall      the wall's retention: counts over every player
 #   claim     whether a player may win on a discard
 #   config    structural switches: options only
+#   settle    the game's settlement of one win at the moment it happens (on_win): game, plus that win's facts
 HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG = "hand", "win", "game", "rotation", "wall", "claim", "config"
-ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG)
+SETTLE = "settle"
+ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG, SETTLE)
+_TABLE = (GAME, SETTLE)  # what the game knows of the table
 _HW = (HAND, WIN)
 _SITUATION = (HAND, WIN, CLAIM)
 
@@ -32,18 +35,18 @@ class Builtin:
 
 
 VARIABLES: dict[str, Builtin] = {b.name: b for b in [
-    Builtin("win_by", "winby", _SITUATION + (ROTATION,),
+    Builtin("win_by", "winby", _SITUATION + (ROTATION, SETTLE),
             "how the hand was won: self_draw, discard, rob_kong, kong_replacement, rob_gold, dealt "
             "(none in rotation after a draw)"),
-    Builtin("is_dealer", "bool", _SITUATION, "the winner (or claimant) is the dealer"),
+    Builtin("is_dealer", "bool", _SITUATION + (SETTLE,), "the winner (or claimant) is the dealer"),
     Builtin("seat", "num", _SITUATION, "the winner's seat, 0..players-1"),
-    Builtin("dealer", "num", _SITUATION + (GAME, ROTATION), "the dealer's seat"),
+    Builtin("dealer", "num", _SITUATION + _TABLE + (ROTATION,), "the dealer's seat"),
     Builtin("discarder", "num", _SITUATION, "the discarder's (or robbed konger's) seat; -1 on a self-draw"),
     Builtin("first_turn", "bool", _SITUATION, "the player has not drawn or claimed yet (天胡, 地胡, 抢金 windows)"),
     Builtin("first_discard", "bool", _SITUATION, "the discard won on is the first discard of the hand"),
     Builtin("declared_ready", "bool", _SITUATION, "the player declared ready (报听)"),
     Builtin("wild_discards", "num", _SITUATION, "wilds this player discarded earlier in the hand (飞宝)"),
-    Builtin("dealer_streak", "num", _SITUATION + (GAME, ROTATION), "consecutive dealer wins before this hand (連莊)"),
+    Builtin("dealer_streak", "num", _SITUATION + _TABLE + (ROTATION,), "consecutive dealer wins before this hand (連莊)"),
     Builtin("flowers", "num", _HW, "scored flower tiles this player collected"),
     Builtin("kongs", "num", _HW + (WALL,), "kongs declared (every player's in a wall context)"),
     Builtin("kongs_exposed", "num", _HW + (WALL,), "exposed and added kongs (every player's in a wall context)"),
@@ -58,13 +61,21 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("distinct", "bool", _HW, "no kind appears twice in the reading", True),
     Builtin("one_suit", "bool", _HW, "every tile is of one suit (wilds take the suit they stand for; no honours)", True),
     Builtin("waits_all", "bool", _HW, "the pre-draw hand would have won on every kind (宝调)"),
-    Builtin("value", "num", (WIN,), "the hand value of the winner"),
-    Builtin("someone_won", "bool", (WIN, GAME, ROTATION), "the hand ended with a win"),
-    Builtin("winners", "num", (WIN, GAME, ROTATION), "how many players won the hand"),
-    Builtin("dealer_won", "bool", (WIN, GAME, ROTATION), "the dealer is among the winners"),
+    Builtin("value", "num", (WIN, SETTLE), "the hand value of the winner"),
+    Builtin("someone_won", "bool", (WIN, ROTATION) + _TABLE, "the hand ended with a win (so far, in on_win)"),
+    Builtin("winners", "num", (WIN, ROTATION) + _TABLE, "how many players won the hand (so far, in on_win)"),
+    Builtin("dealer_won", "bool", (WIN, ROTATION) + _TABLE, "the dealer is among the winners"),
     Builtin("robbed", "bool", (GAME,), "(kong settlements) the kong was robbed"),
     Builtin("first_discards_match", "bool", (GAME, ROTATION),
             "the first discard of every player, dealer first, was the same kind with no claim between (前燒)"),
+    Builtin("first_winners", "num", (ROTATION,) + _TABLE,
+            "how many players won on the hand's first winning tile (more than one: 一炮多响)"),
+    Builtin("players_in", "num", (ROTATION,) + _TABLE, "players who have not won (are still in the hand)"),
+    Builtin("wall_ended", "bool", (ROTATION,) + _TABLE, "the hand ended because the wall did"),
+    Builtin("payer", "num", _TABLE, "(a payment) the paying seat, asked of each pair of payer and payee"),
+    Builtin("payee", "num", _TABLE, "(a payment) the paid seat, asked of each pair of payer and payee"),
+    Builtin("winner", "num", (SETTLE,), "(on_win) the winner's seat"),
+    Builtin("horse_hits", "num", (SETTLE,), "(on_win) horses that point at the winner (买马)"),
 ]}
 
 
@@ -88,6 +99,14 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "kinds of the group of which all copies were collected as flowers"),
     Function("flower_complete", ("group",), "num", _HW + (WALL,),
              "1 if every kind of the group was collected as a flower, else 0 (summed over players in a wall context)"),
+    Function("ready", ("num",), "bool", _TABLE, "the seat's concealed hand is ready: some tile would complete it"),
+    Function("best_value", ("num",), "num", _TABLE,
+             "the highest value the seat's hand would win with, each completing tile judged as a win on a discard "
+             "(0 when it is not ready)"),
+    Function("suits_held", ("num",), "num", _TABLE, "how many of the suits m, p, s the seat's tiles hold, melds included"),
+    Function("in_hand", ("num",), "bool", _TABLE, "the seat has not won: it is still in the hand"),
+    Function("won", ("num",), "bool", _TABLE, "the seat has won"),
+    Function("kong_money", ("num",), "num", _TABLE, "what the seat received for kongs so far in the hand"),
     Function("max", ("num*",), "num", ALL_CONTEXTS, "the largest argument"),
     Function("min", ("num*",), "num", ALL_CONTEXTS, "the smallest argument"),
 ]}

@@ -45,7 +45,8 @@ class Checker:
             if c.cond is not None and c.keyword not in CONDITIONAL:
                 self.col.error("E032", f"'{c.keyword}' cannot be conditional", c.cond.span,
                                "only switches such as chi, winners, pay, rotate, forbid and minimum take when/unless")
-            if c.body is not None and c.keyword not in SECTIONS and c.keyword not in ("win", "draw", "hand_end", "kong"):
+            if c.body is not None and c.keyword not in SECTIONS and c.keyword not in ("win", "draw", "hand_end",
+                                                                                      "wall_end", "on_win", "kong"):
                 self.col.error("E031", f"'{c.keyword}' takes no block", c.span, "remove the { ... }")
             out.setdefault(c.keyword, []).append(c)
         return out
@@ -94,6 +95,7 @@ class Checker:
         tiles = self.check_tiles(self.single(top, "tiles", "the variant"))
         players, deal = self.check_deal(top, tiles)
         wild = self.check_wild(self.single(top, "wild", "the variant"), tiles)
+        maps = self.check_maps(top.get("map", []))
         patterns = tuple(self.check_pattern(c) for c in top.get("pattern", []))
         modifiers = tuple(self.check_modifier(c) for c in top.get("modifier", []))
         events = tuple(self.check_event(c) for c in top.get("event", []))
@@ -134,6 +136,12 @@ class Checker:
             options=tuple(self.options),
             no_effect=tuple(sorted((i, self.str_of(c)) for c in top.get("no_effect", []) for i in c.rule_ids)),
             citations=tuple(sorted((k, tuple(v)) for k, v in self.citations.items())),
+            play=self.check_play(self.single(top, "play", "the variant")),
+            declarations=self.check_declarations(top.get("declare", [])),
+            exchanges=self.check_exchanges(top.get("exchange", [])),
+            maps=maps,
+            horses=self.check_horses(self.single(top, "horses", "the variant"), maps),
+            match_hands=self.check_match(self.single(top, "match", "the variant")),
         )
         if not patterns:
             self.col.error("E019", "the variant defines no pattern", spec.span, "add e.g. `pattern 平胡 shape standard`")
@@ -263,6 +271,9 @@ class Checker:
                 name = declare(c, kind)
                 if name:
                     getattr(self.names, _plural(kind)).add(name)
+        for kind in ("declare", "exchange", "map"):
+            for c in top.get(kind, []):
+                declare(c, kind)
         for c in defines:
             name = declare(c, "define")
             if name and self.need_value(c, "an expression"):
@@ -541,6 +552,7 @@ class Checker:
         return out
 
     from ._claims import check_claims, check_ready
+    from ._flow import check_declarations, check_exchanges, check_horses, check_maps, check_match, check_play
     from ._scoring import (
         check_define,
         check_event,

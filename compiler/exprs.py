@@ -17,7 +17,7 @@ STAGE_VALUE = 6
 _CTX_NAMES = {
     B.HAND: "hand scoring", B.WIN: "win settlements", B.GAME: "hand-end settlements",
     B.ROTATION: "rotation rules", B.WALL: "wall rules", B.CLAIM: "claim conditions",
-    B.CONFIG: "switch conditions (options only)",
+    B.CONFIG: "switch conditions (options only)", B.SETTLE: "a win's settlement by the game (on_win)",
 }
 
 
@@ -195,6 +195,8 @@ class ExprChecker:
             self.col.error("E015", f"unknown name '{name}'", e.span,
                            did_you_mean(name, choices) or "define it, or see the README's list of builtin names")
             return Expr("const", (0,)), "error"
+        if ctx == B.SETTLE and kind in ("pattern", "modifier", "event", "status"):
+            return Expr("ref", (kind, name)), "bool"  # what the win's result names
         if ctx not in (B.HAND, B.WIN) and kind != "define":
             self.col.error("E026", f"{kind} '{name}' is not available in {_CTX_NAMES[ctx]}", e.span,
                            "patterns, modifiers, events, statuses and tables exist only while scoring a hand")
@@ -245,7 +247,8 @@ class ExprChecker:
         fn = B.FUNCTIONS.get(e.value)
         if fn is None:
             self.col.error("E030", f"unknown function '{e.value}'", e.span,
-                           did_you_mean(e.value, B.FUNCTIONS) or "functions: " + ", ".join(sorted(B.FUNCTIONS)))
+                           did_you_mean(e.value, B.FUNCTIONS) or "functions: " + ", ".join(
+                               sorted(f for f, x in B.FUNCTIONS.items() if ctx in x.contexts)))
             return Expr("const", (0,)), "error"
         if ctx not in fn.contexts:
             self.col.error("E026", f"'{fn.name}' is not available in {_CTX_NAMES[ctx]}", e.span, fn.doc)

@@ -185,6 +185,78 @@ class ReadyDeclaration:
 
 
 @dataclass(frozen=True)
+class Play:
+    """What a win does to the hand: `after_win` end (the hand ends) or leave (the winners leave it and play goes on
+    among the others until `ends` holds after a win, or the wall ends)."""
+
+    after_win: str  # end | leave
+    ends: Expr | None  # game context; None: the first win ends the hand
+    src: Src
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One thing a declaration may name: a tile group."""
+
+    name: str
+    kinds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A choice every player makes at once after the deal (and the exchanges), and what it binds for the hand:
+    holding a tile of the choice, discard those first; never claim one; cannot win holding one (定缺)."""
+
+    name: str
+    label: str
+    choices: tuple[Choice, ...]
+    discard_first: bool
+    no_claim: bool
+    no_win_holding: bool
+    cond: Expr | None  # config: the hand has it only when this holds
+    src: Src
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Tiles every player passes at once after the deal (换三张): `count` tiles, all of one suit with
+    same_suit, to the player `to` (next, previous or opposite in play order)."""
+
+    name: str
+    label: str
+    count: int
+    same_suit: bool
+    to: str
+    cond: Expr | None  # config
+    src: Src
+
+
+@dataclass(frozen=True)
+class TileMap:
+    """A named map from tiles to numbers: `entries` are (number, kinds)."""
+
+    name: str
+    entries: tuple[tuple[int, tuple[int, ...]], ...]
+    src: Src
+
+    def value(self, kind: int) -> int | None:
+        for v, kinds in self.entries:
+            if kind in kinds:
+                return v
+        return None
+
+
+@dataclass(frozen=True)
+class Horses:
+    """Horses (买马): `count` tiles from the tail set aside before play, turned when a player wins; each points at
+    the seat `map` gives it, counted in play order from the dealer."""
+
+    count: Expr  # config
+    map: str
+    src: Src
+
+
+@dataclass(frozen=True)
 class Pattern:
     name: str
     label: str
@@ -269,13 +341,18 @@ class Score:
 
 @dataclass(frozen=True)
 class Payment:
-    """payer pays payee `amount`, for each pair of distinct players in the two sets."""
+    """payer pays payee `amount`, for each pair of distinct players in the two sets (the condition, when it names
+    payer or payee, is asked of each pair). `action` pay; or refund (each earlier payment of `what` whose payer
+    and payee meet the condition is paid back) or transfer (what the payer received for `what` goes on to the
+    payee); `what` is kong (every kong payment of the hand) or last_kong (those of the latest kong)."""
 
     payer: str
     payee: str
     amount: Expr
     cond: Expr | None
     src: Src
+    action: str = "pay"
+    what: str = ""
 
 
 @dataclass(frozen=True)
@@ -289,6 +366,9 @@ class Settlement:
     cap_loss: Expr | None
     cap_cond: Expr | None
     cap_src: Src | None
+    wall_end: tuple[Payment, ...] = ()
+    on_win: tuple[Payment, ...] = ()
+    at_once: tuple[str, ...] = ()  # kong kinds paid when made, not at the hand's end
 
 
 @dataclass(frozen=True)
@@ -340,6 +420,12 @@ class Variant:
     options: tuple[Option, ...]
     no_effect: tuple[tuple[str, str], ...]
     citations: tuple[tuple[str, tuple[str, ...]], ...]
+    play: Play | None = None
+    declarations: tuple[Declaration, ...] = ()
+    exchanges: tuple[Exchange, ...] = ()
+    maps: tuple[TileMap, ...] = ()
+    horses: Horses | None = None
+    match_hands: Expr | None = None  # config: hands in a match (mjrules.game.play_match)
 
     @property
     def win_size(self) -> int:

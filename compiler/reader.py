@@ -8,7 +8,8 @@ ANY_STAGE = 99
 
 TOP = ("source", "rules", "no_effect", "option", "tiles", "players", "seating", "hand", "deal", "wall_break",
        "wall", "flowers", "wild", "rob_wild", "claims", "ready_declaration", "pattern", "modifier", "event",
-       "status", "define", "table", "score", "settlement", "rotation")
+       "status", "define", "table", "score", "settlement", "rotation", "play", "declare", "exchange", "map", "horses",
+       "match")
 SECTIONS: dict[str, tuple[str, ...]] = {
     "tiles": ("use", "copies", "scored_flowers", "group"),
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
@@ -20,14 +21,20 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits"),
     "score": ("define", "value", "minimum", "forbid"),
-    "settlement": ("win", "draw", "hand_end", "kong", "cap"),
+    "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "kong", "cap"),
+    "play": ("after_win", "ends"),
+    "declare": ("choose", "discard_first", "no_claim", "no_win_holding"),
+    "exchange": ("tiles", "to"),
+    "map": ("value",),
+    "horses": ("point_by",),
     "rotation": ("rotate", "streak"),
     "table": ("columns",),
 }
-PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger")
+PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players")
+PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
-               "status"}
+               "status", "declare", "exchange", "ends", "refund", "transfer"}
 
 
 class Reader:

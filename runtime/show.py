@@ -145,7 +145,15 @@ def _word(table: dict[str, str], value: str) -> str:
 
 
 def _payment(p: Payment) -> str:
+    if p.action == "refund":
+        return f"- every {_word(_WHAT, p.what)} payment is paid back{_when(p.cond)}{_ids(p.src)}"
+    if p.action == "transfer":
+        return (f"- `{p.payer}` hands `{p.payee}` what it received for {_word(_WHAT, p.what)}{_when(p.cond)}"
+                f"{_ids(p.src)}")
     return f"- `{p.payer}` pays `{p.payee}` {_code(p.amount)}{_when(p.cond)}{_ids(p.src)}"
+
+
+_WHAT = {"kong": "kong", "last_kong": "the latest kong"}
 
 
 def _section(out: list[str], title: str, src: Src | None = None) -> None:
@@ -360,9 +368,13 @@ def _value_sections(v: Variant, out: list[str]) -> None:
     st = v.settlement
     _section(out, "Settlement")
     out.append("Each line: every player of the payer set pays every other player of the payee set.")
-    for title, pays in (("Win", st.win), ("Draw", st.draw), ("End of every hand", st.hand_end),
-                        ("Exposed kong", st.kong_exposed), ("Added kong", st.kong_added),
-                        ("Concealed kong", st.kong_concealed)):
+    at_once = lambda kind: " (paid when it is made)" if kind in st.at_once else " (paid at the hand's end)"  # noqa: E731
+    for title, pays in (("Win (settled with the hand's value)", st.win),
+                        ("Each win, settled by the game as it happens (on_win)", st.on_win),
+                        ("Draw", st.draw), ("End of every hand", st.hand_end), ("End of the wall", st.wall_end),
+                        ("Exposed kong" + at_once("exposed"), st.kong_exposed),
+                        ("Added kong" + at_once("added"), st.kong_added),
+                        ("Concealed kong" + at_once("concealed"), st.kong_concealed)):
         out += ["", f"### {title}", ""]
         out += [_payment(p) for p in pays] or ["None."]
     out += ["", "### Cap", ""]
@@ -381,6 +393,32 @@ def _value_sections(v: Variant, out: list[str]) -> None:
         out.append(f"{i}. `{r.target}` {cond}: {_word(targets, r.target)}{_ids(r.src)}")
     out.append("")
     out.append("Dealer streak: " + ("no `streak` formula" if ro.streak is None else _code(ro.streak) + _ids(ro.streak_src)))
+
+
+def _flow_section(v: Variant, out: list[str]) -> None:
+    """What a win does to the hand, the steps before play, horses and tile maps."""
+    _section(out, "Game flow", v.play.src if v.play else None)
+    if v.play is None or v.play.after_win == "end":
+        out.append("- A win ends the hand.")
+    else:
+        out.append("- A winner leaves the hand; play goes on among the others from the seat after the (last) winner"
+                   + (f", until {_code(v.play.ends)}" if v.play.ends is not None else "") + ", or the wall's end.")
+    for x in v.exchanges:
+        out.append(f"- Before play, {x.name} ({x.label}){_when(x.cond)}: every player passes {x.count} tiles"
+                   f"{' of one suit' if x.same_suit else ''} to the {x.to} player, all at once{_ids(x.src)}")
+    for d in v.declarations:
+        binds = [w for w, on in (("discarded first", d.discard_first), ("never claimed", d.no_claim),
+                                 ("never held in a win", d.no_win_holding)) if on]
+        out.append(f"- Before play, {d.name} ({d.label}){_when(d.cond)}: every player names one of "
+                   f"{', '.join(c.name for c in d.choices)}, all at once; its tiles are {', '.join(binds) or 'free'}"
+                   f"{_ids(d.src)}")
+    if v.horses is not None:
+        out.append(f"- Horses: {_code(v.horses.count)} tiles from the tail, set aside before play and turned at a "
+                   f"win; each points at a seat counted from the dealer by map `{v.horses.map}`{_ids(v.horses.src)}")
+    for m in v.maps:
+        out.append(f"- Map `{m.name}`: " + "; ".join(f"{n} ← {_tiles(k)}" for n, k in m.entries) + _ids(m.src))
+    if v.match_hands is not None:
+        out.append(f"- A match is {_code(v.match_hands)} hands.")
 
 
 def _coverage(v: Variant) -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]], list[str]]:
@@ -431,6 +469,7 @@ def render_markdown(v: Variant) -> str:
     _flowers_section(v, out)
     _wild_section(v, out)
     _claims_section(v, out)
+    _flow_section(v, out)
     _hand_section(v, out)
     _value_sections(v, out)
     _options_section(v, out)

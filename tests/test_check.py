@@ -12,11 +12,12 @@ import pytest
 from conftest import engine_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import mjrules.specs
 from mjrules.check import situation_of, validate
 from mjrules.tiles import parse_tiles, tile_name
 from strategies import examples
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
+SPECS = Path(mjrules.specs.__file__).resolve().parent  # the shipped specs, installed or in the source tree
 VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
 
 

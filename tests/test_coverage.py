@@ -26,6 +26,8 @@ RARE = {
                        "tests/scenarios/jx_qianggang.json and tests/test_hands.py cover it",
     ("fuzhou_fujian", "平胡"): "福州's 平胡 needs a win without a single flower among 36 flower tiles; "
                               "tests/test_hands.py covers it",
+    ("shangrao", "碰碰胡"): "上饶's 碰碰胡 needs four pungs and no chi: about 2 hands in 1,000 with seekers; "
+                          "tests/test_hands.py covers it",
     ("fuzhou_fujian", "金雀"): "金雀 needs both golds held as the pair of a complete hand: about 1 hand in 3,000 "
                               "with seekers; tests/scenarios/fj_t20_jinque.json and tests/test_hands.py cover it",
 }

@@ -17,13 +17,14 @@ import sys
 from pathlib import Path
 
 import mjrules
+import mjrules.specs
 import mjrules.compiler
 import pytest
 from mjrules import fastload, native
 from mjrules.compiler import compile_file, compile_variant
 from mjrules.compiler.resolve import locate as front_locate
 
-SPECS = Path(mjrules.__file__).resolve().parent.parent / "specs"
+SPECS = Path(mjrules.specs.__file__).resolve().parent  # the shipped specs, installed or in the source tree
 HAND = {"concealed": "123m456m789p234s9s*7z", "win_tile": "7z", "wild": "9s"}
 
 LOAD = """

@@ -9,12 +9,13 @@ import re
 from pathlib import Path
 
 import mjrules
+import mjrules.specs
 import pytest
 from mjrules import readings as R
 from mjrules.compiler import shipped_names
 from mjrules.situation import SituationError
 
-SPECS = Path(mjrules.__file__).resolve().parent.parent / "specs"
+SPECS = Path(mjrules.specs.__file__).resolve().parent  # the shipped specs, installed or in the source tree
 SR, JX, FJ = "shangrao", "fuzhou_jiangxi", "fuzhou_fujian"
 _ENGINES: dict[tuple[str, str], object] = {}
 

@@ -17,12 +17,14 @@ from .state import (
     CHI_HIGH,
     CHI_LOW,
     CHI_MID,
+    CHOOSE,
     DECLARE_READY,
     DISCARD,
     KONG,
     PASS,
     PON,
     ROB_WILD,
+    SELECT,
     WIN,
     RandomAgent,
     Rng,
@@ -62,6 +64,13 @@ class GreedyAgent:
             if want in ids:
                 return want
         s = game.seats[seat]
+        if ids[0] >= CHOOSE:  # a declaration: the choice whose tiles it holds fewest of
+            held = [sum(s.counts[k] for k in c["kinds"]) for c in game.choices()]
+            return min(ids, key=lambda a: (held[a - CHOOSE], a))
+        if ids[0] >= SELECT:  # an exchange: the tile it misses least, as a discard
+            after = self.estimator(game).after_discards(s.counts, len(s.melds), game.wild)
+            return min(ids, key=lambda a: (after[a - SELECT] if a - SELECT < len(after) and after[a - SELECT]
+                                           is not None else 99, a))
         return self._decide(self.estimator(game), s.counts, len(s.melds), game.wild, game.claim_tile, ids)
 
     def _decide(self, est: Any, counts: Any, melds: int, wild: int, tile: int, ids: list[int]) -> int:

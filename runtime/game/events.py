@@ -16,6 +16,10 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     final_round   draws
     auto_win      seat
     win           seat, win_by, discarder, patterns, value
+    horses        tiles (the horses set aside, turned at the first win)
+    pay           from, to, amount, why (a payment made during the hand: a kong paid at once, on_win)
+    exchange      seat, to, tiles (the tiles a seat passed)
+    declare       seat, name, choice (a seat's choice in a declaration)
     exhausted     reason
     end           winners, payments, next_dealer, next_streak
 """
@@ -75,6 +79,14 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
     if t == "win":
         return {"type": "win", "seat": e[1], "win_by": e[2], "discarder": e[3], "patterns": list(e[4]),
                 "value": e[5]}
+    if t == "horses":
+        return {"type": "horses", "tiles": [_NAMES[k] for k in e[1]]}
+    if t == "pay":
+        return {"type": "pay", "from": e[1], "to": e[2], "amount": e[3], "why": e[4]}
+    if t == "exchange":
+        return {"type": "exchange", "seat": e[1], "to": e[2], "tiles": [_NAMES[k] for k in e[3]]}
+    if t == "declare":
+        return {"type": "declare", "seat": e[1], "name": e[2], "choice": e[3]}
     if t == "exhausted":
         return {"type": "exhausted", "reason": e[1]}
     if t == "end":

@@ -34,10 +34,13 @@ def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, de
     return run(g, ag)
 
 
-def play_match(engine: Any, hands: int, agents: list[Any] | None = None, *, seed: int = 0,
+def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None = None, *, seed: int = 0,
                options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """`hands` hands with rotation and streaks; running totals per seat."""
+    """A match: `hands` hands (default: the spec's `match hands`, else 1) with rotation and streaks; running
+    totals per seat."""
     n = engine.variant.players
+    if hands is None:
+        hands = match_length(engine, options)
     totals = [0] * n
     dealer, streak = first_dealer(engine.variant, seed), 0
     games = []
@@ -48,6 +51,19 @@ def play_match(engine: Any, hands: int, agents: list[Any] | None = None, *, seed
         games.append(g)
         dealer, streak = g.outcome["next_dealer"], g.outcome["next_streak"]
     return {"hands": games, "totals": totals}
+
+
+def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
+    """The hands of a match by the spec's `match hands = N` under these options (1 where it says nothing)."""
+    from .state import rules_for
+
+    e = engine.variant.match_hands
+    if e is None:
+        return 1
+    from ..interp import evaluate
+    from .settle import TableEnv
+
+    return max(1, int(evaluate(e, TableEnv(rules_for(engine, options), 0, 0))))
 
 
 def first_dealer(variant: Any, seed: int) -> int:

@@ -12,18 +12,21 @@ from typing import Any
 
 from ..compiler.ir import Expr, Variant
 from ..interp import Env, evaluate, flower_call, flower_complete, flower_fours
-from ..settle import apply_payments, cap_losses
+from ..settle import cap_losses
 
 _PAY_LINE = re.compile(r"^seat (\d+) pays seat (\d+) (-?[\d.]+)$")
 
 
 class GameEnv(Env):
-    """Expressions evaluated against the whole table: `g` is a Game (or a TableEnv's stand-in)."""
+    """Expressions evaluated against the whole table: `g` is a Game (or a TableEnv's stand-in). In a payment,
+    `payer` and `payee` are the pair asked; in on_win, `win` is the win being settled."""
 
     def __init__(self, g: Any):
         self.g = g
         self.extra_kongs = (0, 0)
         self.kong: dict[str, Any] | None = None
+        self.win: Any = None
+        self.payer = self.payee = -1
         self.defines = {d.name: d for d in g.v.defines}
 
     def opt(self, name: str) -> Any:
@@ -31,12 +34,28 @@ class GameEnv(Env):
 
     def var(self, name: str) -> Any:
         g = self.g
-        melds = [m for s in g.seats for m in s.melds if m.kind == "kong"]
-        if name == "kongs_exposed":
-            return sum(not m.concealed for m in melds) + self.extra_kongs[0]
-        if name == "kongs_concealed":
-            return sum(m.concealed for m in melds) + self.extra_kongs[1]
-        if name == "kongs":
+        if name == "payer":
+            return self.payer
+        if name == "payee":
+            return self.payee
+        w = self.win
+        if w is not None:  # the win being settled (on_win)
+            if name == "value":
+                return w.result["value"]
+            if name == "win_by":
+                return w.win_by
+            if name == "winner":
+                return w.seat
+            if name == "is_dealer":
+                return w.seat == g.dealer
+            if name == "horse_hits":
+                return horse_hits(g, w.seat)
+        if name in ("kongs_exposed", "kongs_concealed", "kongs"):
+            melds = [m for s in g.seats for m in s.melds if m.kind == "kong"]
+            if name == "kongs_exposed":
+                return sum(not m.concealed for m in melds) + self.extra_kongs[0]
+            if name == "kongs_concealed":
+                return sum(m.concealed for m in melds) + self.extra_kongs[1]
             return len(melds) + sum(self.extra_kongs)
         if name == "dealer":
             return g.dealer
@@ -55,9 +74,20 @@ class GameEnv(Env):
             return len(fr) == g.n and len(set(fr)) == 1
         if name == "win_by":
             return g.winners[0].win_by if g.winners else "none"
+        if name == "first_winners":
+            return getattr(g, "first_winners", 0)
+        if name == "players_in":
+            return sum(1 for s in g.seats if not getattr(s, "out", False))
+        if name == "wall_ended":
+            return bool(getattr(g, "wall_ended", False))
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
+        if name in _SEAT_FUNCTIONS:
+            seat = int(args[0])
+            if not 0 <= seat < self.g.n:
+                raise ValueError(f"{name}({seat}): there is no seat {seat}")
+            return _SEAT_FUNCTIONS[name](self.g, seat)
         counts = []
         for s in self.g.seats:
             c = [0] * 42
@@ -69,7 +99,65 @@ class GameEnv(Env):
     def ref(self, kind: str, name: str) -> Any:
         if kind == "define":
             return evaluate(self.defines[name].expr, self)
+        if self.win is not None and kind in ("pattern", "modifier", "event", "status"):
+            r = self.win.result
+            return name in r["patterns"] or r.get("status") == name
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
+
+
+def horse_hits(g: Any, seat: int) -> int:
+    """How many of the horses set aside point at `seat` (each at the seat its map value counts from the dealer)."""
+    n = 0
+    for k in g.horses:
+        v = g.r.horse_seat[k]
+        if v >= 0 and (g.dealer + v) % g.n == seat:
+            n += 1
+    return n
+
+
+def _pre_draw(g: Any, seat: int) -> Any:
+    """The seat's concealed hand as a pre-draw situation (its win_size - 1 tiles), for ready and best_value."""
+    s = g.seats[seat]
+    return g._situation_of(seat, tuple(g.hand(seat)), tuple(s.melds), -1, "discard", (seat + 1) % g.n, False)
+
+
+def _ready(g: Any, seat: int) -> bool:
+    s = g.seats[seat]
+    if s.nw_mask and g.holds(seat, s.nw_mask):  # it may not win holding these (a declaration): not ready
+        return False
+    try:
+        return bool(g.engine.ready(_pre_draw(g, seat)))
+    except ValueError:  # a hand of another size (it won, say): not ready
+        return False
+
+
+def _best_value(g: Any, seat: int) -> Any:
+    s = g.seats[seat]
+    if s.nw_mask and g.holds(seat, s.nw_mask):
+        return 0
+    try:
+        return max((w["value"] for w in g.engine.waits(_pre_draw(g, seat))), default=0)
+    except ValueError:
+        return 0
+
+
+def _suits_held(g: Any, seat: int) -> int:
+    s = g.seats[seat]
+    return sum(1 for lo in (0, 9, 18) if any(s.counts[k] or s.meld_counts[k] for k in range(lo, lo + 9)))
+
+
+def _kong_money(g: Any, seat: int) -> Any:
+    return _num(sum(e["amount"] for e in g.ledger if e["kind"] == "kong" and e["to"] == seat))
+
+
+_SEAT_FUNCTIONS = {
+    "ready": _ready,
+    "best_value": _best_value,
+    "suits_held": _suits_held,
+    "in_hand": lambda g, seat: not g.seats[seat].out,
+    "won": lambda g, seat: any(w.seat == seat for w in g.winners),
+    "kong_money": _kong_money,
+}
 
 
 class _Seat:
@@ -207,10 +295,18 @@ class DrawMemo:
         for block in (st.draw, st.hand_end, st.kong_exposed, st.kong_added, st.kong_concealed):
             for pay in block:
                 exprs += [pay.amount, pay.cond]
+        for block in (st.wall_end,):
+            for pay in block:
+                exprs += [pay.amount, pay.cond]
         self.reads = flower_reads(v, exprs)
         self.copies = v.tiles.copies
         self.memo: dict[tuple, tuple] = {}
         self.seat_values: dict[tuple, tuple[int, ...]] = {}
+        # remembered only where the settlement reads nothing of the hands (no seat functions, no pairs) and moves
+        # no earlier payment
+        self.usable = every_node(v, exprs, _draw_safe) and not any(
+            p.action != "pay" for block in (st.draw, st.hand_end, st.wall_end, st.kong_exposed, st.kong_added,
+                                           st.kong_concealed) for p in block)
 
     def key(self, g: Any) -> tuple:
         kongs = [[(k["kind"], k["from"], k["robbed"]) for k in s.kongs] for s in g.seats]
@@ -238,6 +334,14 @@ class DrawMemo:
         return dict(net), [{**e, "rules": list(e["rules"])} if "rules" in e else dict(e) for e in ledger], nxt, streak
 
 
+def _draw_safe(e: Any) -> bool | None:
+    if e.op == "call":
+        return False if e.args[0] in _SEAT_FUNCTIONS else None
+    if e.op == "var":
+        return e.args[0] not in ("payer", "payee", "players_in", "first_winners", "wall_ended")
+    return None
+
+
 def _flower_values(reads: list[tuple[int, tuple[int, ...]]], flowers: Any, copies: Any,
                    memo: dict[tuple, tuple[int, ...]]) -> tuple[int, ...]:
     """The values of the flower builtins `reads` for every seat's flowers (one sequence of kinds per seat),
@@ -261,8 +365,9 @@ def _flower_values(reads: list[tuple[int, tuple[int, ...]]], flowers: Any, copie
 
 
 def settle(g: Any) -> dict[str, Any]:
-    """The outcome of a finished hand: winners, net payments, the ledger, the next dealer and his streak."""
-    if g.winners:
+    """The outcome of a finished hand: winners, net payments (the wins', those made during the hand, and the
+    hand's end), the ledger, the next dealer and his streak."""
+    if g.winners or g.ledger or not g.r.draws.usable:
         net, ledger = settle_hand(g)
         nxt, streak = rotation(g)
     else:
@@ -275,9 +380,9 @@ def settle(g: Any) -> dict[str, Any]:
 
 
 def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
-    """Every payment of the hand: wins, kongs, hand-end events and draws, then the cap; sums to zero."""
+    """Every payment of the hand: the wins' own (their evaluate results), those made during the hand (kongs paid
+    at once, on_win), then kongs, hand-end, draw and wall-end payments, then the cap; sums to zero."""
     v = g.v
-    env = GameEnv(g)
     net = {p: 0 for p in range(g.n)}
     ledger: list[dict[str, Any]] = []
     for w in g.winners:
@@ -288,46 +393,197 @@ def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
                                "rule": line["rule"], "rules": list(line["rules"]), "why": f"win by seat {w.seat}"})
         for p, amount in w.result["payments"].items():
             net[int(p)] += amount
-
-    def ev(e: Expr) -> Any:
-        return evaluate(e, env)
-
-    winner = g.winners[0].seat if g.winners else None
-    blocks = {"exposed": v.settlement.kong_exposed, "added": v.settlement.kong_added,
-              "concealed": v.settlement.kong_concealed}
+    for e in g.ledger:
+        _book(net, ledger, e)
+    st = v.settlement
+    env = GameEnv(g)
+    winner = g.winners[0].seat if g.winners else -1
+    blocks = {"exposed": st.kong_exposed, "added": st.kong_added, "concealed": st.kong_concealed}
     for s_i, s in enumerate(g.seats):
         for kong in s.kongs:
+            if g.r.at_once[_KONG_INDEX[kong["kind"]]]:
+                continue  # paid when it was made
             env.kong = kong
-            part: list[dict[str, Any]] = []
-            add = apply_payments(blocks[kong["kind"]], ev, players=g.n, winner=winner, discarder=kong["from"],
-                                 dealer=g.dealer, konger=s_i, ledger=part)
+            for e in payments(g, env, blocks[kong["kind"]], f"{kong['kind']} kong by seat {s_i}", winner=winner,
+                              discarder=kong["from"], konger=s_i, kind="kong", kong_id=kong.get("id", 0)):
+                _book(net, ledger, e)
             env.kong = None
-            _merge(net, add, ledger, part, f"{kong['kind']} kong by seat {s_i}")
-    part = []
-    add = apply_payments(v.settlement.hand_end, ev, players=g.n, winner=winner, discarder=-1, dealer=g.dealer,
-                         ledger=part)
-    _merge(net, add, ledger, part, "hand end")
-    if not g.winners:
-        part = []
-        add = apply_payments(v.settlement.draw, ev, players=g.n, winner=None, discarder=-1, dealer=g.dealer,
-                             ledger=part)
-        _merge(net, add, ledger, part, "draw")
-    st = v.settlement
-    if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
-        capped = cap_losses(net, ev(st.cap_loss))
+    d = g.winners[0].discarder if g.winners else -1
+    ends = [(st.hand_end, "hand end", True), (st.draw, "draw", not g.winners), (st.wall_end, "wall end", g.wall_ended)]
+    for block, why, applies in ends:
+        if applies and block:
+            for e in payments(g, env, block, why, winner=winner, discarder=d, konger=-1, kind=why.replace(" ", "_")):
+                _book(net, ledger, e)
+    if st.cap_loss is not None and (st.cap_cond is None or evaluate(st.cap_cond, env)):
+        cap = evaluate(st.cap_loss, env)
+        capped = cap_losses(net, cap)
         if capped != net:
             ledger.append({"from": None, "to": None, "amount": 0, "rule": st.cap_src.rules[0] if st.cap_src and
-                           st.cap_src.rules else "", "why": f"losses capped at {ev(st.cap_loss)}"})
+                           st.cap_src.rules else "", "why": f"losses capped at {cap}"})
         net = capped
     return net, ledger
 
 
-def _merge(net: dict[int, Any], add: dict[int, Any], ledger: list, part: list, why: str) -> None:
-    for p, a in add.items():
-        net[p] += a
-    for e in part:
-        e["why"] = why
-    ledger.extend(part)
+def _book(net: dict[int, Any], ledger: list[dict[str, Any]], e: dict[str, Any]) -> None:
+    net[e["from"]] -= e["amount"]
+    net[e["to"]] += e["amount"]
+    ledger.append({k: x for k, x in e.items() if k not in ("kind", "kong")})
+
+
+_KONG_INDEX = {"exposed": 0, "added": 1, "concealed": 2}
+
+
+def pay_kong_now(g: Any, seat: int, kong: dict[str, Any]) -> None:
+    """A kong's payments when it is made (the spec's `kong KIND at_once`)."""
+    st = g.v.settlement
+    block = {"exposed": st.kong_exposed, "added": st.kong_added, "concealed": st.kong_concealed}[kong["kind"]]
+    env = GameEnv(g)
+    env.kong = kong
+    entries = payments(g, env, block, f"{kong['kind']} kong by seat {seat}", winner=-1, discarder=kong["from"],
+                       konger=seat, kind="kong", kong_id=kong["id"])
+    _record(g, entries)
+
+
+def pay_win_now(g: Any, winners: list[Any]) -> None:
+    """The game's settlement of wins at the moment they happen (the spec's on_win block), each winner in turn."""
+    block = g.v.settlement.on_win
+    if not block:
+        return
+    env = GameEnv(g)
+    for w in winners:
+        env.win = w
+        _record(g, payments(g, env, block, f"win by seat {w.seat}", winner=w.seat, discarder=w.discarder, konger=-1,
+                            kind="win"))
+    env.win = None
+
+
+def _record(g: Any, entries: list[dict[str, Any]]) -> None:
+    for e in entries:
+        g.ledger.append(e)
+        g.log.append(("pay", e["from"], e["to"], e["amount"], e["why"]))
+
+
+def hand_goes_on(g: Any) -> bool:
+    """After a win where winners leave: does play go on (two or more still in, tiles to draw, `ends` false)?"""
+    if sum(1 for s in g.seats if not s.out) < 2 or g._drawable() <= 0:
+        return False
+    e = g.r.ends
+    return e is None or not evaluate(e, GameEnv(g))
+
+
+def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discarder: int, konger: int, kind: str,
+             kong_id: int = 0) -> list[dict[str, Any]]:
+    """The entries a settlement block makes now: each pay clause for each pair of payer and payee (its condition and
+    amount asked of each pair where they name payer or payee), each refund and transfer of earlier kong payments."""
+    out: list[dict[str, Any]] = []
+    leave = g.r.leave
+    for pay in block:
+        rules = list(pay.src.rules)
+        rule = rules[0] if rules else ""
+        if pay.action != "pay":
+            out += _moves(g, env, pay, why, rule, rules, winner=winner, discarder=discarder, konger=konger,
+                          earlier=out)
+            continue
+        payers = _seats(g, pay.payer, winner, discarder, konger)
+        if leave and pay.payer != "players":
+            payers = [p for p in payers if not g.seats[p].out]  # a player who left pays nothing more
+        payees = _seats(g, pay.payee, winner, discarder, konger)
+        pair = _reads_pair(pay)
+        cond_once = None if pair or pay.cond is None else bool(evaluate(pay.cond, env))
+        if cond_once is False:
+            continue
+        amount_once = None
+        for a in payers:
+            for b in payees:
+                if a == b:
+                    continue
+                env.payer, env.payee = a, b
+                if pair and pay.cond is not None and not evaluate(pay.cond, env):
+                    continue
+                if pair or amount_once is None:
+                    amount = _num(evaluate(pay.amount, env))
+                    if not pair:
+                        amount_once = amount
+                else:
+                    amount = amount_once
+                if amount:
+                    out.append({"from": a, "to": b, "amount": amount, "rule": rule, "rules": rules, "why": why,
+                                "kind": kind, "kong": kong_id})
+        env.payer = env.payee = -1
+    return out
+
+
+def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str], *, winner: int, discarder: int,
+           konger: int, earlier: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """refund: each earlier kong payment (of the latest kong, for last_kong) whose payer and payee meet the
+    condition is paid back; transfer: what the payer received for those kongs goes on to the payee."""
+    every = list(g.ledger) + earlier
+    paid = [e for e in every if e["kind"] == "kong" and (pay.what == "kong" or e["kong"] == g.kongs_made)]
+    kongs = {e["kong"] for e in paid}
+    handed = [e for e in every if e["kind"] == "transfer" and e["kong"] in kongs]  # already handed on
+    out = []
+    if pay.action == "refund":
+        for e in paid:
+            env.payer, env.payee = e["to"], e["from"]
+            if pay.cond is None or evaluate(pay.cond, env):
+                out.append({"from": e["to"], "to": e["from"], "amount": e["amount"], "rule": rule, "rules": rules,
+                            "why": f"{why}: {e['why']} paid back", "kind": "refund", "kong": e["kong"]})
+    else:
+        for a in _seats(g, pay.payer, winner, discarder, konger):
+            for b in _seats(g, pay.payee, winner, discarder, konger):
+                if a == b:
+                    continue
+                env.payer, env.payee = a, b
+                got = sum(e["amount"] for e in paid if e["to"] == a) - sum(
+                    e["amount"] for e in handed + out if e["from"] == a)
+                if got > 0 and (pay.cond is None or evaluate(pay.cond, env)):
+                    out.append({"from": a, "to": b, "amount": _num(got), "rule": rule, "rules": rules,
+                                "why": f"{why}: kong money handed on", "kind": "transfer",
+                                "kong": max(kongs) if kongs else 0})
+    env.payer = env.payee = -1
+    return out
+
+
+def _seats(g: Any, name: str, winner: int, discarder: int, konger: int) -> list[int]:
+    """The seats a payment's player set names: in a hand where winners leave, `others` and `non_dealers` are the
+    players still in."""
+    n = g.n
+    if name == "players":
+        return list(range(n))
+    if name == "others":
+        return [p for p in range(n) if not g.seats[p].out] if g.r.leave else list(range(n))
+    if name == "winner":
+        return [winner] if winner >= 0 else []
+    if name == "discarder":
+        return [discarder] if discarder >= 0 else []
+    if name == "dealer":
+        return [g.dealer]
+    if name == "non_dealers":
+        return [p for p in range(n) if p != g.dealer and not (g.r.leave and g.seats[p].out)]
+    if name == "konger":
+        return [konger] if konger >= 0 else []
+    raise ValueError(name)
+
+
+_PAIR_MEMO: dict[int, tuple[Any, bool]] = {}
+
+
+def _reads_pair(pay: Any) -> bool:
+    """Does the payment's condition or amount read payer or payee (then they are asked of each pair)?"""
+    hit = _PAIR_MEMO.get(id(pay))
+    if hit is not None and hit[0] is pay:
+        return hit[1]
+
+    def walk(e: Any) -> bool:
+        if not isinstance(e, Expr):
+            return False
+        if e.op == "var" and e.args[0] in ("payer", "payee"):
+            return True
+        return any(walk(x) for x in e.args)
+
+    got = walk(pay.cond) or walk(pay.amount)
+    _PAIR_MEMO[id(pay)] = (pay, got)
+    return got
 
 
 def rotation(g: Any) -> tuple[int, int]:

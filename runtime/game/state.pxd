@@ -15,7 +15,9 @@ cpdef enum:
     PASS = 89
     DECLARE_READY = 90
     ROB_WILD = 91
-    N_ACTIONS = 92
+    SELECT = 92
+    CHOOSE = 134
+    N_ACTIONS = 142
     SETUP = 0
     READY = 1
     TURN = 2
@@ -23,6 +25,8 @@ cpdef enum:
     CLAIMS = 4
     ROB_KONG = 5
     OVER = 6
+    EXCHANGE = 7
+    DECLARE = 8
     SRC_DEAL = 0
     SRC_DRAW = 1
     SRC_CLAIM = 2
@@ -53,8 +57,10 @@ cdef unsigned long long _mix64(unsigned long long z)
 cdef class Seat:
     cdef public bytearray counts, meld_counts
     cdef public list melds, flowers, discards, kongs
-    cdef public bint meld_seq, first_turn, declared_ready, ron_blocked
+    cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out
     cdef public int wild_discards, size
+    cdef public list picks, choices
+    cdef public object df_mask, nc_mask, nw_mask
     cpdef Seat copy(self)
 
 
@@ -69,11 +75,13 @@ cdef class Winner:
 
 
 cdef class Rules:
-    cdef public object engine, v, retain, fit, wins, draws
+    cdef public object engine, v, retain, fit, wins, draws, ends
     cdef public dict options, overrides, rob_shapes
     cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, chi_from, final_round, retain_const
-    cdef public list tiles, copies, playable, rounds, wild_of, priority, rob_order
-    cdef public bytearray scored
+    cdef public int horse_count
+    cdef public list tiles, copies, playable, rounds, wild_of, priority, rob_order, pre, horse_seat
+    cdef public bytearray scored, at_once
+    cdef public bint leave
     cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
     cdef public bint discard_unclaimable, has_flowers, chi_honours, pon, kong_exposed, kong_added, kong_concealed
     cdef public bint rob_kong_added, pass_blocks_ron, one_winner, has_rd, rd_all, locks_hand, ckkw, has_rob_wild
@@ -87,8 +95,9 @@ cdef class Game:
     cdef public object engine, v, seed, outcome, agent_names
     cdef public int n, dealer, dealer_streak, head, tail, wild, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
-    cdef public bint full_wall, indicator_taken, over, ld_first
-    cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache
+    cdef public int pre_step, first_winners, kongs_made
+    cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended
+    cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
     cdef public dict legal, answers
 
     cpdef _init(self, Rules r, object seed, int dealer, int dealer_streak)
@@ -102,8 +111,8 @@ cdef class Game:
     @cython.locals(r=Rules, k=int, stack=int, pos=int)
     cdef _reveal_wild(self, int indicator, Rng rng)
     @cython.locals(r=Rules, i=int, p=int)
-    cdef _start_play(self)
-    cdef _ask(self, list seats, dict legal)
+    cpdef _start_play(self)
+    cpdef _ask(self, list seats, dict legal)
     @cython.locals(p=int)
     cpdef int _to_act(self)
     @cython.locals(got=list)
@@ -111,14 +120,19 @@ cdef class Game:
     cpdef step(self, object action)
     @cython.locals(legal=list, a=int, answers=dict, offered=dict, ph=int)
     cpdef act(self, int seat, object action)
-    cdef int _action_detail(self, int a, int seat)
+    cdef object _action_detail(self, int a, int seat)
     cdef int _kong_kind(self, int seat, int k)
     cpdef int action_id(self, object action, int seat=*)
-    @cython.locals(r=Rules, s=Seat, acts=list, discards=list, counts=bytearray, k=int, c=int, fours=bint)
+    @cython.locals(r=Rules, s=Seat, acts=list, discards=list, forced=list, counts=bytearray, k=int, c=int, fours=bint)
     cdef _turn(self, int seat, int drawn, int source)
     cdef str _self_win_by(self, int seat)
     @cython.locals(s=Seat)
     cdef bint _self_wins(self, int seat)
+    @cython.locals(k=int)
+    cdef bint _holds(self, Seat s, object mask, int extra)
+    cdef bint _may_win_on(self, Seat s, int k)
+    @cython.locals(i=int, p=int)
+    cdef int _next_in(self, int seat)
     @cython.locals(k=int, s=Seat, first=bint)
     cdef _resolve_turn(self, int seat, int a)
     @cython.locals(r=Rules, i=int, p=int, queue=list)
@@ -153,8 +167,9 @@ cdef class Game:
     cdef _resolve_rob_kong(self, dict answers)
     @cython.locals(seat=int, k=int, s=Seat, i=int)
     cdef _complete_added_kong(self)
+    cdef _kong_made(self, int seat, dict kong)
     cdef _replacement(self, int seat)
-    cdef int _drawable(self)
+    cpdef int _drawable(self)
     cpdef int retained(self, int extra_exposed=*, int extra_concealed=*)
     @cython.locals(fr=int, d=int, k=int)
     cdef _next_draw(self, int seat)
@@ -165,7 +180,7 @@ cdef class Game:
     @cython.locals(s=Seat, conc=list, win_tile=int)
     cdef object _situation(self, int seat, int tile, str win_by, int discarder, bint first)
     @cython.locals(s=Seat, r=Rules)
-    cdef object _situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
+    cpdef object _situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
                               int discarder, bint first, int winners=*, object dealer_won=*)
     @cython.locals(s=Seat, tile=int, conc=list)
     cdef object _claim_situation(self, tuple c, int winners=*, object dealer_won=*)
@@ -174,7 +189,9 @@ cdef class Game:
     cdef _win(self, list claims)
     cdef _draw_game(self, str why)
     cdef _finish(self)
+    cpdef bint holds(self, int seat, object mask)
     cpdef list hand(self, int seat)
+    cpdef list choices(self)
     cpdef Game copy(self)
     cpdef _copy_from(self, Game o)
 

@@ -44,7 +44,9 @@ if not cython.compiled:
     PASS = 89
     DECLARE_READY = 90     # 报听 and the like: declare ready before play
     ROB_WILD = 91          # rob the flipped wild indicator (抢金)
-    N_ACTIONS = 92
+    SELECT = 92            # SELECT + kind: pick a tile to pass in an exchange (换三张)
+    CHOOSE = 134           # CHOOSE + i: name the i-th choice of a declaration (定缺)
+    N_ACTIONS = 142
 
     SETUP = 0              # phases
     READY = 1
@@ -53,6 +55,8 @@ if not cython.compiled:
     CLAIMS = 4
     ROB_KONG = 5
     OVER = 6
+    EXCHANGE = 7
+    DECLARE = 8
 
     SRC_DEAL = 0           # where the tile of a turn came from
     SRC_DRAW = 1
@@ -70,8 +74,8 @@ if not cython.compiled:
 
 ACTION_IDS = {"discard": DISCARD, "kong": KONG, "pon": PON, "chi_low": CHI_LOW, "chi_mid": CHI_MID,
               "chi_high": CHI_HIGH, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY,
-              "rob_gold": ROB_WILD, "n_actions": N_ACTIONS}
-PHASES = ("setup", "ready", "turn", "rob_wild", "claims", "rob_kong", "over")
+              "rob_gold": ROB_WILD, "select": SELECT, "choose": CHOOSE, "n_actions": N_ACTIONS}
+PHASES = ("setup", "ready", "turn", "rob_wild", "claims", "rob_kong", "over", "exchange", "declare")
 SOURCES = ("deal", "draw", "claim", "replacement")
 KONG_KINDS = ("exposed", "added", "concealed")
 _CLAIM_BITS = {"win": C_WIN, "kong": C_KONG, "pon": C_PON, "chi": C_CHI}
@@ -142,6 +146,12 @@ class Seat:
         self.ron_blocked = False
         self.wild_discards = 0
         self.size = 0
+        self.out = False          # it won and left the hand (play "after_win leave")
+        self.picks = []           # the tiles it has picked to pass in an exchange
+        self.choices = []         # its choice in each declaration played, in order
+        self.df_mask = 0          # kinds it must discard first while it holds one (declarations)
+        self.nc_mask = 0          # kinds it may not claim
+        self.nw_mask = 0          # kinds it may not win holding
 
     @property
     def concealed(self) -> list[int]:
@@ -162,6 +172,12 @@ class Seat:
         s.ron_blocked = self.ron_blocked
         s.wild_discards = self.wild_discards
         s.size = self.size
+        s.out = self.out
+        s.picks = list(self.picks)
+        s.choices = list(self.choices)
+        s.df_mask = self.df_mask
+        s.nc_mask = self.nc_mask
+        s.nw_mask = self.nw_mask
         return s
 
 
@@ -266,6 +282,23 @@ class Rules:
         self.kong_needs_replacement = wl.kong_needs_replacement
         self.retain = settle.RetentionPlan(v)
         self.retain_const = self.retain.const
+        play = v.play
+        self.leave = play is not None and play.after_win == "leave"
+        self.ends = play.ends if play is not None else None
+        # the steps before play, in order: exchanges, then declarations (each only where its condition holds)
+        self.pre = [("exchange", x) for x in v.exchanges if cfg(x.cond, True)]
+        self.pre += [("declare", d) for d in v.declarations if cfg(d.cond, True)]
+        self.horse_count = 0
+        self.horse_seat = [-1] * N_KINDS
+        if v.horses is not None:
+            self.horse_count = int(settle.evaluate(v.horses.count, env))
+            m = next((x for x in v.maps if x.name == v.horses.map), None)
+            for k in range(N_KINDS):
+                got = m.value(k) if m is not None else None
+                self.horse_seat[k] = -1 if got is None else got
+        self.at_once = bytearray(3)
+        for i, kind in enumerate(KONG_KINDS):
+            self.at_once[i] = kind in v.settlement.at_once
         self.fit = engine.fit_test(options)
         self.wins = engine.wins
         self.draws = settle.DrawMemo(v)
@@ -333,6 +366,12 @@ class Game:
         self.answers = {}
         self.rob_queue = []
         self.ret_cache = -1
+        self.pre_step = 0
+        self.ledger = []          # payments made during the hand (wins, kongs paid at once, on_win)
+        self.horses = []          # tiles set aside as horses
+        self.first_winners = 0
+        self.wall_ended = False
+        self.kongs_made = 0       # kongs completed so far (a ledger entry names its kong by this count)
         self.log = []
         self._ev_cache = []
         self.agent_names = None
@@ -363,6 +402,8 @@ class Game:
                     s.counts[k] += 1
                 s.size = len(hands[p])
         self.log.append(("deal", tuple([bytes(s.counts) for s in self.seats]), self.tail - self.head))
+        for _ in range(min(r.horse_count, self.tail - self.head)):  # horses: set aside face down from the tail
+            self.horses.append(self._take_tail())
         if r.has_wild and not r.wild_after_flowers:
             self._reveal_wild(indicator, rng)
         if r.has_flowers:
@@ -442,7 +483,18 @@ class Game:
         self.log.append(("wild", k, self.wild))
 
     def _start_play(self) -> None:
+        """The steps before play (exchanges, declarations), then the ready declaration, then the dealer's turn."""
         r = self.r
+        if self.pre_step < len(r.pre):
+            step = r.pre[self.pre_step]
+            self.pre_step += 1
+            from .phases import open_declaration, open_exchange
+
+            if step[0] == "exchange":
+                open_exchange(self, step[1])
+            else:
+                open_declaration(self, step[1])
+            return
         if r.has_rd:
             seats = []
             legal = {}
@@ -529,6 +581,11 @@ class Game:
                                 + ", ".join([_show(self.action_dict(x, seat)) for x in legal]))
         self.answers[seat] = a
         self.log.append(("action", seat, a, self._action_detail(a, seat)))
+        if self.phase == EXCHANGE or self.phase == DECLARE:
+            from .phases import answered
+
+            answered(self, seat, a)
+            return
         if len(self.answers) == len(self.asking):
             answers = self.answers
             offered = self.legal
@@ -547,12 +604,16 @@ class Game:
             elif ph == READY:
                 self._resolve_ready(answers)
 
-    def _action_detail(self, a: int, seat: int) -> int:
-        """What the log needs besides the id: a kong's kind, a chi's claimed tile."""
+    def _action_detail(self, a: int, seat: int) -> Any:
+        """What the log needs besides the id: a kong's kind, a chi's claimed tile, a declaration's choice name."""
         if KONG <= a < PON:
             return self._kong_kind(seat, a - KONG)
         if CHI_LOW <= a <= CHI_HIGH:
             return self.ld_tile
+        if CHOOSE <= a < N_ACTIONS and self.phase == DECLARE:
+            choices = self.r.pre[self.pre_step - 1][1].choices
+            if a - CHOOSE < len(choices):
+                return choices[a - CHOOSE].name
         return -1
 
     def _kong_kind(self, seat: int, k: int) -> int:
@@ -584,6 +645,17 @@ class Game:
                 return DISCARD + _kind(action["tile"])
             if t == "kong":
                 return KONG + _kind(action["tile"])
+            if t == "select":
+                return SELECT + _kind(action["tile"])
+            if t == "choose":
+                c = action["choice"]
+                if isinstance(c, int) and not isinstance(c, bool):
+                    return CHOOSE + c
+                if self.phase == DECLARE:
+                    names = [x.name for x in self.r.pre[self.pre_step - 1][1].choices]
+                    if c in names:
+                        return CHOOSE + names.index(c)
+                raise IllegalAction(f"no choice {c!r} now")
             if t == "chi":
                 pair = sorted([_kind(x) for x in action["tiles"]])
                 k = self.ld_tile
@@ -622,6 +694,10 @@ class Game:
                 discards.append(DISCARD + k)
                 if c == 4:
                     fours = True
+        if s.df_mask:  # a declaration: tiles of the chosen group go first
+            forced = [a for a in discards if (s.df_mask >> (a - DISCARD)) & 1]
+            if forced:
+                discards = forced
         if source != SRC_CLAIM:
             if self._self_wins(seat):
                 acts.append(WIN)
@@ -643,9 +719,35 @@ class Game:
 
     def _self_wins(self, seat: int) -> bool:
         s = self.seats[seat]
+        if s.nw_mask and self._holds(s, s.nw_mask, -1):
+            return False
         if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1):
             return False
         return self.r.wins(self._situation(seat, -1, self._self_win_by(seat), -1, False))
+
+    def _holds(self, s: Seat, mask: int, extra: int) -> bool:
+        """Does the seat hold (concealed, in melds, or as `extra`) a kind of `mask`?"""
+        if extra >= 0 and (mask >> extra) & 1:
+            return True
+        for k in range(N_KINDS):
+            if (s.counts[k] or s.meld_counts[k]) and (mask >> k) & 1:
+                return True
+        return False
+
+    def _may_win_on(self, s: Seat, k: int) -> bool:
+        """The cheap tests before judging seat s's win with tile k added: in the hand, nothing it may not win
+        holding, and some pattern's shape fits."""
+        if s.out or s.nw_mask and self._holds(s, s.nw_mask, k):
+            return False
+        return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k)
+
+    def _next_in(self, seat: int) -> int:
+        """The first seat from `seat` on, in play order, that is still in the hand."""
+        for i in range(self.n):
+            p = (seat + i) % self.n
+            if not self.seats[p].out:
+                return p
+        return seat
 
     def _resolve_turn(self, seat: int, a: int) -> None:
         if a == WIN:
@@ -696,7 +798,7 @@ class Game:
     def _can_rob_wild(self, seat: int) -> bool:
         s = self.seats[seat]
         k = self.indicator
-        if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k):
+        if not self._may_win_on(s, k):
             return False
         res = self.engine.judge(self._situation(seat, k, "rob_gold", -1, False))
         if not res["win"]:
@@ -739,8 +841,10 @@ class Game:
             for i in range(1, n):
                 p = (d + i) % n
                 s = self.seats[p]
+                if s.out:
+                    continue
                 acts = []
-                if not s.ron_blocked and r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k) \
+                if not s.ron_blocked and self._may_win_on(s, k) \
                         and r.wins(self._situation(p, k, "discard", d, self.ld_first)):
                     acts.append(WIN)
                 if not (last and r.last_discard_win_only) and not self._locked(p):
@@ -757,7 +861,7 @@ class Game:
 
     def _calls(self, p: int, d: int, k: int, out: list) -> None:
         r = self.r
-        if self._no_call(k):
+        if self._no_call(k) or (self.seats[p].nc_mask >> k) & 1:
             return
         c = self.seats[p].counts
         if r.kong_exposed and c[k] >= 3 and self._kong_room(1, 0):
@@ -843,8 +947,7 @@ class Game:
             s.counts[k] -= 3
             s.size -= 3
             self._add_meld(s, Meld("kong", (k, k, k, k)))
-            s.kongs.append({"kind": "exposed", "tile": k, "robbed": False, "from": d})
-            self.ret_cache = -1
+            self._kong_made(p, {"kind": "exposed", "tile": k, "robbed": False, "from": d})
             self.log.append(("kong", p, K_EXPOSED, k, d))
             self._replacement(p)
 
@@ -899,8 +1002,7 @@ class Game:
             s.counts[k] -= 4
             s.size -= 4
             self._add_meld(s, Meld("kong", (k,) * 4, True))
-            s.kongs.append({"kind": "concealed", "tile": k, "robbed": False, "from": seat})
-            self.ret_cache = -1
+            self._kong_made(seat, {"kind": "concealed", "tile": k, "robbed": False, "from": seat})
             self.log.append(("kong", seat, K_CONCEALED, k, -1))
             self._replacement(seat)
             return
@@ -913,8 +1015,7 @@ class Game:
             for i in range(1, self.n):
                 p = (seat + i) % self.n
                 o = self.seats[p]
-                if self.r.fit(o.counts, o.meld_counts, len(o.melds), o.meld_seq, self.wild, k) \
-                        and self.r.wins(self._situation(p, k, "rob_kong", seat, False)):
+                if self._may_win_on(o, k) and self.r.wins(self._situation(p, k, "rob_kong", seat, False)):
                     seats.append(p)
                     legal[p] = [WIN, PASS]
         self.log.append(("kong_declared", seat, k))
@@ -951,10 +1052,20 @@ class Game:
                 s.melds[i] = Meld("kong", (k,) * 4)
                 s.meld_counts[k] += 1
                 break
-        s.kongs.append({"kind": "added", "tile": k, "robbed": False, "from": seat})
-        self.ret_cache = -1
+        self._kong_made(seat, {"kind": "added", "tile": k, "robbed": False, "from": seat})
         self.log.append(("kong", seat, K_ADDED, k, -1))
         self._replacement(seat)
+
+    def _kong_made(self, seat: int, kong: dict) -> None:
+        """A kong completed: into the seat's kongs; paid at once where the spec says so."""
+        self.kongs_made += 1
+        kong["id"] = self.kongs_made
+        self.seats[seat].kongs.append(kong)
+        self.ret_cache = -1
+        if self.r.at_once[KONG_KINDS.index(kong["kind"])]:
+            from .settle import pay_kong_now
+
+            pay_kong_now(self, seat, kong)
 
     def _replacement(self, seat: int) -> None:
         k = self._draw_tile(seat, True, True)
@@ -981,6 +1092,7 @@ class Game:
         return self.ret_cache
 
     def _next_draw(self, seat: int) -> None:
+        seat = self._next_in(seat)
         fr = self.r.final_round
         d = self._drawable()
         if fr and 0 < d <= fr:
@@ -1027,6 +1139,8 @@ class Game:
         """The final round: the next `count` seats draw once each, no discard; a self-drawn win ends it."""
         for i in range(count):
             p = (seat + i) % self.n
+            if self.seats[p].out:
+                continue
             k = self._draw_tile(p, False, False)
             if self.over:
                 return
@@ -1104,15 +1218,35 @@ class Game:
     # ---- wins and the end -----------------------------------------------------------------------------------
     def _win(self, claims: list) -> None:
         dealer_won = any(c[0] == self.dealer for c in claims)
-        winners = []
+        new = []
         for c in claims:
             res = self.engine.judge(self._claim_situation(c, len(claims), dealer_won))
-            winners.append(Winner(c[0], c[1], c[2], res))
+            new.append(Winner(c[0], c[1], c[2], res))
             self.log.append(("win", c[0], c[1], c[2], list(res["patterns"]), res["value"]))
-        self.winners = winners
+        if not self.winners:
+            self.first_winners = len(new)
+            if self.horses:
+                self.log.append(("horses", tuple(self.horses)))
+        self.winners = self.winners + new
+        from .settle import hand_goes_on, pay_win_now
+
+        pay_win_now(self, new)
+        if self.r.leave:
+            for w in new:
+                self.seats[w.seat].out = True
+            if hand_goes_on(self):
+                # play goes on from the seat after the (last, in play order from the discarder) winner
+                d = claims[0][2]
+                last = max([c[0] for c in claims], key=lambda p: (p - d) % self.n) if d >= 0 else claims[0][0]
+                self.asking = []
+                self.legal = {}
+                self.answers = {}
+                self._next_draw((last + 1) % self.n)
+                return
         self._finish()
 
     def _draw_game(self, why: str) -> None:
+        self.wall_ended = True
         self.log.append(("exhausted", why))
         self._finish()
 
@@ -1158,6 +1292,17 @@ class Game:
         """How many decisions the seats took."""
         return sum(1 for e in self.log if e[0] == "action")
 
+    def choices(self) -> list[dict[str, Any]]:
+        """The choices of the declaration being made (each a name and its tiles' kinds, in CHOOSE order); empty
+        outside a declaration."""
+        if self.phase != DECLARE:
+            return []
+        return [{"name": c.name, "kinds": list(c.kinds)} for c in self.r.pre[self.pre_step - 1][1].choices]
+
+    def holds(self, seat: int, mask: int) -> bool:
+        """Does the seat hold, concealed or in its melds, a kind of the bit mask `mask`?"""
+        return self._holds(self.seats[seat], mask, -1)
+
     def hand(self, seat: int) -> list[int]:
         """Seat's concealed tiles, as sorted kinds."""
         return _tiles_of(self.seats[seat].counts)
@@ -1197,6 +1342,10 @@ class Game:
                 c[k] += 1
             for k in s.discards:
                 c[k] += 1
+            for k in s.picks:
+                c[k] += 1
+        for k in self.horses:
+            c[k] += 1
         if self.indicator >= 0 and not self.indicator_taken:
             c[self.indicator] += 1
         for k in self.loose:
@@ -1216,10 +1365,10 @@ class Game:
             s = self.seats[i]
             if s.size != sum(s.counts):
                 errs.append(f"seat {i}: its size {s.size} is not its {sum(s.counts)} tiles")
-            size = s.size + 3 * len(s.melds)
+            size = s.size + len(s.picks) + 3 * len(s.melds)
             turn = not self.over and self.phase in (TURN, ROB_KONG) and i == self.current
-            want = (ws - 1, ws) if (turn or self.over) else (ws - 1,)
-            if i == self.dealer and self.phase in (READY, SETUP):
+            want = (ws - 1, ws) if (turn or self.over or s.out) else (ws - 1,)
+            if i == self.dealer and self.phase in (READY, SETUP, EXCHANGE, DECLARE):
                 want = (ws,)
             if size not in want:
                 errs.append(f"seat {i} holds {size} tiles in phase {PHASES[self.phase]}")
@@ -1350,10 +1499,14 @@ def _kind(name: Any) -> int:
     return parse_tile(name).kind
 
 
-def describe_action(a: int, detail: int) -> dict[str, Any]:
-    """The readable action of id `a` (detail: a kong's kind, a chi's claimed tile)."""
+def describe_action(a: int, detail: Any) -> dict[str, Any]:
+    """The readable action of id `a` (detail: a kong's kind, a chi's claimed tile, a declaration's choice name)."""
     if 0 <= a < KONG:
         return {"type": "discard", "tile": _NAMES[a]}
+    if SELECT <= a < CHOOSE:
+        return {"type": "select", "tile": _NAMES[a - SELECT]}
+    if CHOOSE <= a < N_ACTIONS:
+        return {"type": "choose", "choice": detail if isinstance(detail, str) else a - CHOOSE}
     if KONG <= a < PON:
         return {"type": "kong", "tile": _NAMES[a - KONG], "kind": KONG_KINDS[detail] if detail >= 0 else "any"}
     if CHI_LOW <= a <= CHI_HIGH:

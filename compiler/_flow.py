@@ -1,0 +1,161 @@
+"""Checker part: the game flow around the hands: what a win does to the hand (play), choices and exchanges
+before play (declare, exchange), named tile maps (map), horses, and the length of a match."""
+from __future__ import annotations
+
+from . import builtins as B
+from . import ir
+from .errors import did_you_mean, one_of
+from .nodes import Clause
+from .reader import ANY_STAGE, SECTIONS, Reader
+
+AFTER_WIN = ("end", "leave")
+DIRECTIONS = ("next", "previous", "opposite")
+SUITS = (tuple(range(9)), tuple(range(9, 18)), tuple(range(18, 27)))
+
+
+def check_play(self, c: Clause | None) -> ir.Play | None:
+    """play { after_win end|leave; ends when ... }"""
+    if c is None:
+        return None
+    Reader(c, self.col, "play { after_win end|leave; ends when CONDITION }").end()
+    sec = self.section(self.body_of(c), SECTIONS["play"], "play")
+    after = "end"
+    ac = self.single(sec, "after_win", "play")
+    if ac:
+        r = Reader(ac, self.col, "after_win end|leave")
+        after = r.choice("end (a win ends the hand) or leave (the winners leave, play goes on)", AFTER_WIN)
+        r.end()
+    ends = None
+    ec = self.single(sec, "ends", "play")
+    if ec:
+        Reader(ec, self.col, "ends when CONDITION").end()
+        if ec.cond is None:
+            self.col.error("E034", "'ends' needs 'when CONDITION'", ec.span, "e.g. `ends when winners == 3`")
+        else:
+            ends = self.x.cond(ec.cond, ec.cond_kind, B.GAME, ANY_STAGE)
+        if after != "leave":
+            self.col.error("E023", "'ends' says when a hand ends after wins, which only 'after_win leave' lets happen",
+                           ec.span, "add `after_win leave`, or remove 'ends'")
+    return ir.Play(after, ends, self.src(c))
+
+
+def check_declarations(self, clauses: list[Clause]) -> tuple[ir.Declaration, ...]:
+    out = []
+    for c in clauses:
+        r = Reader(c, self.col, 'declare NAME ["label"] [when ...] { choose GROUP...; discard_first; no_claim; '
+                                'no_win_holding }')
+        name = r.name("a name")
+        label = r.opt_string() or name
+        r.end()
+        sec = self.section(self.body_of(c), SECTIONS["declare"], f"declare {name}")
+        choices = []
+        cc = self.single(sec, "choose", f"declare {name}", required=True)
+        if cc:
+            for w in Reader(cc, self.col, "choose GROUP GROUP ...").rest():
+                kinds = self.word_group(w)
+                if kinds:
+                    choices.append(ir.Choice(w.text(), tuple(kinds)))
+            if len(choices) < 2:
+                self.col.error("E013", "'choose' names at least two tile groups to choose from", cc.span,
+                               "e.g. `choose m p s`")
+            if len(choices) > 8:
+                self.col.error("E013", "'choose' names at most 8 tile groups", cc.span)
+                choices = choices[:8]
+        flags = {}
+        for kw in ("discard_first", "no_claim", "no_win_holding"):
+            fc = self.single(sec, kw, f"declare {name}")
+            if fc:
+                Reader(fc, self.col, kw).end()
+            flags[kw] = fc is not None
+        out.append(ir.Declaration(name, label, tuple(choices), flags["discard_first"], flags["no_claim"],
+                                  flags["no_win_holding"], self.x.cond(c.cond, c.cond_kind, B.CONFIG, ANY_STAGE),
+                                  self.src(c)))
+    return tuple(out)
+
+
+def check_exchanges(self, clauses: list[Clause]) -> tuple[ir.Exchange, ...]:
+    out = []
+    for c in clauses:
+        r = Reader(c, self.col, 'exchange NAME ["label"] [when ...] { tiles N [same_suit]; to next|previous|opposite }')
+        name = r.name("a name")
+        label = r.opt_string() or name
+        r.end()
+        sec = self.section(self.body_of(c), SECTIONS["exchange"], f"exchange {name}")
+        count, same = 3, False
+        tc = self.single(sec, "tiles", f"exchange {name}", required=True)
+        if tc:
+            r = Reader(tc, self.col, "tiles N [same_suit]")
+            count = r.int("how many tiles each player passes", 1, 8)
+            same = r.flag("same_suit")
+            r.end()
+        to = "next"
+        dc = self.single(sec, "to", f"exchange {name}", required=True)
+        if dc:
+            r = Reader(dc, self.col, "to next|previous|opposite")
+            to = r.choice("next, previous or opposite", DIRECTIONS)
+            r.end()
+        out.append(ir.Exchange(name, label, count, same, to, self.x.cond(c.cond, c.cond_kind, B.CONFIG, ANY_STAGE),
+                               self.src(c)))
+    return tuple(out)
+
+
+def check_maps(self, clauses: list[Clause]) -> tuple[ir.TileMap, ...]:
+    out = []
+    for c in clauses:
+        r = Reader(c, self.col, "map NAME { value N : TILES... }")
+        name = r.name("a name")
+        r.end()
+        entries: list[tuple[int, tuple[int, ...]]] = []
+        seen: dict[int, str] = {}
+        for row in self.section(self.body_of(c), SECTIONS["map"], f"map {name}").get("value", []):
+            rr = Reader(row, self.col, "value N : TILES...")
+            n = rr.int("the number these tiles map to", 0, 1000)
+            rr.end()
+            kinds: list[int] = []
+            for w in row.cells or []:
+                for k in self.word_group(w):
+                    if k in seen:
+                        self.col.error("E018", f"map {name}: a tile is mapped twice (also in '{seen[k]}')", w.span)
+                    seen[k] = w.text()
+                    kinds.append(k)
+            if row.cells is None:
+                self.col.error("E013", "'value N' needs ': TILES' after it", row.span, "e.g. `value 0 : 1m 5m 9m 東`")
+            entries.append((n, tuple(sorted(kinds))))
+        out.append(ir.TileMap(name, tuple(entries), self.src(c)))
+    return tuple(out)
+
+
+def check_horses(self, c: Clause | None, maps: tuple[ir.TileMap, ...]) -> ir.Horses | None:
+    """horses = COUNT { point_by MAP }"""
+    if c is None:
+        return None
+    Reader(c, self.col, "horses = COUNT { point_by MAP }").end()
+    count: ir.Expr = ir.Expr("const", (0,))
+    if self.need_value(c, "how many tiles are set aside as horses"):
+        count = self.x.check(c.value, B.CONFIG, ANY_STAGE, "num")
+    sec = self.section(self.body_of(c), SECTIONS["horses"], "horses")
+    name = ""
+    pc = self.single(sec, "point_by", "horses", required=True)
+    if pc:
+        r = Reader(pc, self.col, "point_by MAP   (a map from tiles to seats counted from the dealer)")
+        w = r.take(("name",), "a map's name")
+        r.end()
+        names = [m.name for m in maps]
+        if w is not None:
+            if w.value not in names:
+                self.col.error("E016", f"unknown map '{w.value}'", w.span, did_you_mean(w.value, names) or one_of(names))
+            else:
+                name = w.value
+    return ir.Horses(count, name, self.src(c))
+
+
+def check_match(self, c: Clause | None) -> ir.Expr | None:
+    """match hands = COUNT"""
+    if c is None:
+        return None
+    r = Reader(c, self.col, "match hands = COUNT")
+    r.lit("hands")
+    r.end()
+    if not self.need_value(c, "the number of hands in a match"):
+        return None
+    return self.x.check(c.value, B.CONFIG, ANY_STAGE, "num")

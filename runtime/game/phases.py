@@ -1,0 +1,104 @@
+"""The steps every player takes at once before play: exchanges of tiles (换三张) and declarations (定缺).
+
+An exchange asks every seat to pick its tiles one at a time (action SELECT + kind; with same_suit, all of one
+suit), and passes them all at once when every seat has picked; a declaration asks every seat to name one of
+its choices (action CHOOSE + index) and binds what the spec says for the rest of the hand: the chosen group's
+tiles are discarded first, never claimed, never held in a win. The seats answer in any order; what one picks
+is hidden from the others until the step ends.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .state import CHOOSE, DECLARE, EXCHANGE, N_KINDS, SELECT
+
+_OFFSET = {"next": 1, "previous": -1, "opposite": 2}
+
+
+def open_exchange(g: Any, x: Any) -> None:
+    """Ask every seat for the first tile it passes in exchange `x`."""
+    g.phase = EXCHANGE
+    order = [(g.dealer + i) % g.n for i in range(g.n)]
+    for p in order:
+        g.seats[p].picks = []
+    g._ask(order, {p: _selectable(g, p, x) for p in order})
+
+
+def _selectable(g: Any, seat: int, x: Any) -> list[int]:
+    """The tiles the seat may pick next: any it holds, or with same_suit those of the suit of its first pick (at
+    the first pick, of a suit it holds enough of)."""
+    s = g.seats[seat]
+    if x.same_suit:
+        if s.picks:
+            lo = s.picks[0] // 9 * 9
+            return [SELECT + k for k in range(lo, lo + 9) if s.counts[k]]
+        out = []
+        for lo in (0, 9, 18):
+            if sum(s.counts[lo:lo + 9]) >= x.count:
+                out += [SELECT + k for k in range(lo, lo + 9) if s.counts[k]]
+        if out:
+            return out
+    return [SELECT + k for k in range(N_KINDS) if s.counts[k]]
+
+
+def open_declaration(g: Any, d: Any) -> None:
+    """Ask every seat for its choice in declaration `d`."""
+    g.phase = DECLARE
+    order = [(g.dealer + i) % g.n for i in range(g.n)]
+    g._ask(order, {p: [CHOOSE + i for i in range(len(d.choices))] for p in order})
+
+
+def answered(g: Any, seat: int, a: int) -> None:
+    """A seat's answer in an exchange or a declaration (the game has checked it is legal and logged it)."""
+    step = g.r.pre[g.pre_step - 1][1]
+    if g.phase == EXCHANGE:
+        s = g.seats[seat]
+        k = a - SELECT
+        s.counts[k] -= 1
+        s.size -= 1
+        s.picks.append(k)
+        if len(s.picks) < step.count:
+            del g.answers[seat]  # it picks again
+            g.legal[seat] = _selectable(g, seat, step)
+            return
+    if len(g.answers) < len(g.asking):
+        return
+    answers = g.answers
+    g.asking, g.legal, g.answers = [], {}, {}
+    if g.phase == EXCHANGE:
+        _pass_tiles(g, step)
+    else:
+        _bind(g, step, answers)
+    g._start_play()  # the next step before play, or play
+
+
+def _pass_tiles(g: Any, x: Any) -> None:
+    moves = []
+    for p in range(g.n):
+        s = g.seats[p]
+        to = (p + _OFFSET[x.to]) % g.n
+        moves.append((p, to, list(s.picks)))
+        s.picks = []
+    for p, to, tiles in moves:
+        t = g.seats[to]
+        for k in tiles:
+            t.counts[k] += 1
+            t.size += 1
+        g.log.append(("exchange", p, to, tuple(sorted(tiles))))
+
+
+def _bind(g: Any, d: Any, answers: dict[int, int]) -> None:
+    for p in range(g.n):
+        choice = d.choices[answers[p] - CHOOSE]
+        s = g.seats[p]
+        s.choices.append(choice.name)
+        mask = 0
+        for k in choice.kinds:
+            mask |= 1 << k
+        if d.discard_first:
+            s.df_mask |= mask
+        if d.no_claim:
+            s.nc_mask |= mask
+        if d.no_win_holding:
+            s.nw_mask |= mask
+        g.log.append(("declare", p, d.name, choice.name))
