@@ -271,6 +271,9 @@ def _payment(self, c: Clause, where: str) -> ir.Payment:
             self.col.error("E026", f"there is no {who} after a draw", c.span)
         if who == "konger" and where != "kong":
             self.col.error("E026", "'konger' exists only in kong settlements", c.span)
+        if who == "feeder" and where != "on_win":
+            self.col.error("E026", "'feeder' (who fed the kong a winning replacement followed) exists only in on_win",
+                           c.span)
         if who == "players" and where == "win":
             self.col.error("E026", "a win is paid by its payers (others, discarder, dealer, non_dealers), not 'players'",
                            c.span)

@@ -76,6 +76,9 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("payee", "num", _TABLE, "(a payment) the paid seat, asked of each pair of payer and payee"),
     Builtin("winner", "num", (SETTLE,), "(on_win) the winner's seat"),
     Builtin("horse_hits", "num", (SETTLE,), "(on_win) horses that point at the winner (买马)"),
+    Builtin("fed", "bool", (SETTLE,),
+            "(on_win) the win is on a kong's replacement and that kong was made on a discard: its discarder is "
+            "the payer set `feeder` (杠爆全包)"),
 ]}
 
 

@@ -30,7 +30,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "rotation": ("rotate", "streak"),
     "table": ("columns",),
 }
-PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players")
+PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder")
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",

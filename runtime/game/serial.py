@@ -14,8 +14,9 @@ from .state import Game, Seat, Winner, rules_for
 STATE_VERSION = 1
 _SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "indicator", "indicator_taken",
             "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat", "ld_tile",
-            "ld_first", "rk_seat", "rk_tile")
-_SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size")
+            "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made", "kong_feeder")
+_SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "out", "df_mask",
+                 "nc_mask", "nw_mask")
 
 
 def _plain(x: Any) -> Any:
@@ -36,6 +37,7 @@ def to_state(g: Game) -> dict[str, Any]:
         out[name] = getattr(g, name)
     out["seats"] = [{"counts": list(s.counts), "melds": [[m.kind, list(m.tiles), m.concealed] for m in s.melds],
                      "flowers": list(s.flowers), "discards": list(s.discards), "kongs": [dict(k) for k in s.kongs],
+                     "picks": list(s.picks), "choices": list(s.choices),
                      **{name: getattr(s, name) for name in _SEAT_SCALARS}} for s in g.seats]
     out["wall"] = list(g.wall)
     out["first_round"] = list(g.first_round)
@@ -48,6 +50,8 @@ def to_state(g: Game) -> dict[str, Any]:
     out["answers"] = [[p, a] for p, a in g.answers.items()]
     out["rob_queue"] = list(g.rob_queue)
     out["log"] = [_plain(e) for e in g.log]
+    out["ledger"] = [dict(e) for e in g.ledger]
+    out["horses"] = list(g.horses)
     out["agent_names"] = g.agent_names
     return out
 
@@ -79,6 +83,8 @@ def from_state(engine: Any, data: dict[str, Any]) -> Game:
             s.flowers = list(d["flowers"])
             s.discards = list(d["discards"])
             s.kongs = [dict(k) for k in d["kongs"]]
+            s.picks = list(d["picks"])
+            s.choices = list(d["choices"])
             for name in _SEAT_SCALARS:
                 setattr(s, name, d[name])
             seats.append(s)
@@ -93,6 +99,8 @@ def from_state(engine: Any, data: dict[str, Any]) -> Game:
         g.answers = {p: a for p, a in data["answers"]}
         g.rob_queue = list(data["rob_queue"])
         g.log = [tuple(e) for e in data["log"]]
+        g.ledger = [dict(e) for e in data["ledger"]]
+        g.horses = list(data["horses"])
         g.agent_names = data.get("agent_names")
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"a malformed game state: {e}") from None

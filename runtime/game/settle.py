@@ -50,6 +50,8 @@ class GameEnv(Env):
                 return w.seat == g.dealer
             if name == "horse_hits":
                 return horse_hits(g, w.seat)
+            if name == "fed":
+                return _feeder(g, w) >= 0
         if name in ("kongs_exposed", "kongs_concealed", "kongs"):
             melds = [m for s in g.seats for m in s.melds if m.kind == "kong"]
             if name == "kongs_exposed":
@@ -103,6 +105,11 @@ class GameEnv(Env):
             r = self.win.result
             return name in r["patterns"] or r.get("status") == name
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
+
+
+def _feeder(g: Any, w: Any) -> int:
+    """Who fed the exposed kong whose replacement a win was drawn on (-1: none)."""
+    return g.kong_feeder if w.win_by == "kong_replacement" else -1
 
 
 def horse_hits(g: Any, seat: int) -> int:
@@ -562,6 +569,10 @@ def _seats(g: Any, name: str, winner: int, discarder: int, konger: int) -> list[
         return [p for p in range(n) if p != g.dealer and not (g.r.leave and g.seats[p].out)]
     if name == "konger":
         return [konger] if konger >= 0 else []
+    if name == "feeder":
+        w = next((x for x in g.winners if x.seat == winner), None)
+        f = _feeder(g, w) if w is not None else -1
+        return [f] if f >= 0 else []
     raise ValueError(name)
 
 

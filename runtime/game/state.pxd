@@ -95,7 +95,7 @@ cdef class Game:
     cdef public object engine, v, seed, outcome, agent_names
     cdef public int n, dealer, dealer_streak, head, tail, wild, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
-    cdef public int pre_step, first_winners, kongs_made
+    cdef public int pre_step, first_winners, kongs_made, kong_feeder
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
     cdef public dict legal, answers

@@ -372,6 +372,7 @@ class Game:
         self.first_winners = 0
         self.wall_ended = False
         self.kongs_made = 0       # kongs completed so far (a ledger entry names its kong by this count)
+        self.kong_feeder = -1     # who discarded the tile of the latest kong, when it was an exposed one
         self.log = []
         self._ev_cache = []
         self.agent_names = None
@@ -1060,6 +1061,7 @@ class Game:
         """A kong completed: into the seat's kongs; paid at once where the spec says so."""
         self.kongs_made += 1
         kong["id"] = self.kongs_made
+        self.kong_feeder = kong["from"] if kong["kind"] == "exposed" else -1
         self.seats[seat].kongs.append(kong)
         self.ret_cache = -1
         if self.r.at_once[KONG_KINDS.index(kong["kind"])]:
@@ -1411,6 +1413,13 @@ class Game:
         self.legal = {p: list(a) for p, a in o.legal.items()}
         self.answers = dict(o.answers)
         self.rob_queue = list(o.rob_queue)
+        self.pre_step = o.pre_step
+        self.ledger = [dict(e) for e in o.ledger]
+        self.horses = list(o.horses)
+        self.first_winners = o.first_winners
+        self.wall_ended = o.wall_ended
+        self.kongs_made = o.kongs_made
+        self.kong_feeder = o.kong_feeder
         self.log = list(o.log)
         self.agent_names = o.agent_names
 
