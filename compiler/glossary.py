@@ -64,6 +64,18 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     (VARIANT, "settlement"): ("settlement { ... }", ("who pays whom: on a win, on a draw, at every hand's end, for "
                                                      "kongs; a cap on losses")),
     (VARIANT, "rotation"): ("rotation { ... }", "who deals next, and the new dealer streak"),
+    (VARIANT, "play"): ("play { ... }", ("what a win does to the hand: end it, or the winners leave and play goes "
+                                         "on until a condition holds (血战)")),
+    (VARIANT, "declare"): ('declare NAME ["label"] [when ...] { ... }',
+                           ("a choice every player makes at once after the deal, and what it binds for the hand "
+                            "(定缺)")),
+    (VARIANT, "exchange"): ('exchange NAME ["label"] [when ...] { ... }',
+                            "tiles every player passes at once after the deal (换三张)"),
+    (VARIANT, "map"): ("map NAME { value N : TILES...; ... }", "a named map from tiles to numbers (for `horses`)"),
+    (VARIANT, "horses"): ("horses = COUNT { point_by MAP }",
+                          ("COUNT tiles set aside from the tail before play (买马), turned at a win; each points at "
+                           "the seat the map gives it, counted from the dealer")),
+    (VARIANT, "match"): ("match hands = COUNT", "how many hands a match has (`play_match`; options only)"),
     # ---- tiles ----
     ("tiles", "use"): ("use GROUP...", "the kinds in the tile set (`use suited honours flowers`)"),
     ("tiles", "copies"): ("copies N [for GROUP...]", ("copies of each kind (default 4); with `for`, of those kinds "
@@ -147,27 +159,59 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("settlement", "win"): ("win { pay ... }", "payments to each winner (the win context)"),
     ("settlement", "draw"): ("draw { pay ... }", "payments when nobody won (the game context)"),
     ("settlement", "hand_end"): ("hand_end { pay ... }", "payments at every hand's end, won or drawn"),
-    ("settlement", "kong"): ("kong exposed|added|concealed { pay ... }", ("payments for each kong of that kind, at "
-                                                                          "the hand's end")),
+    ("settlement", "wall_end"): ("wall_end { pay ...; refund ...; transfer ... }",
+                                 ("payments when the hand ends with the wall, won or not (查叫, 退税): they may read "
+                                  "each seat's hand (`ready`, `best_value`, `suits_held`)")),
+    ("settlement", "on_win"): ("on_win { pay ...; refund ...; transfer ... }",
+                               ("payments the game makes at each win as it happens (the settle context), from the "
+                                "players still in; the payee is the winner")),
+    ("settlement", "kong"): ("kong exposed|added|concealed [at_once] { pay ... }",
+                             "payments for each kong of that kind: at the hand's end, or when it is made (at_once)"),
     ("settlement", "cap"): ("cap loss = EXPRESSION [when ...]", "each payer loses at most this much in one hand"),
     # ---- rotation ----
     ("rotation", "rotate"): ("rotate dealer|next|winner|discarder when CONDITION  |  rotate TARGET otherwise",
                              "who deals next: the first rule whose condition holds; the last says `otherwise`"),
     ("rotation", "streak"): ("streak = EXPRESSION", ("the new dealer streak (default: one more when the dealer won "
                                                      "and keeps the deal, else 0)")),
+    # ---- play ----
+    ("play", "after_win"): ("after_win end|leave", ("end: a win ends the hand (the default); leave: the winners "
+                                                    "leave it and play goes on among the others")),
+    ("play", "ends"): ("ends when CONDITION", ("with after_win leave, the hand ends after a win where this game "
+                                               "condition holds (`winners == 3`), or when the wall ends")),
+    # ---- declare ----
+    ("declare", "choose"): ("choose GROUP GROUP ...", "the tile groups each player chooses one of (2 to 8)"),
+    ("declare", "discard_first"): ("discard_first", "a player holding tiles of his choice must discard those first"),
+    ("declare", "no_claim"): ("no_claim", "a player never claims a tile of his choice"),
+    ("declare", "no_win_holding"): ("no_win_holding", "a player cannot win holding a tile of his choice"),
+    # ---- exchange ----
+    ("exchange", "tiles"): ("tiles N [same_suit]", ("how many tiles each player passes (all of one suit with "
+                                                    "same_suit)")),
+    ("exchange", "to"): ("to next|previous|opposite", "to whom, in play order"),
+    # ---- map ----
+    ("map", "value"): ("value N : TILES...", "these tiles map to N"),
+    # ---- horses ----
+    ("horses", "point_by"): ("point_by MAP", ("the map from a horse's tile to a seat, counted in play order from "
+                                              "the dealer")),
     # ---- table ----
     ("table", "columns"): ("columns STATUS...", ("the status columns of a table `by pattern, status`; every other "
                                                  "line is a row `PATTERN [MODIFIER...] : CELL...`")),
     # ---- payments ----
     (PAYMENTS, "pay"): ("pay PAYER [to PAYEE] = AMOUNT [when CONDITION]",
-                        ("every payer pays every payee except himself; the payee is the winner in `win`, the konger "
-                         "in `kong`, and must be named in `draw` and `hand_end`")),
+                        ("every payer pays every payee except himself; the payee is the winner in `win` and `on_win`, "
+                         "the konger in `kong`, and must be named elsewhere; a condition or amount that names "
+                         "`payer` or `payee` is asked of each pair")),
+    (PAYMENTS, "refund"): ("refund kong|last_kong [when CONDITION]",
+                           ("each earlier kong payment (of every kong, or of the latest one) is paid back where its "
+                            "receiver (`payer`) and its payer (`payee`) meet the condition (退税); not in `win`")),
+    (PAYMENTS, "transfer"): ("transfer kong|last_kong from PAYER to PAYEE [when CONDITION]",
+                             ("what the payer received for those kongs goes on to the payee (呼叫转移); not in "
+                              "`win`")),
 }
 
 # where a section's clauses go (for the reference's headings)
 SECTION_TITLES: dict[str, str] = {
     VARIANT: "the variant block",
-    PAYMENTS: "inside win, draw, hand_end and kong blocks",
+    PAYMENTS: "inside the settlement's blocks",
 }
 
 # reader.PAY_SETS: the players a payment names
@@ -178,6 +222,9 @@ PAYERS: dict[str, str] = {
     "non_dealers": "every player but the dealer",
     "winner": "each winner (not in `draw`)",
     "konger": "the player who made the kong (kong blocks only)",
+    "players": ("every player, still in the hand or not; a condition naming `payer` and `payee` picks the pairs "
+                "(not in `win`)"),
+    "feeder": "(on_win) the discarder of the kong a winning replacement followed (杠爆全包)",
 }
 
 # builtins.ALL_CONTEXTS: where an expression is evaluated, and so what it may name
@@ -190,7 +237,10 @@ CONTEXTS: dict[str, str] = {
     "rotation": "the rotation rules and the streak",
     "wall": "the wall's `retain`: counts over every player",
     "claim": "`win_on_discard`: may this player win on this discard?",
-    "config": "structural switches (`chi honours when`, `winners ... when`, `seating ... when`): options only",
+    "config": ("structural switches (`chi honours when`, `winners ... when`, `seating ... when`) and the counts of "
+               "`horses` and `match`: options only"),
+    "settle": ("the game's settlement of one win as it happens (`on_win`): the table, plus that win's facts "
+               "(`winner`, `value`, `win_by`, `horse_hits`, `fed`, and its patterns by name)"),
 }
 
 # the operators of the expression language, loosest first (grammar/mjspec.lark)

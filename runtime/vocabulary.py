@@ -19,7 +19,7 @@ from typing import Any
 from .compiler import builtins as B
 from .compiler import glossary as G
 from .compiler.exprs import STAGE, STAGE_VALUE
-from .compiler.reader import CONDITIONAL, PAY_SETS, SECTIONS, TOP
+from .compiler.reader import CONDITIONAL, PAY_BLOCK, PAY_SETS, SECTIONS, TOP
 from .tiles import format_tiles
 
 __all__ = ["PAGES", "main", "pages", "render_markdown", "sections", "vocabulary"]
@@ -32,7 +32,7 @@ _TYPES = {"num": "number", "bool": "condition", "winby": "win_by", "group": "til
 
 def sections() -> list[tuple[str, tuple[str, ...]]]:
     """Every section of the language with its clause keywords, in the order the reference lists them."""
-    return [(G.VARIANT, TOP), *SECTIONS.items(), (G.PAYMENTS, ("pay",))]
+    return [(G.VARIANT, TOP), *SECTIONS.items(), (G.PAYMENTS, PAY_BLOCK)]
 
 
 def _clause(section: str, kw: str) -> dict[str, Any]:
@@ -92,7 +92,8 @@ def _clauses_page(v: dict[str, Any]) -> str:
             "Payments" if name == G.PAYMENTS else f"`{name} {{ ... }}`")
         out += [f"## {heading}", ""]
         if name == G.PAYMENTS:
-            out += ["The clauses inside `win`, `draw`, `hand_end` and `kong` blocks of `settlement`.", ""]
+            out += [("The clauses inside the blocks of `settlement` (`win`, `draw`, `hand_end`, `wall_end`, `on_win`, "
+                     "`kong`)."), ""]
         for c in s["clauses"]:
             out.append(f"- `{c['usage']}`: {c['meaning']}.")
         out.append("")

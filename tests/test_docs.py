@@ -182,7 +182,7 @@ def test_the_formats_page_names_every_key_and_event():
 
     event_types = {t for pair in re.findall(r"^    (\w+)(?: / (\w+))? ", events.__doc__, re.MULTILINE)
                    for t in pair if t}
-    assert len(event_types) == 16
+    assert len(event_types) >= 16
     named = _named("formats.md")
     for what, keys in (("situation", SITUATION_KEYS), ("scenario", SCENARIO_KEYS), ("event", event_types)):
         missing = sorted(set(keys) - named)
