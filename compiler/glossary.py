@@ -216,10 +216,10 @@ SECTION_TITLES: dict[str, str] = {
 
 # reader.PAY_SETS: the players a payment names
 PAYERS: dict[str, str] = {
-    "others": "every player (a payer never pays himself, so: everyone else)",
+    "others": "every player (a payer never pays himself, so: everyone else); where winners leave, those still in",
     "discarder": "the discarder of the winning tile, or the konger whose kong was robbed",
     "dealer": "the dealer",
-    "non_dealers": "every player but the dealer",
+    "non_dealers": "every player but the dealer; where winners leave, those still in",
     "winner": "each winner (not in `draw`)",
     "konger": "the player who made the kong (kong blocks only)",
     "players": ("every player, still in the hand or not; a condition naming `payer` and `payee` picks the pairs "
