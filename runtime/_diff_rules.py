@@ -189,10 +189,31 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
     seq("score.minimum", [(f"minimum {_val(m.amount)}" + _cond(m.cond), _r(m.src)) for m in s.minimum])
     seq("score.forbid", [(f"forbid {_val(fb.reason)} when {_x(fb.cond)}", _r(fb.src)) for fb in s.forbids])
 
+    pl = v.play
+    if pl is not None:
+        put("play", "after_win", f"after_win {pl.after_win}" + (f"; ends when {_x(pl.ends)}" if pl.ends else ""),
+            _r(pl.src))
+    for x in v.exchanges:
+        put("play", f"exchange {x.name}", f"exchange {x.name}: tiles {x.count}"
+            + (" same_suit" if x.same_suit else "") + f" to {x.to}" + _cond(x.cond), _r(x.src))
+    for d in v.declarations:
+        flags = " ".join(f for f, on in (("discard_first", d.discard_first), ("no_claim", d.no_claim),
+                                         ("no_win_holding", d.no_win_holding)) if on)
+        put("play", f"declare {d.name}", f"declare {d.name}: choose {' '.join(c.name for c in d.choices)}"
+            + (f"; {flags}" if flags else "") + _cond(d.cond), _r(d.src))
+    if v.horses is not None:
+        put("play", "horses", f"horses = {_x(v.horses.count)} point_by {v.horses.map}", _r(v.horses.src))
+    for m in v.maps:
+        put("play", f"map {m.name}", f"map {m.name}: " + "; ".join(f"{n}: {_kinds(k)}" for n, k in m.entries),
+            _r(m.src))
+    if v.match_hands is not None:
+        put("play", "match", f"match hands = {_x(v.match_hands)}")
+
     st = v.settlement
-    for name in ("win", "draw", "hand_end", "kong_exposed", "kong_added", "kong_concealed"):
-        seq(f"settlement.{name}", [(f"pay {p.payer} to {p.payee} = {_x(p.amount)}" + _cond(p.cond), _r(p.src))
-                                   for p in getattr(st, name)])
+    for name in ("win", "on_win", "draw", "hand_end", "wall_end", "kong_exposed", "kong_added", "kong_concealed"):
+        seq(f"settlement.{name}", [(_pay_text(p) + _cond(p.cond), _r(p.src)) for p in getattr(st, name)])
+    if st.at_once:
+        put("settlement.kong_at_once", "at_once", "kongs paid when made: " + " ".join(st.at_once))
     if st.cap_loss is not None:
         put("settlement.cap", "cap", f"cap loss = {_x(st.cap_loss)}" + _cond(st.cap_cond), _r(st.cap_src))
     ro = v.rotation
@@ -205,13 +226,21 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
     return keyed, lists
 
 
+def _pay_text(p: Any) -> str:
+    if p.action == "refund":
+        return f"refund {p.what}"
+    if p.action == "transfer":
+        return f"transfer {p.what} from {p.payer} to {p.payee}"
+    return f"pay {p.payer} to {p.payee} = {_x(p.amount)}"
+
+
 # ---- two variants -> differences -------------------------------------------------------------------------
 
 _ORDER = ["tiles", "players", "deal", "seating", "wall_break", "wall", "flowers", "wild", "rob_wild", "claims",
           "claims.winners", "ready_declaration", "patterns", "modifiers", "events", "statuses", "tables", "defines",
-          "score", "score.minimum", "score.forbid", "settlement.win", "settlement.draw", "settlement.hand_end",
-          "settlement.kong_exposed", "settlement.kong_added", "settlement.kong_concealed", "settlement.cap",
-          "rotation", "options"]
+          "play", "score", "score.minimum", "score.forbid", "settlement.win", "settlement.on_win", "settlement.draw",
+          "settlement.hand_end", "settlement.wall_end", "settlement.kong_exposed", "settlement.kong_added",
+          "settlement.kong_concealed", "settlement.kong_at_once", "settlement.cap", "rotation", "options"]
 
 
 def _entry(section: str, key: str, a: Clause | None, b: Clause | None,

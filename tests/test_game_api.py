@@ -18,6 +18,7 @@ from mjrules.game import (
     describe_action,
     log_lines,
     play_hand,
+    replay_lines,
     run,
     state,
 )
@@ -249,3 +250,17 @@ def test_logs_name_their_spec(load, tmp_path):
     head = json.loads(log_lines(g)[0])
     assert head["variant"] == "shangrao" and log_spec(head) == "shangrao"
     assert log_spec({"variant": "mine", "spec": "/x/mine.mj"}) == "/x/mine.mj"
+
+
+@pytest.mark.parametrize("key,value", [("agents", ["greedy"] * 4), ("seed", 6), ("dealer", 2), ("dealer_streak", 3)])
+def test_replay_verifies_what_the_header_says(load, key, value):
+    """A hand of built-in agents is played again by them: a header whose agents, seed, dealer or streak were
+    changed is not the logged hand (options are played as the header says: an option that changes the hand shows
+    as the first event that differs)."""
+    eng = load("shangrao")
+    lines = log_lines(play_hand(eng, ["random", "greedy", "random", "greedy"], seed=5))
+    assert replay_lines(eng, lines)["identical"]
+    head = json.loads(lines[0])
+    head[key] = value
+    rep = replay_lines(eng, [json.dumps(head)] + lines[1:])
+    assert not rep["identical"] and isinstance(rep["line"], int) and rep["line"] >= 1, rep

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .agents import ScriptedAgent, make_agent
+from .agents import AGENTS, ScriptedAgent, make_agent
 from .state import Game, IllegalAction, Rng
 from .state import run as run_game
 
@@ -111,25 +111,38 @@ def log_lines(g: Game) -> list[str]:
 
 
 def replay_lines(engine: Any, lines: list[str]) -> dict[str, Any]:
-    """Re-run a logged hand from its seed and actions; report identical, or the first difference."""
+    """Re-run a logged hand and report identical, or the first difference. A hand of built-in agents is played
+    again by those agents from the header's seed (so the header's agents are verified too); any other hand
+    replays its logged actions."""
     header = json.loads(lines[0])
     events = [json.loads(x) for x in lines[1:] if x.strip()]
     if header.get("spec_sha256") != engine.variant.spec_sha256:
         return {"identical": False, "line": 1, "difference": "the spec changed since the log was written "
                 f"({str(header.get('spec_sha256', '?'))[:12]} != {engine.variant.spec_sha256[:12]})"}
     n = engine.variant.players
-    scripts: list[list[dict]] = [[] for _ in range(n)]
-    for e in events:
-        if e.get("type") == "action":
-            scripts[e["seat"]].append(e["action"])
+    agents = header.get("agents")
+    builtin = isinstance(agents, list) and len(agents) == n and all(a in AGENTS for a in agents)
+    if builtin:
+        players = [make_agent(a, engine.variant, agent_seed(header["seed"], i)) for i, a in enumerate(agents)]
+    else:
+        scripts: list[list[dict]] = [[] for _ in range(n)]
+        for e in events:
+            if e.get("type") == "action" and isinstance(e.get("seat"), int) and 0 <= e["seat"] < n:
+                scripts[e["seat"]].append(e.get("action"))
+        players = [ScriptedAgent(s) for s in scripts]
     g = Game(engine, seed=header["seed"], dealer=header["dealer"], dealer_streak=header["dealer_streak"],
-             options=header.get("options") or {})
-    g.agent_names = header.get("agents")
+             options=header.get("options") or None)
+    g.agent_names = agents
     try:
-        run(g, [ScriptedAgent(s) for s in scripts])
+        run(g, players)
     except (LookupError, IllegalAction) as e:
         at = len(g.log) + 2  # the line of the first event the replay could not make
         return {"identical": False, "line": at, "difference": f"the replay diverged: {e}"}
+    again = log_header(g)
+    for key in ("seed", "dealer", "dealer_streak", "options", "agents"):
+        if header.get(key) != again[key]:
+            return {"identical": False, "line": 1,
+                    "difference": f"the header's {key} {header.get(key)!r} is not the game's {again[key]!r}"}
     for i, (a, b) in enumerate(zip(events, g.events)):
         if a != b:
             return {"identical": False, "line": i + 2, "difference": f"logged {a} but replayed {b}"}
