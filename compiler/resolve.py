@@ -121,7 +121,7 @@ def clause_key(c: Clause, in_table: bool = False) -> tuple:
 
 
 def merge(base: list[Clause], overlay: list[Clause], col: Collector, in_table: bool = False) -> list[Clause]:
-    """Apply an overlay block to a base block (docs/language.md, Overlays)."""
+    """Apply an overlay block to a base block (see the README's `extends` section)."""
     result = list(base)
     restated: set[str] = set()
     for c in overlay:
