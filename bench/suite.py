@@ -85,18 +85,18 @@ N5, NH, INT = 5 ** 9, 24, 4
 # ---- settings ----------------------------------------------------------------------------------------------
 def settings(quick: bool, repeats: int | None) -> dict[str, Any]:
     """How much to measure: hands per class and wild count, loop budgets and simulated hands per backend."""
-    if quick:
-        s = {"repeats": 3, "hands": {"native": 12, "reference": 4}, "budget": {"native": 0.02, "reference": 0.0},
-             "waits_hands": {"native": 10, "reference": 2}, "new_hands": {"native": 12, "reference": 1},
-             "sim": {"native": {"random": 40, "greedy": 4, "python": 20},
+    if quick:   # a smoke run: every figure once over, a few seconds a variant (the reference on one or two hands)
+        s = {"repeats": 2, "hands": {"native": 8, "reference": 2}, "budget": {"native": 0.01, "reference": 0.0},
+             "waits_hands": {"native": 6, "reference": 1}, "new_hands": {"native": 6, "reference": 1},
+             "sim": {"native": {"random": 20, "greedy": 2, "python": 10},
                      "reference": {"random": 1, "greedy": 1, "python": 1}},
-             "import_runs": 2}
+             "import_runs": 1, "scaling_rows": 20_000}
     else:
         s = {"repeats": 5, "hands": {"native": 40, "reference": 10}, "budget": {"native": 0.1, "reference": 0.0},
              "waits_hands": {"native": 100, "reference": 10}, "new_hands": {"native": 200, "reference": 2},
              "sim": {"native": {"random": 1000, "greedy": 200, "python": 500},
                      "reference": {"random": 3, "greedy": 1, "python": 2}},
-             "import_runs": 5}
+             "import_runs": 5, "scaling_rows": 200_000}
     if repeats is not None:
         s["repeats"] = max(1, repeats)
     return s
@@ -381,8 +381,10 @@ def tenhou34(d: dict[str, Any]) -> list[int]:
 
 
 # ---- the measurements -------------------------------------------------------------------------------------------
-def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, Any], note: Callable[[str], None]
-                  ) -> dict[str, Any]:
+def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, Any], note: Callable[[str], None],
+                  maker: Any = None) -> dict[str, Any]:
+    """Every per-backend figure of one variant; `maker` (default eng) is the engine that makes the new hands
+    (the native one: making hands evaluates and asks for waits many times, and both back ends agree)."""
     import mjrules
 
     b = eng.backend
@@ -405,10 +407,11 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
                    "pass": check_target("win_check", hps["median"]) if native else None,
                    "batch_pass": check_target("batch_check", bps["median"]) if native else None}
             if native and cls == "random":   # thread scaling, on batches large enough to split
+                rows = row["scaling_rows"] = cfg["scaling_rows"]
                 row["batch_1_thread_200k_hands_per_s"] = spread(
-                    [1 / x for x in per_batch(eng, forms, reps, budget, 1, 200_000)])
+                    [1 / x for x in per_batch(eng, forms, reps, budget, 1, rows)])
                 row["batch_2_threads_200k_hands_per_s"] = spread(
-                    [1 / x for x in per_batch(eng, forms, reps, budget, 2, 200_000)])
+                    [1 / x for x in per_batch(eng, forms, reps, budget, 2, rows)])
             res["win_check"].append(row)
     # waits: ready hands of every wild count, taken in turn (waits is ~34 evaluations, hence fewer hands)
     ready = [d for group in zip(*(by["ready"] for by in hands.values())) for d in group][:cfg["waits_hands"][b]]
@@ -431,7 +434,8 @@ def bench_backend(eng: Any, hands: dict[int, dict[str, list]], cfg: dict[str, An
     res["hand_value"] = {"hands": len(winning), "per_hand_us": t}
     note(f"{eng.variant.name} {b}: evaluate on hands not seen before")
     k = cfg["new_hands"][b]   # per wild count and repeat; the reference warms on a few hands only (it is slow)
-    new = [[d for nw in hands for d in HandMaker(eng, SEED + 1 + r).make(k, nw)["winning"]] for r in range(reps)]
+    new = [[d for nw in hands for d in HandMaker(maker or eng, SEED + 1 + r).make(k, nw)["winning"]]
+           for r in range(reps)]
     warm = winning if native else winning[:k]
     t = spread([x * 1e6 for x in first_sight(lambda: mjrules.load(eng.variant, backend=b), warm, new)])
     res["evaluate_new"] = {"hands": len(new[0]), "per_hand_us": t,
@@ -549,7 +553,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
                                 "hands": {str(nw): {c: len(h[c]) for c in h} for nw, h in hands.items()},
                                 "backends": {}}
         for b in BACKENDS:
-            vres["backends"][b] = bench_backend(engines[b], hands, cfg, note)
+            vres["backends"][b] = bench_backend(engines[b], hands, cfg, note, engines["native"])
         native_us = {r["class"]: r["per_hand_us"]["median"] for r in vres["backends"]["native"]["win_check"]
                      if r["wilds"] == 0}
         note(f"{name}: evaluate, native against reference on the same hands")
@@ -610,8 +614,9 @@ def render(r: dict[str, Any]) -> str:
             lines.append(f"  {label:<{w}}{_fmt(row['batch_hands_per_s'], digits=0):>36}"
                          f"{_fmt(rr['batch_hands_per_s'] if rr else None, digits=0):>36}  "
                          f"{_target('batch_check')} {_mark(row['batch_pass'])}")
-            for key, label in (("batch_1_thread_200k_hands_per_s", "  batch of 200k rows, 1 thread"),
-                               ("batch_2_threads_200k_hands_per_s", "  batch of 200k rows, 2 threads")):
+            k = f"{row.get('scaling_rows', 200_000) // 1000}k"   # the key names say 200k: --quick batches 20k rows
+            for key, label in (("batch_1_thread_200k_hands_per_s", f"  batch of {k} rows, 1 thread"),
+                               ("batch_2_threads_200k_hands_per_s", f"  batch of {k} rows, 2 threads")):
                 if key in row:
                     lines.append(f"  {label:<{w}}{_fmt(row[key], digits=0):>36}")
         for key, label, tgt in (("waits", "wait kinds us/hand, ready hands", True),

@@ -47,10 +47,16 @@ def compile_text(text: str, file: str = "<spec>", base_dir: Path | None = None) 
 
 def compile_file(path: str | Path) -> Variant:
     """Check a spec file and return its IR."""
-    from .resolve import read_spec
+    from .errors import Collector
+    from .resolve import looks_like_spec, read_spec
 
     path = Path(path)
     text, file = read_spec(path)
+    if path.suffix != ".mj" and not looks_like_spec(text):   # never quote a file that is not a spec
+        col = Collector()
+        col.error("E007", f"{file} is not a spec: it does not begin with `variant`", None,
+                  "a spec is a .mj file that begins with: variant my_variant \"Label\" {")
+        col.raise_if_any()
     return compile_text(text, file, path.parent)
 
 

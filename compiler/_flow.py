@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import builtins as B
 from . import ir
-from .errors import did_you_mean, one_of
+from .errors import one_of
 from .nodes import Clause
 from .reader import ANY_STAGE, SECTIONS, Reader
 
@@ -143,7 +143,7 @@ def check_horses(self, c: Clause | None, maps: tuple[ir.TileMap, ...]) -> ir.Hor
         names = [m.name for m in maps]
         if w is not None:
             if w.value not in names:
-                self.col.error("E016", f"unknown map '{w.value}'", w.span, did_you_mean(w.value, names) or one_of(names))
+                self.col.error("E016", f"unknown map '{w.value}'", w.span, self.col.suggest(w.value, names) or one_of(names))
             else:
                 name = w.value
     return ir.Horses(count, name, self.src(c))

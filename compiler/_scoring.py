@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from . import builtins as B
 from . import ir
-from .errors import did_you_mean, one_of
+from .errors import one_of
 from .exprs import STAGE, STAGE_VALUE
+from .limits import MAX_ITEMS
 from .nodes import Clause
 from .reader import ANY_STAGE, PAY_BLOCK, PAY_SETS, SECTIONS, Reader
 
@@ -85,13 +86,17 @@ def check_table(self, c: Clause) -> ir.Table:
     columns: tuple[str, ...] = ()
     rows: list[ir.TableRow] = []
     seen: dict[tuple, int] = {}
-    for row in self.body_of(c):
+    body = self.body_of(c)
+    if len(body) > MAX_ITEMS:
+        self.col.error("E040", f"too many rows in table '{name}': {len(body)}, the limit is {MAX_ITEMS}",
+                       body[MAX_ITEMS].key_span, "no rule book needs this many; merge some of them")
+    for row in body:
         if row.keyword == "columns":
             cols = Reader(row, self.col, "columns STATUS...").names_rest("status names", None)
             for w in row.words:
                 if w.kind == "name" and w.value not in self.names.statuses:
                     self.col.error("E028", f"unknown status '{w.value}' in columns", w.span,
-                                   did_you_mean(w.value, self.names.statuses) or one_of(self.names.statuses))
+                                   self.col.suggest(w.value, self.names.statuses) or one_of(self.names.statuses))
             if column_var is None:
                 self.col.error("E028", "a table by pattern alone has one column; remove 'columns'", row.span,
                                "or write `by pattern, status`")
@@ -103,13 +108,13 @@ def check_table(self, c: Clause) -> ir.Table:
             continue
         if row.keyword not in self.names.patterns:
             self.col.error("E028", f"unknown pattern '{row.keyword}' in table '{name}'", row.key_span,
-                           did_you_mean(row.keyword, self.names.patterns) or one_of(self.names.patterns))
+                           self.col.suggest(row.keyword, self.names.patterns) or one_of(self.names.patterns))
             continue
         mods = []
         for w in row.words:
             if w.kind != "name" or w.value not in self.names.modifiers:
                 self.col.error("E028", f"unknown modifier '{w.text()}' in table '{name}'", w.span,
-                               did_you_mean(w.text(), self.names.modifiers) or one_of(self.names.modifiers))
+                               self.col.suggest(w.text(), self.names.modifiers) or one_of(self.names.modifiers))
             else:
                 mods.append(w.value)
         key = (row.keyword, frozenset(mods))

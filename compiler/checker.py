@@ -3,11 +3,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mjrules.arith import MAX_VALUE, MAX_VALUE_TEXT
+
 from . import builtins as B
 from . import ir
-from .errors import Collector, did_you_mean, one_of
+from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .glossary import LINE_BREAK_HINT
+from .limits import MAX_ITEMS
 from .nodes import Citation, Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
 from .resolve import Resolved
@@ -39,7 +42,7 @@ class Checker:
         for c in clauses:
             if c.keyword not in allowed:
                 hint = (f"'{c.keyword}' continues the expression of the line before, but {LINE_BREAK_HINT}"
-                        if c.keyword in _CONTINUATIONS else did_you_mean(c.keyword, allowed) or one_of(allowed))
+                        if c.keyword in _CONTINUATIONS else self.col.suggest(c.keyword, allowed) or one_of(allowed))
                 self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span, hint)
                 continue
             if c.cond is not None and c.keyword not in CONDITIONAL:
@@ -187,6 +190,7 @@ class Checker:
 
     def check_citations(self) -> None:
         known = set(self.rule_ids)
+        listed: set[tuple[str, str]] = set()   # (rule id, clause description) already in self.citations
         for top in self.r.body:
             for c in top.walk():
                 seen: dict[str, Citation] = {}
@@ -197,12 +201,13 @@ class Checker:
                         seen.setdefault(rid, cite)
                         if known and rid not in known:
                             self.col.error("E021", f"unknown rule id {rid}", cite.span,
-                                           did_you_mean(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
+                                           self.col.suggest(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
                         self.citations.setdefault(rid, [])
                         desc = f"{c.span.file.rsplit('/', 1)[-1]}:{c.span.line} {c.keyword}"
                         if c.words and c.words[0].kind in ("name", "number", "string"):
                             desc += f" {c.words[0].value}"
-                        if desc not in self.citations[rid]:
+                        if (rid, desc) not in listed:
+                            listed.add((rid, desc))
                             self.citations[rid].append(desc)
 
     def cited_twice(self, c: Clause, rid: str, first: Citation, again: Citation) -> None:
@@ -224,6 +229,11 @@ class Checker:
         seen: dict[str, Clause] = {}
         score = next((c for c in top.get("score", []) if c.body), None)
         defines = top.get("define", []) + [c for c in (score.body if score else []) if c.keyword == "define"]
+        for kind, clauses in [(k, top.get(k, [])) for k in ("option", "pattern", "modifier", "event", "status",
+                                                             "table")] + [("define", defines)]:
+            if len(clauses) > MAX_ITEMS:
+                self.col.error("E040", f"too many {_plural(kind)}: {len(clauses)}, the limit is {MAX_ITEMS}",
+                               clauses[MAX_ITEMS].key_span, "no rule book needs this many; merge some of them")
 
         def declare(c: Clause, kind: str) -> str | None:
             if not c.words or c.words[0].kind != "name":
@@ -232,7 +242,7 @@ class Checker:
             name = c.words[0].value
             if name in seen:
                 self.col.error("E018", f"duplicate name '{name}'", c.words[0].span,
-                               f"'{name}' is already a {seen[name].keyword} on line {seen[name].span.line}")
+                               f"'{name}' is already {article(seen[name].keyword)} on line {seen[name].span.line}")
                 return None
             if name in B.VARIABLES or name in B.FUNCTIONS or name in B.WIN_BY or name in B.BUILTIN_GROUPS:
                 self.col.error("E018", f"'{name}' is a builtin name", c.words[0].span, "choose another name")
@@ -259,6 +269,10 @@ class Checker:
                 t, default = "bool", v.value
             elif v.op == "number":
                 t, default = "num", v.value
+                if not -MAX_VALUE <= default <= MAX_VALUE:
+                    self.col.error("E039", f"option '{name}': its default is outside the range of values "
+                                           f"(+-{MAX_VALUE_TEXT})", v.span, "numbers in a spec have at most a few digits")
+                    default = 0
             elif v.op == "string":
                 t, default = "str", v.value
             else:
@@ -328,7 +342,7 @@ class Checker:
             g = self.names.groups.get(w.value)
             if g is None:
                 self.col.error("E016", f"unknown tile group '{w.value}'", w.span,
-                               did_you_mean(w.value, self.names.groups) or one_of(self.names.groups))
+                               self.col.suggest(w.value, self.names.groups) or one_of(self.names.groups))
                 return ()
             return g
         if w.kind in ("tiles", "range"):
@@ -546,7 +560,7 @@ class Checker:
         for w in words:
             if w.kind != "name" or w.value not in self.names.patterns:
                 self.col.error("E015", f"unknown pattern '{w.text()}'", w.span,
-                               did_you_mean(w.text(), self.names.patterns) or one_of(self.names.patterns))
+                               self.col.suggest(w.text(), self.names.patterns) or one_of(self.names.patterns))
             else:
                 out.append(w.value)
         return out

@@ -22,7 +22,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "13"
+CODEGEN_VERSION = "14"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -59,6 +59,29 @@ _ARITH = {"add": "+", "sub": "-", "mul": "*"}
 _CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _COUNTS = {"all_in": "rf_all_in", "contains": "rf_contains", "count_in": "rf_count_in"}
 _NK = 34  # the tile kinds a reading counts (flowers are never in a hand)
+
+
+FAN = 8  # terms per parenthesised group of a long `and`, `or` or `|` in the generated code
+
+
+def joined(parts: list[str], sep: str, empty: str) -> str:
+    """parts joined by the operator `sep` (and, or, |), in parenthesised groups of at most FAN, the groups
+    grouped likewise: a chain of n terms nests log_FAN(n) deep in the generated source, not n (Cython's
+    parser recurses once per term of a chain, its code generator once per operand)."""
+    if not parts:
+        return empty
+    while len(parts) > 1:
+        parts = ["(" + f" {sep} ".join(parts[i:i + FAN]) + ")" for i in range(0, len(parts), FAN)]
+    return parts[0]
+
+
+def folded(parts: list[str], fn: str) -> str:
+    """fn(a, b) over parts as a balanced tree of calls: for an associative fn (t_and, n_max, ...) the value of
+    the left fold, nested log2(n) deep instead of n."""
+    while len(parts) > 1:
+        parts = [f"{fn}({parts[i]}, {parts[i + 1]})" if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    return parts[0]
 
 
 def template_digest() -> str:
@@ -325,22 +348,18 @@ class ExprCompiler:
         if op == "in":
             x0 = self.num(a[0])
             parts = [f"({x0} == {self.num(o)})" for o in a[1:]]  # `|`: every option is evaluated, as in Python
-            return ("(" + " | ".join(parts) + ")" if parts else "0"), "b"
+            return joined(parts, "|", "0"), "b"
         if op in ("and", "or"):
-            if not a:
-                return ("1" if op == "and" else "0"), "b"
-            return "(" + f" {op} ".join(self.cond(x) for x in a) + ")", "b"
+            return joined([self.cond(x) for x in a], op, "1" if op == "and" else "0"), "b"
         if op == "not":
             return f"(not {self.cond(a[0])})", "b"
         if op == "if":
             if self.types.of(e) == "bool":
-                return f"({self.cond(a[1])} if {self.cond(a[0])} else {self.cond(a[2])})", "b"
+                # each branch a bint: `x.f.no_melds if c else 1` (a bint and an int) is a Python object to Cython
+                return f"(<bint>{self.cond(a[1])} if {self.cond(a[0])} else <bint>{self.cond(a[2])})", "b"
             return f"({self.num(a[1])} if {self.cond(a[0])} else {self.num(a[2])})", "n"
         if op in ("max", "min"):
-            acc = self.num(a[0])
-            for x in a[1:]:
-                acc = f"n_{op}({acc}, {self.num(x)})"
-            return acc, "n"
+            return folded([self.num(x) for x in a], f"n_{op}"), "n"
         return "n_err(x)", "n"
 
     def _literal(self, value: Any) -> str:
@@ -439,17 +458,15 @@ class ExprCompiler:
             if op not in ("eq", "ne") and self.types.of(a[0]) in ("str", "group"):
                 return "(n_err(x) != 0.0)", "t"
             return f"t_{op}({self.pnum(a[0])}, {self.pnum(a[1])})", "t"
-        if op == "in":
+        if op == "in":   # unknown when x is; else true on a match, unknown on an unknown option, else false
             x0 = self.pnum(a[0])
-            acc = "0"
-            for o in a[1:]:
-                acc = f"t_in_step({acc}, {x0}, {self.pnum(o)})"
-            return f"t_in_end({acc}, {x0})", "t"
+            if len(a) == 1:
+                return f"t_in_end(0, {x0})", "t"
+            return folded([f"t_eq({x0}, {self.pnum(o)})" for o in a[1:]], "t_or"), "t"
         if op in ("and", "or"):
-            acc = "1" if op == "and" else "0"
-            for x in a:
-                acc = f"t_{op}({acc}, {self.tri(x)})"
-            return acc, "t"
+            unit = "1" if op == "and" else "0"
+            return folded([unit] + [self.tri(x) for x in a] if len(a) < 2 else [self.tri(x) for x in a],
+                          f"t_{op}"), "t"
         if op == "not":
             return f"t_not({self.tri(a[0])})", "t"
         if op == "if":
@@ -457,10 +474,7 @@ class ExprCompiler:
                 return f"t_if_t({self.tri(a[0])}, {self.tri(a[1])}, {self.tri(a[2])})", "t"
             return f"t_if_n({self.tri(a[0])}, {self.pnum(a[1])}, {self.pnum(a[2])})", "n"
         if op in ("max", "min"):
-            acc = self.pnum(a[0])
-            for x in a[1:]:
-                acc = f"p_{op}({acc}, {self.pnum(x)})"
-            return acc, "n"
+            return folded([self.pnum(x) for x in a], f"p_{op}"), "n"
         return "n_err(x)", "n"
 
     def _pcall(self, name: str, args: tuple) -> tuple[str, str]:
@@ -715,7 +729,7 @@ def _table(cx: ExprCompiler, v: Variant, i: int) -> dict[str, Any]:
         mods = [cx.index["modifier"].get(m) for m in row.modifiers]
         if p is None or None in mods or not row.cells:
             continue
-        test = " and ".join([f"rd.pattern == {p}"] + [f"ref_mod(x, rd, {m})" for m in mods])
+        test = joined([f"rd.pattern == {p}"] + [f"ref_mod(x, rd, {m})" for m in mods], "and", "1")
         cells = [cx._literal(c) for c in row.cells]
         pick = cells[-1]
         for ci in range(len(cells) - 2, -1, -1):
@@ -743,7 +757,7 @@ def render(v: Variant, key: str = "") -> str:
         if m.applies_to and not pats:
             code = "0"  # it names no pattern of this variant, so it never applies
         elif m.applies_to:
-            code = "(" + " or ".join(f"rd.pattern == {p}" for p in pats) + f") and {cx.cond(m.cond)}"
+            code = f"{joined([f'rd.pattern == {p}' for p in pats], 'or', '0')} and {cx.cond(m.cond)}"
         else:
             code = cx.cond(m.cond)
         blocks["modifiers"].append({"i": i, "code": code, "line": _line(m.src)})
@@ -789,7 +803,7 @@ def render(v: Variant, key: str = "") -> str:
         pats = [cx.index["pattern"][n] for n in m.applies_to if n in cx.index["pattern"]]
         if m.applies_to and not pats:
             continue  # it names no pattern of this variant, so it never applies
-        mods.append({"pats": " or ".join(f"p == {q}" for q in pats) if pats else "1", "tri": cx.tri(m.cond)
+        mods.append({"pats": joined([f"p == {q}" for q in pats], "or", "1"), "tri": cx.tri(m.cond)
                      if m.cond is not None else "1"})
     cx.pattern_var = None
     blocks["value_bounds"] = {"lines": vbc.lines, "vars": [f"v{i}" for i in range(vbc.n)], "lo": blo, "hi": bhi,

@@ -6,6 +6,10 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+SHOWN_COLUMNS = 100  # a longer source line is shown as a window of it around the caret
+MAX_SHOWN = 50       # diagnostics a rendered SpecError shows; then a line says how many more there are
+MAX_HINTS = 100      # "did you mean" searches per check (each scans every name); later errors get none
+
 
 @dataclass(frozen=True)
 class Span:
@@ -44,6 +48,7 @@ class Diagnostic:
             if self.span.end_line == self.span.line and self.span.end_column > self.span.column:
                 end = self.span.end_column - 1
             end = max(start + 1, min(end, len(text)))
+            text, start, end = _clip(text, start, end)
             pad, width = _cells(text[:start]), max(1, _cells(text[start:end]))
             out.append(f"  {num:>3} | {text}")
             out.append(f"  {'':>3} | {' ' * pad}{'^' * width}")
@@ -62,6 +67,18 @@ class Diagnostic:
         }
 
 
+def _clip(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """A source line longer than SHOWN_COLUMNS cut to a window around the span [start, end), marked '...'."""
+    if len(text) <= SHOWN_COLUMNS:
+        return text, start, end
+    start = min(start, len(text))
+    end = min(end, start + SHOWN_COLUMNS // 2)
+    lo = max(0, start - SHOWN_COLUMNS // 4)
+    hi = min(len(text), max(end, lo + SHOWN_COLUMNS))
+    head, tail = ("..." if lo > 0 else ""), ("..." if hi < len(text) else "")
+    return head + text[lo:hi] + tail, start - lo + len(head), end - lo + len(head)
+
+
 def _cells(text: str) -> int:
     """Terminal columns: wide (CJK) characters take two."""
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
@@ -74,8 +91,15 @@ class SpecError(Exception):
         self.diagnostics: list[Diagnostic] = list(diagnostics)
         super().__init__(self.render())
 
-    def render(self) -> str:
-        return "\n".join(d.render() for d in self.diagnostics)
+    def render(self, limit: int | None = MAX_SHOWN) -> str:
+        """Every diagnostic, or the first `limit` of them and a line saying how many more there are."""
+        shown = self.diagnostics if limit is None else self.diagnostics[:limit]
+        out = [d.render() for d in shown]
+        more = len(self.diagnostics) - len(shown)
+        if more:
+            out.append(f"mjrules: ... and {more} more error{'s' if more > 1 else ''} not shown "
+                       f"({len(self.diagnostics)} in all; --json lists every one)")
+        return "\n".join(out)
 
     @property
     def codes(self) -> list[str]:
@@ -88,14 +112,30 @@ class Collector:
 
     sources: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    hints_left: list[int] = field(default_factory=lambda: [MAX_HINTS])  # shared with its sub-collectors
+    lines: dict[str, list[str]] = field(default_factory=dict, repr=False)  # each source's lines, split once
+
+    def sub(self) -> Collector:
+        """A collector for a tentative check: the same sources, line cache and hint budget, its own errors."""
+        return Collector(self.sources, [], self.hints_left, self.lines)
 
     def error(self, code: str, message: str, span: Span | None = None, hint: str | None = None) -> None:
         line = None
         if span is not None and span.file in self.sources:
-            lines = self.sources[span.file].splitlines()
+            lines = self.lines.get(span.file)
+            if lines is None:
+                lines = self.lines[span.file] = self.sources[span.file].splitlines()
             if 0 < span.line <= len(lines):
                 line = lines[span.line - 1]
         self.diagnostics.append(Diagnostic(code, message, span, hint, line))
+
+    def suggest(self, word: str, choices: Iterable[str]) -> str | None:
+        """did_you_mean while this check's budget of MAX_HINTS searches lasts, then None: a spec with thousands
+        of unknown names must not cost a search over every name for each of them."""
+        if self.hints_left[0] <= 0:
+            return None
+        self.hints_left[0] -= 1
+        return did_you_mean(word, choices)
 
     def raise_if_any(self) -> None:
         if self.diagnostics:
@@ -117,6 +157,11 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
         close = difflib.get_close_matches(word.lower(), list(low), n=1, cutoff=0.6)
         close = [low[c] for c in close]
     return f"did you mean '{close[0]}'?" if close else None
+
+
+def article(noun: str) -> str:
+    """'an option', 'a pattern'."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def one_of(choices: Iterable[str]) -> str | None:

@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mjrules.arith import ARITHMETIC, MAX_VALUE_TEXT, ValueRangeError, in_range
+
 from . import builtins as B
-from .errors import Collector, did_you_mean
+from .errors import Collector
 from .ir import Expr
+from .limits import MAX_EXPR_DEPTH, MAX_TERMS
 from .nodes import Expr as AstExpr
 
 _BINOPS = {"+": "add", "-": "sub", "*": "mul", "/": "div"}
@@ -63,17 +66,40 @@ class ExprChecker:
         self.define_ir: dict[str, Expr] = {}
         self._define_ok: dict[tuple[str, str, int], bool] = {}
         self._stack: list[str] = []
+        self._level = 0   # check() calls open: only the outermost measures the expression's depth
+        self._define_depth: dict[str, int] = {}
+        self._deep_said: dict[int, AstExpr] = {}   # expressions E036 has been said for
+        self._folded: dict[int, tuple[Expr, int | float]] = {}  # id(IR) -> (IR, its constant value)
 
     # ---- entry points ------------------------------------------------------------------------------
     def check(self, e: AstExpr, ctx: str, stage: int, want: str | None = None) -> Expr:
-        if not self._stack and _depth(e) > MAX_EXPR_DEPTH:
-            self.col.error("E002", f"expression nested too deeply (more than {MAX_EXPR_DEPTH} levels)", e.span,
-                           "split it with `define`")
+        if not self._stack and not self._level and _depth(e, self.define_depth) > MAX_EXPR_DEPTH:
+            self._too_deep(e)
             return Expr("const", (0,))
-        ir, t = self._lower(e, ctx, stage)
+        self._level += 1
+        try:
+            ir, t = self._lower(e, ctx, stage)
+        finally:
+            self._level -= 1
         if want is not None and t not in (want, "error"):
             self._type_error(e, f"expected a {_tname(want)} here, found a {_tname(t)}")
         return ir
+
+    def _too_deep(self, e: AstExpr) -> None:
+        """E036 for an expression too deep, said once: where a define it uses is too deep itself, at the lowest
+        such define of the chain instead."""
+        while True:
+            deeper = next((n for n in _names_in(e) if n in self.names.defines
+                           and self.define_depth(n) > MAX_EXPR_DEPTH), None)
+            if deeper is None:
+                break
+            e = self.names.defines[deeper]
+        if id(e) in self._deep_said:
+            return
+        self._deep_said[id(e)] = e
+        self.col.error("E036", f"expression nested too deeply: more than {MAX_EXPR_DEPTH} levels", e.span,
+                       "a sum or product of n terms counts n levels, and each define it uses counts as written "
+                       "out: split it")
 
     def cond(self, e: AstExpr | None, kind: str | None, ctx: str, stage: int) -> Expr | None:
         if e is None:
@@ -96,7 +122,7 @@ class ExprChecker:
             g = self.names.groups.get(e.value)
             if g is None:
                 self.col.error("E016", f"unknown tile group '{e.value}'", e.span,
-                               did_you_mean(e.value, self.names.groups) or "groups: " + ", ".join(sorted(self.names.groups)))
+                               self.col.suggest(e.value, self.names.groups) or "groups: " + ", ".join(sorted(self.names.groups)))
                 return ()
             return g
         if e.op == "tiles":
@@ -112,7 +138,20 @@ class ExprChecker:
     # ---- the lowering --------------------------------------------------------------------------------
     def _lower(self, e: AstExpr, ctx: str, stage: int) -> tuple[Expr, str]:
         op = e.op
+        terms = len(e.args) - (1 if op == "in" else 0)
+        if op in ("and", "or", "in", "call") and terms > MAX_TERMS:
+            what = {"and": "terms joined by 'and'", "or": "terms joined by 'or'", "in": "values in one 'in (...)'",
+                    "call": f"arguments to '{e.value}'"}[op]
+            self.col.error("E037", f"too many {what}: {terms}, the limit is {MAX_TERMS}", e.span,
+                           "split the rule into shorter clauses, or into defines for a value")
+            return Expr("const", (0,)), "error"
         if op == "number":
+            try:
+                in_range(e.value)
+            except ValueRangeError:
+                self.col.error("E039", f"number out of range: the range of values is +-{MAX_VALUE_TEXT}", e.span,
+                               "numbers in a spec have at most a few digits")
+                return Expr("const", (0,)), "error"
             return Expr("const", (e.value,)), "num"
         if op == "string":
             return Expr("const", (e.value,)), "str"
@@ -140,14 +179,16 @@ class ExprChecker:
         if op == "not":
             return Expr("not", (self.check(e.args[0], ctx, stage, "bool"),)), "bool"
         if op == "neg":
-            return Expr("neg", (self.check(e.args[0], ctx, stage, "num"),)), "num"
+            x = self.check(e.args[0], ctx, stage, "num")
+            return self._fold(Expr("neg", (x,)), e), "num"
         if op == "pow":
-            return Expr("pow", (self.check(e.args[0], ctx, stage, "num"), self.check(e.args[1], ctx, stage, "num"))), "num"
+            a, b = self.check(e.args[0], ctx, stage, "num"), self.check(e.args[1], ctx, stage, "num")
+            return self._fold(Expr("pow", (a, b)), e), "num"
         if op in ("sum", "product"):
             items = e.args
             acc = self.check(items[0], ctx, stage, "num")
             for i in range(1, len(items), 2):
-                acc = Expr(_BINOPS[items[i]], (acc, self.check(items[i + 1], ctx, stage, "num")))
+                acc = self._fold(Expr(_BINOPS[items[i]], (acc, self.check(items[i + 1], ctx, stage, "num"))), e)
             return acc, "num"
         if op == "cmp":
             a, ta = self._lower(e.args[0], ctx, stage)
@@ -169,6 +210,59 @@ class ExprChecker:
                 opts.append(xi)
             return Expr("in", (a, *opts)), "bool"
         raise AssertionError(op)  # pragma: no cover
+
+    # ---- constants -----------------------------------------------------------------------------------
+    def constant(self, x: Expr) -> int | float | None:
+        """The value of an IR number that is a constant (a literal, arithmetic of constants, a define of one)."""
+        if x.op == "const":
+            v = x.args[0]
+            return v if type(v) in (int, float) else None
+        if x.op == "ref" and x.args[0] == "define":
+            d = self.define_ir.get(x.args[1])
+            return None if d is None else self.constant(d)
+        hit = self._folded.get(id(x))
+        return hit[1] if hit is not None and hit[0] is x else None
+
+    def _fold(self, x: Expr, e: AstExpr) -> Expr:
+        """Evaluate arithmetic of constants now, with the interpreter's arithmetic (mjrules.arith): a constant
+        divisor of zero is E038, a constant outside the range of values E039. The IR keeps the expression as
+        written (the rule book shows it so); its value is remembered for the expressions around it."""
+        args = [self.constant(a) for a in x.args]
+        if x.op == "div" and args[1] == 0:
+            self.col.error("E038", "division by zero: the divisor is a constant 0", e.span,
+                           "a division by zero would give 0 for every hand; write the value you mean")
+            return x
+        if None in args:
+            return x
+        try:
+            v = -args[0] if x.op == "neg" else ARITHMETIC[x.op](*args)
+        except ValueRangeError as err:
+            self.col.error("E039", f"constant out of range: {err}", e.span,
+                           f"values stay within +-{MAX_VALUE_TEXT}")
+            return Expr(x.op, x.args)   # a new node: not folded, so the error is said once
+        self._folded[id(x)] = (x, v)
+        return x
+
+    def define_depth(self, name: str) -> int:
+        """Levels of a define's expression with the defines it uses written out (0 for an unknown name or one in
+        a cycle), without recursion: a chain of thousands of defines must not overflow the stack."""
+        memo, todo, open_ = self._define_depth, [name], set()
+        while todo:
+            n = todo[-1]
+            if n in memo or n not in self.names.defines:
+                todo.pop()
+                continue
+            deps = [d for d in _names_in(self.names.defines[n]) if d in self.names.defines and d not in memo
+                    and d not in open_]
+            if deps and n not in open_:
+                open_.add(n)
+                todo += deps
+                continue
+            todo.pop()
+            open_.discard(n)
+            memo[n] = 0   # a cycle back to n counts 0 (E027 reports it)
+            memo[n] = _depth(self.names.defines[n], lambda d: memo.get(d, 0))
+        return memo.get(name, 0)
 
     def _name(self, e: AstExpr, ctx: str, stage: int) -> tuple[Expr, str]:
         name = e.value
@@ -193,7 +287,7 @@ class ExprChecker:
                 return Expr("group", (name, self.names.groups.get(name, B.BUILTIN_GROUPS.get(name)))), "group"
             choices = list(self.names.all()) + list(B.VARIABLES) + list(B.WIN_BY)
             self.col.error("E015", f"unknown name '{name}'", e.span,
-                           did_you_mean(name, choices) or "define it; `mjrules show --vocabulary` lists the builtin names")
+                           self.col.suggest(name, choices) or "define it; `mjrules show --vocabulary` lists the builtin names")
             return Expr("const", (0,)), "error"
         if ctx == B.SETTLE and kind in ("pattern", "modifier", "event", "status"):
             return Expr("ref", (kind, name)), "bool"  # what the win's result names
@@ -220,7 +314,7 @@ class ExprChecker:
             return Expr("ref", ("define", name)), "error"
         key = (name, ctx, stage)
         if key not in self._define_ok:
-            sub = Collector(self.col.sources)
+            sub = self.col.sub()
             outer, self.col = self.col, sub
             self._stack.append(name)
             try:
@@ -247,7 +341,7 @@ class ExprChecker:
         fn = B.FUNCTIONS.get(e.value)
         if fn is None:
             self.col.error("E030", f"unknown function '{e.value}'", e.span,
-                           did_you_mean(e.value, B.FUNCTIONS) or "functions: " + ", ".join(
+                           self.col.suggest(e.value, B.FUNCTIONS) or "functions: " + ", ".join(
                                sorted(f for f, x in B.FUNCTIONS.items() if ctx in x.contexts)))
             return Expr("const", (0,)), "error"
         if ctx not in fn.contexts:
@@ -276,21 +370,33 @@ class ExprChecker:
         self.col.error("E017", f"type error: {msg}", e.span)
 
 
-MAX_EXPR_DEPTH = 120
-
-
-def _depth(e: AstExpr) -> int:
-    """Depth of the IR an expression lowers to (a sum of n terms nests n deep), iteratively."""
+def _depth(e: AstExpr, define_depth) -> int:
+    """Depth of the IR an expression lowers to (a sum of n terms nests n deep), with each define it names
+    written out below its name (define_depth(name): the define's depth, 0 for other names), iteratively; it
+    stops counting past MAX_EXPR_DEPTH."""
     best, todo = 0, [(e, 1)]
     while todo:
         x, d = todo.pop()
+        if x.op == "name" and isinstance(x.value, str):
+            d += define_depth(x.value)   # the reference, then the define's own levels
         best = max(best, d)
         if best > MAX_EXPR_DEPTH:
             return best
         kids = [a for a in x.args if isinstance(a, AstExpr)]
-        step = len(kids) if x.op in ("sum", "product") else 1
+        step = len(kids) - 1 if x.op in ("sum", "product") else 1   # n terms: n - 1 nested operations
         todo += [(k, d + step) for k in kids]
     return best
+
+
+def _names_in(e: AstExpr) -> list[str]:
+    """The names an expression mentions, iteratively."""
+    out, todo = [], [e]
+    while todo:
+        x = todo.pop()
+        if x.op == "name":
+            out.append(x.value)
+        todo += [a for a in x.args if isinstance(a, AstExpr)]
+    return out
 
 
 def _group_label(e: AstExpr) -> str:

@@ -265,7 +265,7 @@ LINE_BREAK_HINT = ("a line break ends a clause, even in the middle of an express
 # every error code the compiler emits -> its meaning
 ERRORS: dict[str, str] = {
     "E001": "unexpected character (or a spec that is not UTF-8 text)",
-    "E002": "input refused: too large (> 1,000,000 characters), too many tokens, or nested too deeply",
+    "E002": "input refused: too large (> 1,000,000 characters) or too many tokens (> 200,000)",
     "E003": "unexpected end of file: an unclosed `{`",
     "E004": "unmatched `}`",
     "E005": "unterminated string",
@@ -299,4 +299,9 @@ ERRORS: dict[str, str] = {
     "E033": "status or rotate rules: `otherwise` missing, or not last",
     "E034": "a clause missing its value or condition",
     "E035": "`remove` names nothing in the base",
+    "E036": "nested too deeply: more than 40 brackets and blocks, or an expression of more than 120 levels",
+    "E037": "more than 1,000 terms in one `and`/`or`, values in one `in`, or arguments to one call",
+    "E038": "division by a constant zero",
+    "E039": "a number or a constant expression outside the range of values, +-10^300",
+    "E040": "more than 1,000 of one kind of item (patterns, modifiers, ...) or rows in one table",
 }

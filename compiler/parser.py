@@ -1,20 +1,19 @@
 """Parser: spec text -> AST, through the Lark LALR grammar, with curated syntax errors."""
 from __future__ import annotations
 
+import bisect
 import re
 import threading
 from importlib import resources
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.visitors import Transformer_NonRecursive
 
 from .errors import Collector, Span, SpecError
 from .glossary import LINE_BREAK_HINT, OPERATOR_WORDS
+from .limits import MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SPEC_CHARS, MAX_TOKENS
 from .nodes import Citation, Clause, Expr, SpecFile, Word
-
-MAX_SPEC_CHARS = 1_000_000
-MAX_DEPTH = 40
-MAX_TOKENS = 200_000
 
 _CITE_RE = re.compile(r"#[ \t]*((?:[A-Z][A-Z0-9]*-[0-9]+[ \t,;]*)+)")
 _ID_RE = re.compile(r"[A-Z][A-Z0-9]*-[0-9]+")
@@ -24,8 +23,13 @@ _CLOSE = {v: k for k, v in _OPEN.items()}
 
 
 class _TooDeep(Exception):
-    def __init__(self, token: Token, why: str):
-        self.token, self.why = token, why
+    def __init__(self, token: Token, code: str, why: str, hint: str):
+        self.token, self.code, self.why, self.hint = token, code, why, hint
+
+
+class _BadNumber(Exception):
+    def __init__(self, token: Token):
+        self.token = token
 
 
 class _PostLex:
@@ -48,15 +52,17 @@ class _PostLex:
         for tok in stream:
             count += 1
             if count > MAX_TOKENS:
-                raise _TooDeep(tok, f"spec has more than {MAX_TOKENS} tokens")
+                raise _TooDeep(tok, "E002", f"input refused: the spec has more than {MAX_TOKENS} tokens",
+                               "split it, or use `extends` to state only what changes")
             t = tok.type
             if t in _OPEN:
                 if t == "LBRACE":
                     self.braces += 1
                 else:
                     self.parens.append(tok)
-                if self.braces + len(self.parens) > MAX_DEPTH:
-                    raise _TooDeep(tok, f"nesting deeper than {MAX_DEPTH} levels")
+                if self.braces + len(self.parens) > MAX_NESTING:
+                    raise _TooDeep(tok, "E036", f"nested too deeply: more than {MAX_NESTING} brackets and blocks "
+                                   "open at once", "flatten it: name a part with `define`")
             elif t in _CLOSE:
                 if t == "RBRACE":
                     self.braces -= 1
@@ -96,7 +102,9 @@ def _span(file: str, obj) -> Span:
                 getattr(obj, "end_column", obj.column + 1) or obj.column + 1)
 
 
-class _ToAst(Transformer):
+class _ToAst(Transformer_NonRecursive):
+    """Parse tree -> AST, without recursion (a long chain of operators makes a deep tree)."""
+
     def __init__(self, file: str):
         super().__init__()
         self.file = file
@@ -273,6 +281,8 @@ class _ToAst(Transformer):
 
 def _num(tok) -> int | float:
     s = str(tok)
+    if len(s.split(".")[0].lstrip("0")) > MAX_NUMBER_DIGITS:
+        raise _BadNumber(tok)
     return float(s) if "." in s else int(s)
 
 
@@ -340,7 +350,7 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse, post: _PostLe
     if at_end:
         line, column = _end_pos(text)
     span = Span(file, line, column, line, column + 1)
-    if not text.strip():
+    if not re.sub(r"#[^\n]*", "", text).strip():
         col.error("E007", "the spec is empty", Span(file, 1, 1, 1, 2), "begin the file with: variant my_variant \"Label\" {")
         return SpecError(col.diagnostics)
     if isinstance(e, UnexpectedCharacters):
@@ -506,8 +516,7 @@ def parse(text: str, file: str = "<spec>") -> SpecFile:
             tree = parser.parse(text)
         except _TooDeep as e:
             t = e.token
-            col.error("E002", f"input refused: {e.why}", Span(file, t.line, t.column, t.line, t.column + 1),
-                      "flatten the nesting or split the spec")
+            col.error(e.code, e.why, Span(file, t.line, t.column, t.line, t.column + 1), e.hint)
             raise SpecError(col.diagnostics) from None
         except UnexpectedInput as e:
             raise _syntax_error(text, file, e, parser.parse, _postlex) from None
@@ -516,16 +525,12 @@ def parse(text: str, file: str = "<spec>") -> SpecFile:
             _comments.clear()
     try:
         spec = _ToAst(file).transform(tree)
-    except (RecursionError, VisitError) as e:
-        orig = getattr(e, "orig_exc", e)
-        if isinstance(orig, ValueError):
-            col.error("E002", "input refused: a number is too long", Span(file, 1, 1, 1, 2),
-                      "numbers in a spec have at most a few digits")
-        elif isinstance(orig, RecursionError):
-            col.error("E002", "input refused: expression nested too deeply", Span(file, 1, 1, 1, 2),
-                      "split the expression with `define`")
-        else:  # pragma: no cover - a bug in the AST builder
+    except VisitError as e:
+        if not isinstance(e.orig_exc, _BadNumber):  # pragma: no cover - a bug in the AST builder
             raise
+        t = e.orig_exc.token
+        col.error("E039", "number out of range: the range of values is +-10^300", _tok_span(file, t),
+                  "numbers in a spec have at most a few digits")
         raise SpecError(col.diagnostics) from None
     spec.text = text
     _attach_citations(spec, comments, col)
@@ -534,8 +539,18 @@ def parse(text: str, file: str = "<spec>") -> SpecFile:
 
 
 def _attach_citations(spec: SpecFile, comments: list[Token], col: Collector) -> None:
-    """A `# ID ...` comment cites its ids for the clause on its line, or else for the next clause."""
+    """A `# ID ...` comment cites its ids for the clause on its line, or else for the next clause (indexed by
+    line first: a spec of many clauses and comments must not cost clauses times comments)."""
     clauses = list(spec.walk())
+    leaf_at: dict[int, Clause] = {}   # line -> the last clause without a block that spans it
+    head_at: dict[int, Clause] = {}   # line -> the last clause that starts on it
+    for c in clauses:
+        head_at[c.span.line] = c
+        if not c.body:
+            for line in range(c.span.line, c.span.end_line + 1):
+                leaf_at[line] = c
+    starts = sorted(range(len(clauses)), key=lambda i: (clauses[i].span.line, clauses[i].span.column))
+    start_lines = [clauses[i].span.line for i in starts]
     for tok in comments:
         m = _CITE_RE.match(str(tok))
         if not m:
@@ -543,15 +558,10 @@ def _attach_citations(spec: SpecFile, comments: list[Token], col: Collector) -> 
         ids = _ID_RE.findall(m.group(1))
         cite = Citation(ids, Span(spec.file, tok.line, tok.column, tok.line, tok.column + len(m.group(0))))
         line = tok.line
-        leaf = [c for c in clauses if c.span.line <= line <= c.span.end_line and not c.body]
-        head = [c for c in clauses if c.span.line == line]
-        if leaf:
-            target = leaf[-1]
-        elif head:
-            target = head[-1]
-        else:
-            after = [c for c in clauses if c.span.line > line]
-            target = min(after, key=lambda c: (c.span.line, c.span.column)) if after else None
+        target = leaf_at.get(line) or head_at.get(line)
+        if target is None:
+            k = bisect.bisect_right(start_lines, line)
+            target = clauses[starts[k]] if k < len(starts) else None
         if target is None:
             spec.stray_cites.append(cite)
         else:

@@ -1,7 +1,7 @@
 """Clause vocabulary: the keywords of each section, and a reader for a clause's words."""
 from __future__ import annotations
 
-from .errors import Collector, did_you_mean
+from .errors import Collector
 from .nodes import Clause, Word
 
 ANY_STAGE = 99
@@ -94,7 +94,7 @@ class Reader:
     def choice(self, what: str, choices: tuple[str, ...]) -> str:
         w = self.peek()
         if w is None or w.kind != "name" or w.value not in choices:
-            self._fail(what, w, did_you_mean(w.text(), choices) if w is not None else None)
+            self._fail(what, w, self.col.suggest(w.text(), choices) if w is not None else None)
             if w is not None:
                 self.i += 1
             return choices[0]
@@ -115,7 +115,7 @@ class Reader:
         got: set[str] = set()
         while (w := self.peek()) is not None:
             if w.kind != "name" or w.value not in allowed:
-                self._fail("one of: " + ", ".join(allowed), w, did_you_mean(w.text(), allowed))
+                self._fail("one of: " + ", ".join(allowed), w, self.col.suggest(w.text(), allowed))
                 return got
             if w.value in got:
                 self._fail(f"each word once; '{w.value}' is repeated", w)
@@ -128,7 +128,7 @@ class Reader:
         out = []
         while (w := self.peek()) is not None:
             if w.kind != "name" or (choices is not None and w.value not in choices):
-                self._fail(what, w, did_you_mean(w.text(), choices) if choices else None)
+                self._fail(what, w, self.col.suggest(w.text(), choices) if choices else None)
                 return out
             out.append(w.value)
             self.i += 1

@@ -6,7 +6,8 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
-from .errors import Collector, Span, SpecError, did_you_mean
+from .errors import Collector, Span, SpecError, article, did_you_mean
+from .limits import MAX_SPEC_CHARS
 from .nodes import Clause, SpecFile
 from .parser import parse
 
@@ -18,6 +19,8 @@ NAMED = {"option", "pattern", "modifier", "event", "status", "define", "table", 
 # Clauses that form an ordered list: an overlay that states any of them restates the whole list.
 LISTS = {"forbid", "pay", "rotate", "wall_break", "seating", "winners", "chi", "minimum", "no_effect",
          "copies", "cap"}
+# Clauses a block may hold several of besides those (the checker reads every one).
+REPEATABLE = LISTS | {"scored_flowers", "remove"}
 
 
 def shipped_names() -> list[str]:
@@ -60,14 +63,28 @@ def read_spec(path: Path) -> tuple[str, str]:
     """Read a spec file as UTF-8; a file that is not valid UTF-8 gets a spec error."""
     file = str(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:   # no more than a spec may hold: a huge file is refused unread
+            data = f.read(4 * MAX_SPEC_CHARS + 1)
     except OSError as e:
         raise SpecError([_diag("E024", f"cannot read spec: {e.strerror}", file)]) from None
+    if len(data) > 4 * MAX_SPEC_CHARS:
+        raise SpecError([_diag("E002", f"spec is too large (more than {4 * MAX_SPEC_CHARS} bytes; the limit is "
+                                       f"{MAX_SPEC_CHARS} characters)", file, 1,
+                               "split it, or use `extends` to state only what changes")])
     try:
         return data.decode("utf-8-sig"), file
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise SpecError([_diag("E001", "spec is not valid UTF-8 text", file, line)]) from None
+
+
+def looks_like_spec(text: str) -> bool:
+    """Whether the first word after blank lines and comments is `variant`, as every spec's is."""
+    for line in text.splitlines():
+        words = line.split("#", 1)[0].split(None, 1)
+        if words:
+            return words[0] == "variant" or words[0].startswith("variant{")
+    return False
 
 
 def _diag(code: str, msg: str, file: str, line: int = 1, hint: str | None = None):
@@ -104,6 +121,10 @@ def _resolve(spec: SpecFile, base_dir: Path, seen: list[str], sources: dict[str,
         col.error("E025", f"`extends` cycle: {names}", spec.extends_span, "a variant cannot extend itself, directly or not")
         col.raise_if_any()
     text, file = read_spec(path)
+    if not looks_like_spec(text):   # never parse (and so quote in an error) a file that is not a spec
+        col.error("E024", f"the base variant '{spec.extends}' is not a spec: the file does not begin with `variant`",
+                  spec.extends_span, "name a shipped variant or a .mj file")
+        col.raise_if_any()
     base = _resolve(parse(text, file), path.parent, chain, sources)
     merged = merge(base.body, spec.body, col)
     col.sources.update(sources)
@@ -120,37 +141,69 @@ def clause_key(c: Clause, in_table: bool = False) -> tuple:
     return (c.keyword,)
 
 
+def _once(c: Clause, key: tuple, stated: dict[tuple, Clause], col: Collector) -> None:
+    """E018 for a clause an overlay block states twice, as in a plain spec (else the last would win)."""
+    if c.keyword in REPEATABLE or (len(key) == 1 and c.keyword in NAMED):
+        return
+    first = stated.setdefault(key, c)
+    if first is c:
+        return
+    where = f"line {first.span.line}" + (f" of {first.span.file}" if first.span.file != c.span.file else "")
+    if key[0] == "row":
+        col.error("E018", f"duplicate table row '{' '.join(key[1:])}'", c.span, f"the first is on {where}")
+    elif c.keyword in NAMED:
+        col.error("E018", f"duplicate name '{key[1]}'", c.words[0].span, f"'{key[1]}' is already {article(c.keyword)} on {where}")
+    else:
+        col.error("E018", f"duplicate '{c.keyword}'", c.key_span, f"the first is on {where}")
+
+
 def merge(base: list[Clause], overlay: list[Clause], col: Collector, in_table: bool = False) -> list[Clause]:
-    """Apply an overlay block to a base block (see the README's `extends` section)."""
-    result = list(base)
+    """Apply an overlay block to a base block (see the README's `extends` section). The clauses are indexed by
+    key, so a long overlay over a long base costs their lengths, not their product."""
+    slots: list[Clause | None] = list(base)
+    by_key: dict[tuple, list[int]] = {}   # key -> the live slots holding it, in order
+    for i, b in enumerate(slots):
+        by_key.setdefault(clause_key(b, in_table), []).append(i)
+
+    def add(c: Clause) -> None:
+        by_key.setdefault(clause_key(c, in_table), []).append(len(slots))
+        slots.append(c)
+
+    def drop(key: tuple) -> None:
+        for i in by_key.pop(key, []):
+            slots[i] = None
+
     restated: set[str] = set()
+    stated: dict[tuple, Clause] = {}
     for c in overlay:
+        _once(c, clause_key(c, in_table), stated, col)
         if c.keyword == "remove":
             key = None
             if c.words:
                 head, rest = c.words[0].text(), [w.text() for w in c.words[1:] if w.kind != "comma"]
                 key = ("row", head, *rest) if in_table else (head, *rest[:1]) if head in NAMED else (head,)
-            hit = [b for b in result if key and clause_key(b, in_table) == key]
-            if not hit:
+            if key is None or not by_key.get(key):
                 col.error("E035", "`remove` names no clause of the base variant", c.span,
                           "write `remove pattern NAME` (or another keyword and name) for a clause the base has")
-            result = [b for b in result if b not in hit]
+            else:
+                drop(key)
             continue
         if c.keyword in LISTS and not in_table:
             if c.keyword not in restated:
                 restated.add(c.keyword)
-                result = [b for b in result if b.keyword != c.keyword]
-            result.append(c)
+                drop((c.keyword,))
+            add(c)
             continue
         key = clause_key(c, in_table)
-        idx = next((i for i, b in enumerate(result) if clause_key(b, in_table) == key), None)
-        if idx is None:
-            result.append(c)
+        live = by_key.get(key)
+        if not live:
+            add(c)
             continue
-        old = result[idx]
+        old = slots[live[0]]
+        assert old is not None
         if old.body is not None and c.body is not None:
             body = merge(old.body, c.body, col, in_table=(c.keyword == "table"))
-            result[idx] = replace(c, body=body, cites=old.cites + c.cites)
+            slots[live[0]] = replace(c, body=body, cites=old.cites + c.cites)
         else:
-            result[idx] = c
-    return result
+            slots[live[0]] = c
+    return [b for b in slots if b is not None]

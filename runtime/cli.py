@@ -1,13 +1,21 @@
-"""The `mjrules` command line: check, show, build, score, waits, simulate, replay, diff, bench."""
+"""The `mjrules` command line: check, show, build, score, waits, simulate, replay, diff, bench.
+
+Every failure is one line on stderr (or a JSON object with --json) and an exit code (docs/limits.md):
+0 ok, 1 a spec has errors, 2 bad input (arguments, files, situations, logs), 3 the native back end cannot be
+built here (no C compiler, no usable cache folder), 130 interrupted.
+"""
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_SPEC, EXIT_INPUT = 0, 1, 2
+EXIT_OK, EXIT_SPEC, EXIT_INPUT, EXIT_BUILD, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+MAX_JOBS = 256
 
 
 def _spec_error(e: Any, as_json: bool) -> int:
@@ -80,6 +88,8 @@ def cmd_build(args: argparse.Namespace) -> int:
     except ImportError as e:  # pragma: no cover - a broken install
         print(f"mjrules build: the native backend is not available: {e}", file=sys.stderr)
         return EXIT_INPUT
+    from .native import BuildError
+
     specs = args.specs or shipped_names()
     out, status = [], EXIT_OK
     for spec in specs:
@@ -88,6 +98,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         except SpecError as e:
             status = _spec_error(e, args.json)
             continue
+        except BuildError as e:
+            return _fail(args, str(e), EXIT_BUILD)
         out.append(info)
         if not args.json:
             what = "built" if info.get("built") else "up to date"
@@ -99,10 +111,32 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 # ---- score / waits -----------------------------------------------------------------------------------
 
+def _read_text(path: str, what: str) -> str:
+    """A text file (or stdin for '-') as UTF-8; ValueError (one line) when it is not text."""
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read().decode("utf-8")
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{'stdin' if path == '-' else path}: the {what} is not UTF-8 text (byte {e.start})") from None
+
+
+def load_json(text: str, what: str) -> Any:
+    """json.loads, with one-line errors for every way JSON text can be refused (nesting, giant numbers)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the {what} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise ValueError(f"the {what} nests too deeply (objects and lists inside each other)") from None
+    except ValueError as e:  # an integer of more than 4300 digits
+        why = "a number has too many digits" if "digits" in str(e) else str(e).split(";")[0]
+        raise ValueError(f"the {what} is not valid JSON: {why}") from None
+
+
 def _situation(args: argparse.Namespace) -> dict[str, Any]:
     if args.situation:
-        text = sys.stdin.read() if args.situation == "-" else Path(args.situation).read_text(encoding="utf-8")
-        d = json.loads(text)
+        d = load_json(_read_text(args.situation, "situation"), "situation")
         if not isinstance(d, dict):
             raise ValueError("a situation file holds one JSON object")
         return d
@@ -151,6 +185,8 @@ def _ask_engine(args: argparse.Namespace, method: str, **kw: Any) -> tuple[int, 
         eng = load(args.variant, backend=args.backend)
     except SpecError as e:
         return _spec_error(e, args.json), None
+    except ValueError as e:   # an unknown backend
+        return _input_error(e, args.json), None
     try:
         return EXIT_OK, getattr(eng, method)(_situation(args), **kw)
     except (SituationError, ValueError, OSError) as e:
@@ -194,11 +230,48 @@ def _input_error(e: Exception, as_json: bool) -> int:
     msg = str(e) if not isinstance(e, OSError) else f"cannot read {e.filename}: {e.strerror}"
     if isinstance(e, json.JSONDecodeError):
         msg = f"the situation is not valid JSON: {e}"
+    return _report(msg, as_json, EXIT_INPUT, getattr(e, "key", None))
+
+
+def one_line(msg: str, width: int = 1000) -> str:
+    """A message as one line of at most about `width` characters (it may quote the user's input)."""
+    msg = msg.replace("\r", "\\r").replace("\n", "\\n")
+    return msg if len(msg) <= width else f"{msg[:width]}... ({len(msg)} characters)"
+
+
+def _report(msg: str, as_json: bool, code: int, key: Any = None) -> int:
+    """One line on stderr, or one JSON object on stdout with --json; returns the exit code."""
+    msg = one_line(msg)
     if as_json:
-        print(json.dumps({"ok": False, "error": msg, "key": getattr(e, "key", None)}, ensure_ascii=False))
+        print(json.dumps({"ok": False, "error": msg, "key": key}, ensure_ascii=False))
     else:
         print(f"mjrules: error: {msg}", file=sys.stderr)
-    return EXIT_INPUT
+    return code
+
+
+def _fail(args: argparse.Namespace, msg: str, code: int) -> int:
+    return _report(msg, bool(getattr(args, "json", False)), code)
+
+
+def _out_problem(path: str, folder: bool) -> str | None:
+    """Why an output path (a file, or a folder to make) cannot be written, or None: checked before a long run."""
+    p = Path(path)
+    if p.is_dir() and not folder:
+        return f"{path} is a folder; --out takes a file name"
+    if p.exists() and folder and not p.is_dir():
+        return f"{path} exists and is not a folder; --out takes a folder"
+    anc = p if p.is_dir() else p.parent
+    while not anc.exists() and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        return f"cannot write {path}: {anc} is not a folder"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".mjrules-probe-", dir=anc)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return f"cannot write {path}: {e.strerror or e}"
+    return None
 
 
 # ---- simulate / replay ---------------------------------------------------------------------------------
@@ -208,6 +281,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .game.simulate import parse_option, simulate
 
     agents = args.agents.split(",") if args.agents else None
+    problem = _out_problem(args.out, folder=True) if args.out else None
+    if problem:
+        return _fail(args, problem, EXIT_INPUT)
     try:
         options = dict(parse_option(o) for o in args.option or ())
         summary = simulate(args.variant, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
@@ -242,8 +318,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .game.scenario import ScenarioError, describe, load_scenario, play_scenario
 
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except OSError as e:
+        text = _read_text(args.file, "log or scenario")
+    except (OSError, ValueError) as e:
         return _input_error(e, args.json)
     lines = [ln for ln in text.splitlines() if ln.strip()]
     try:
@@ -337,6 +413,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except ImportError as e:  # pragma: no cover - installed without the bench package
         print(f"mjrules bench: the benchmark suite is not available: {e}", file=sys.stderr)
         return EXIT_INPUT
+    problem = _out_problem(args.out, folder=False) if args.out else None
+    if problem:
+        return _fail(args, problem, EXIT_INPUT)
     try:
         result = run(args.variants or None, repeats=args.repeats, quick=args.quick, progress=not args.json)
     except SpecError as e:
@@ -353,6 +432,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 # ---- parser ---------------------------------------------------------------------------------------------
+
+def _count(lo: int, hi: int | None = None):
+    """An argparse type: a whole number in lo..hi."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < lo or (hi is not None and n > hi):
+            raise argparse.ArgumentTypeError(f"{n} is outside {lo}..{hi}" if hi is not None else
+                                             f"{n} is below {lo}")
+        return n
+    parse.__name__ = "count"
+    return parse
+
+
 
 def _situation_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("variant", metavar="VARIANT", help="a shipped variant's name or a path to a .mj file")
@@ -382,10 +477,17 @@ def _situation_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error in one line (and exit 2) instead of the usage text and the error."""
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {one_line(message, 300)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    ap = argparse.ArgumentParser(prog="mjrules", description="Declarative rule specs for regional Chinese mahjong.")
+    ap = _Parser(prog="mjrules", description="Declarative rule specs for regional Chinese mahjong.")
     ap.add_argument("--version", action="version", version=f"mjrules {__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -421,10 +523,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play many seeded hands with agents and summarise them")
     p.add_argument("variant", metavar="VARIANT")
-    p.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--games", type=_count(1), default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--agents", help="one per seat, e.g. greedy,greedy,random,random (default: all random)")
-    p.add_argument("--jobs", type=int, default=1, help="parallel processes; results do not depend on it")
+    p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1,
+                   help="parallel processes; results do not depend on it")
     p.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="an option of the spec, e.g. --option kong_points=true (repeatable)")
     p.add_argument("--out", help="folder for logs.jsonl and summary.json (logs streamed as hands finish)")
@@ -437,13 +540,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("diff", help="how two variants differ: rules, hands and (with --games) whole games")
     p.add_argument("a", metavar="A", help="a shipped variant's name or a path to a .mj file")
     p.add_argument("b", metavar="B", help="a shipped variant's name or a path to a .mj file")
-    p.add_argument("--games", type=int, default=0, help="also simulate N hands of each and compare (default 0)")
+    p.add_argument("--games", type=_count(0), default=0, help="also simulate N hands of each and compare (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random hand search and of the games")
     p.add_argument("--agents", help="for --games: one per seat, e.g. greedy,greedy,random,random")
-    p.add_argument("--jobs", type=int, default=1, help="for --games: parallel processes")
-    p.add_argument("--search", type=int, default=300, help="random situations to try after the canonical ones")
-    p.add_argument("--examples", type=int, default=3, help="situations kept per kind of difference (--json)")
-    p.add_argument("--limit", type=int, default=20, help="kinds of difference shown per section (0: all)")
+    p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1, help="for --games: parallel processes")
+    p.add_argument("--search", type=_count(0), default=300, help="random situations to try after the canonical ones")
+    p.add_argument("--examples", type=_count(1), default=3, help="situations kept per kind of difference (--json)")
+    p.add_argument("--limit", type=_count(0), default=20, help="kinds of difference shown per section (0: all)")
     p.add_argument("--no-hands", dest="no_hands", action="store_true", help="skip the hand comparison")
     p.add_argument("--exit-code", dest="exit_code", action="store_true", help="exit 1 if the variants differ")
     p.add_argument("--backend", choices=["native", "reference"], default="reference",
@@ -461,7 +564,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="measure speed against the performance targets (PASS/MISS), native and reference")
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: the three shipped base variants")
-    p.add_argument("--repeats", type=int, help="repeats per figure (default 5, --quick 3)")
+    p.add_argument("--repeats", type=_count(1, 1000), help="repeats per figure (default 5, --quick 2)")
     p.add_argument("--quick", action="store_true", help="fewer hands and loops: a smoke run of a few seconds")
     p.add_argument("--out", metavar="FILE", help="also write the results as JSON (atomically)")
     p.add_argument("--json", action="store_true")
@@ -469,15 +572,37 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _warning(message: Warning | str, category: type[Warning], *rest: Any, **kw: Any) -> None:
+    print(f"mjrules: warning: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
     ap = build_parser()
     args = ap.parse_args(argv)
+    warnings.showwarning = _warning   # a warning is one line, as an error is
+    backend = os.environ.get("MJRULES_BACKEND")
+    if backend and backend not in ("native", "reference"):
+        return _fail(args, f"MJRULES_BACKEND is {backend!r}; use native or reference", EXIT_INPUT)
     try:
         return args.func(args)
-    except KeyboardInterrupt:  # pragma: no cover
-        return 130
-    except BrokenPipeError:  # pragma: no cover
-        return 0
+    except KeyboardInterrupt:
+        print("mjrules: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPT
+    except BrokenPipeError:  # pragma: no cover - the reader went away (| head)
+        return EXIT_OK
+    except RecursionError:
+        return _fail(args, "the input nests too deeply", EXIT_INPUT)
+    except OSError as e:   # a file-system fault: a full disk, a folder that went away
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        return _fail(args, f"{where}{e.strerror or e}", EXIT_INPUT)
+    except Exception as e:   # the native back end cannot be built here: one line, exit 3
+        from .native import BuildError
+
+        if isinstance(e, BuildError):
+            return _fail(args, str(e), EXIT_BUILD)
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -99,36 +99,55 @@ def load_ir(variant: str | Path) -> Variant:
     return compile_variant(str(variant))
 
 
-def _engine(ir: Variant, backend: str) -> Engine:
-    if backend == "reference":
-        from .reference import ReferenceEngine
+class BackendWarning(UserWarning):
+    """The native back end was not chosen explicitly and cannot be built here: the reference back end is used."""
 
-        return ReferenceEngine(ir)
-    from .native import NativeEngine
 
-    return NativeEngine(ir)
+def _engine(ir: Variant, backend: str, chosen: bool = True) -> Engine:
+    """The engine; when the native back end was only the default (`chosen` False) and cannot be built here (no C
+    compiler, no usable cache: native.BuildError), the reference back end, with one BackendWarning."""
+    if backend == "native":
+        from .native import BuildError, NativeEngine
+
+        try:
+            return NativeEngine(ir)
+        except BuildError as e:
+            if chosen:
+                raise
+            import warnings
+
+            warnings.warn(BackendWarning(f"{e}; using the reference back end (the same results, slower)"),
+                          stacklevel=3)
+    from .reference import ReferenceEngine
+
+    return ReferenceEngine(ir)
 
 
 def load(variant: str | Path | Variant, backend: str | None = None) -> Engine:
     """Load a variant (a shipped name, a .mj path, or an IR) with a backend ("native" or "reference").
 
+    Without a backend (and without MJRULES_BACKEND), a machine where the native back end cannot be built (no C
+    compiler) gets the reference back end and one BackendWarning; a backend asked for raises native.BuildError.
+
     A spec loaded with the native backend is recorded in the load index once its module is built, so the
     next load, in any process, skips compiling it while the spec and the files it extends are unchanged."""
     b = choose_backend(backend)
+    chosen = bool(backend or os.environ.get("MJRULES_BACKEND"))
     if isinstance(variant, Variant):
-        return _engine(variant, b)
+        return _engine(variant, b, chosen)
     from . import fastload
 
     name = str(variant)
     ir = fastload.cached(name)
     if ir is not None:
-        return _named(_engine(ir, b), name)
+        return _named(_engine(ir, b, chosen), name)
     links = fastload.chain(name) if b == "native" else None  # the spec's files as they are before compiling
     from .compiler import compile_variant
 
     ir = compile_variant(name)
-    engine = _engine(ir, b)
-    fastload.record(links, ir)
+    engine = _engine(ir, b, chosen)
+    if engine.backend == "native":
+        fastload.record(links, ir)
     return _named(engine, name)
 
 

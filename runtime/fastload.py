@@ -37,7 +37,7 @@ INDEX = "index.json"
 INDEX_VERSION = 1
 MAX_ENTRIES = 256   # the index forgets the oldest entries beyond this many
 MAX_CHAIN = 64      # longer `extends` chains are not indexed (the front end stops at 16)
-FRONTEND_RUNTIME = ("tiles.py",)  # the runtime modules the compiler uses (to read tile lists in a spec)
+FRONTEND_RUNTIME = ("tiles.py", "arith.py")  # the runtime modules the compiler uses (tile lists, constants)
 
 _frontend: str | None = None
 

@@ -1,9 +1,13 @@
-"""A tree-walking interpreter of IR expressions, with three-valued evaluation for pruning."""
+"""A tree-walking interpreter of IR expressions, with three-valued evaluation for pruning.
+
+Arithmetic is mjrules.arith': a value outside +-10^300 raises ValueRangeError (a ValueError).
+"""
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from .arith import ARITHMETIC, neg
 from .compiler.ir import Expr
 
 UNKNOWN = None  # the third truth value of partial evaluation
@@ -48,13 +52,8 @@ def flower_call(name: str, args: tuple, players: list[list[int]], copies: tuple[
     raise KeyError(name)
 
 
-def _num_op(op: str) -> Callable[[Any, Any], Any]:
+def _cmp_op(op: str) -> Callable[[Any, Any], Any]:
     return {
-        "add": lambda a, b: a + b,
-        "sub": lambda a, b: a - b,
-        "mul": lambda a, b: a * b,
-        "div": lambda a, b: a / b if b else 0,
-        "pow": lambda a, b: a ** b,
         "eq": lambda a, b: a == b,
         "ne": lambda a, b: a != b,
         "lt": lambda a, b: a < b,
@@ -64,7 +63,8 @@ def _num_op(op: str) -> Callable[[Any, Any], Any]:
     }[op]
 
 
-_BIN = {op: _num_op(op) for op in ("add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt", "ge")}
+# arithmetic is checked (mjrules.arith): a result outside +-10^300 raises ValueRangeError, never hangs
+_BIN = {**ARITHMETIC, **{op: _cmp_op(op) for op in ("eq", "ne", "lt", "le", "gt", "ge")}}
 
 
 def evaluate(e: Expr, env: Env) -> Any:
@@ -92,7 +92,7 @@ def evaluate(e: Expr, env: Env) -> Any:
         return _BIN[op](x, y)
     if op == "neg":
         x = evaluate(a[0], env)
-        return UNKNOWN if x is UNKNOWN else -x
+        return UNKNOWN if x is UNKNOWN else neg(x)
     if op == "not":
         x = evaluate(a[0], env)
         return UNKNOWN if x is UNKNOWN else not x

@@ -45,6 +45,11 @@ from .situation import Situation, SituationError, check_situation, drawable_kind
 from .tiles import _ONE_TILE, parse_melds, tile_name
 
 CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
+# A generated module larger than this is compiled at -O1: gcc -O3 took over 12 minutes on one of 3,000 modifiers
+# (1.9 MB of .pyx; -O2 31 s, -O1 6 s). The shipped variants' are 50-80 KB. The size follows from the IR, so the
+# key still names one build.
+BIG_MODULE = 256 * 1024
+CFLAGS_BIG = ["-O1", "-g0", "-w"] if os.name == "posix" else []
 MAGIC = 1                      # layout of a cache entry and its sidecar
 HERE = Path(__file__).resolve().parent
 PREBUILT = HERE / "_native"    # shipped variants compiled when the package was built
@@ -56,9 +61,52 @@ _NAMES = [tile_name(k) for k in range(34)]
 
 
 # ---- keys and the cache -----------------------------------------------------------------------------------
+class BuildError(RuntimeError):
+    """A variant's native module cannot be built or stored here (no C compiler, a compiler failure, no usable
+    cache folder): one line saying why and what to do. The reference back end still works."""
+
+
+class CacheWarning(UserWarning):
+    """The cache folder cannot be written: this process builds into a temporary one."""
+
+
 def cache_dir() -> Path:
-    """Where user-built modules live: $MJRULES_CACHE, else ~/.cache/mjrules."""
+    """Where user-built modules live: $MJRULES_CACHE, else ~/.cache/mjrules (see writable_cache)."""
     return Path(os.environ.get("MJRULES_CACHE") or Path.home() / ".cache" / "mjrules")
+
+
+_WRITABLE: dict[Path, Path] = {}
+
+
+def writable_cache() -> Path:
+    """The folder builds write to: cache_dir() when a file can be made in it (it is created if missing), else a
+    temporary folder for this process, removed at its exit, with one CacheWarning (the configured folder is still
+    read: a read-only cache's modules load). Raises BuildError when no folder at all can be written."""
+    home = cache_dir()
+    hit = _WRITABLE.get(home)
+    if hit is not None:
+        return hit
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=home)
+        os.close(fd)
+        os.unlink(probe)
+        folder = home
+    except OSError as e:
+        why = "not a folder" if isinstance(e, (FileExistsError, NotADirectoryError)) else e.strerror or str(e)
+        try:
+            folder = Path(tempfile.mkdtemp(prefix="mjrules-cache-"))
+        except OSError as e2:
+            raise BuildError(f"no cache folder can be written: {home} ({why}), nor a temporary one "
+                             f"({e2.strerror}); set MJRULES_CACHE to a writable folder") from None
+        import atexit
+        import warnings
+
+        atexit.register(shutil.rmtree, folder, True)
+        warnings.warn(CacheWarning(f"cannot write the cache folder {home} ({why}); using a temporary one for this "
+                                   "run (set MJRULES_CACHE to a writable folder)"), stacklevel=2)
+    _WRITABLE[home] = folder
+    return folder
 
 
 def _digest(*paths: Path) -> str:
@@ -76,7 +124,7 @@ def compiler_version() -> str:
 
     src = _digest(Path(codegen.__file__), HERE / "_core.pxd")
     return (f"mjrules {__version__}; codegen {codegen.CODEGEN_VERSION}; magic {MAGIC}; sources {src}; "
-            f"flags {' '.join(CFLAGS)}")
+            f"flags {' '.join(CFLAGS)}, over {BIG_MODULE} bytes {' '.join(CFLAGS_BIG)}")
 
 
 def platform_tag() -> str:
@@ -143,35 +191,52 @@ def _import(folder: Path, key: str) -> Any:
     return mod
 
 
-def _quiet_build_ext(exts: list, tmp: Path) -> Path:
-    from setuptools import Distribution
+def c_compiler() -> str | None:
+    """The C compiler a build would run ($CC, else the one Python was built with), or None when it is not
+    installed."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    return shutil.which(cc[0]) if cc else None
 
-    try:  # keep setuptools' own progress lines out of the user's terminal
-        from distutils import log as dlog
-        dlog.set_threshold(dlog.WARN)
-    except ImportError:  # pragma: no cover
-        pass
-    dist = Distribution({"ext_modules": exts, "script_name": "mjrules-native", "script_args": []})
-    cmd = dist.get_command_obj("build_ext")
-    cmd.build_lib, cmd.build_temp, cmd.inplace = str(tmp / "lib"), str(tmp / "tmp"), False
-    cmd.ensure_finalized()
-    cmd.run()
-    return Path(cmd.get_ext_fullpath(exts[0].name))
+
+NO_COMPILER = ("no C compiler found ({cc}): the native back end compiles each variant. Install one (Debian or "
+               "Ubuntu: apt install gcc python3-dev; Fedora: dnf install gcc python3-devel; macOS: "
+               "xcode-select --install), or use the reference back end (--backend reference)")
 
 
 def _cythonize(pyx: Path, name: str, tmp: Path) -> Path:
-    """Cythonize and compile one module in `tmp`, with the runtime's .pxd under include/mjrules/."""
-    from Cython.Build import cythonize
-    from setuptools import Extension
+    """Cythonize and compile one module in `tmp` (mjrules/nativebuild.py, in a child process: a crash of Cython
+    or of the C compiler becomes a BuildError, and their output stays off the terminal)."""
+    import subprocess
 
-    inc = tmp / "include" / "mjrules"
-    inc.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(HERE / "_core.pxd", inc / "_core.pxd")
-    (inc / "__init__.pxd").write_text("", encoding="ascii")
-    ext = Extension(name, [str(pyx)], extra_compile_args=CFLAGS)
-    exts = cythonize([ext], include_path=[str(tmp / "include")], quiet=True, force=True,
-                     compiler_directives={"language_level": 3})
-    return _quiet_build_ext(exts, tmp)
+    if c_compiler() is None:
+        cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[:1]
+        raise BuildError(NO_COMPILER.format(cc=cc[0] if cc else "cc"))
+    flags = CFLAGS_BIG if pyx.stat().st_size > BIG_MODULE else CFLAGS
+    cmd = [sys.executable, "-P", str(HERE / "nativebuild.py"), str(pyx), name, str(tmp), str(HERE / "_core.pxd"), *flags]
+    run = subprocess.run(cmd, check=False, capture_output=True, text=True, errors="replace")
+    out = run.stdout.strip().splitlines()
+    if run.returncode == 0 and out and Path(out[-1]).is_file():
+        return Path(out[-1])
+    raise BuildError(_build_failure(name, run.returncode, run.stderr + run.stdout))
+
+
+def _build_failure(name: str, code: int, output: str) -> str:
+    """One line for a failed child build, from its exit code and output."""
+    if code < 0:
+        import signal
+
+        try:
+            sig = signal.Signals(-code).name
+        except ValueError:
+            sig = f"signal {-code}"
+        return f"building the native module {name} crashed ({sig}); the reference back end still works"
+    lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
+    if any("Python.h" in ln for ln in lines):
+        return ("the C compiler cannot find Python.h: install Python's development headers (Debian or Ubuntu: "
+                "apt install python3-dev), or use the reference back end (--backend reference)")
+    errors = [ln for ln in lines if "error" in ln.lower()] or lines
+    last = errors[-1] if errors else f"exit code {code}"
+    return f"building the native module {name} failed: {last[:300]}; the reference back end still works"
 
 
 def _write_entry(folder: Path, key: str, built: Path, v: Variant) -> Path:
@@ -215,28 +280,64 @@ def build(ir: Variant, folder: Path | None = None) -> Path:
 
 
 def _ensure(v: Variant, folder: Path | None = None) -> tuple[Path, bool, str]:
-    """(library path, whether it was built now, key). Prebuilt shipped modules count as built already."""
+    """(library path, whether it was built now, key). Prebuilt shipped modules count as built already; the cache
+    folder is read even when it cannot be written (then builds go to writable_cache()). Raises BuildError."""
     ir_json = dump_json(v)
     key = cache_key(v, ir_json)
     name = module_name(key)
-    if folder is None and _entry_ok(PREBUILT, key):
-        return PREBUILT / f"{name}{EXT}", False, key
-    folder = folder or cache_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    if _entry_ok(folder, key):
-        return folder / f"{name}{EXT}", False, key
-    with _Lock(folder, name):
-        if _entry_ok(folder, key):  # another process built it while we waited
-            return folder / f"{name}{EXT}", False, key
-        from .compiler.codegen import render
+    lib_name = f"{name}{EXT}"
+    if folder is None:
+        for f in (PREBUILT, cache_dir()):
+            if _entry_ok(f, key):
+                return f / lib_name, False, key
+        folder = writable_cache()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if _entry_ok(folder, key):
+            return folder / lib_name, False, key
+        with _Lock(folder, name):
+            if _entry_ok(folder, key):  # another process built it while we waited
+                return folder / lib_name, False, key
+            _sweep_builds(folder)
+            from .compiler.codegen import render
 
-        with tempfile.TemporaryDirectory(prefix=f".build-{name}-", dir=folder) as tmp:
-            pyx = Path(tmp) / f"{name}.pyx"
-            pyx.write_text(render(v, key), encoding="utf-8")
-            built = _cythonize(pyx, name, Path(tmp))
-            lib = _write_entry(folder, key, built, v)
+            with tempfile.TemporaryDirectory(prefix=f".build-{name}-", dir=folder) as tmp:
+                pyx = Path(tmp) / f"{name}.pyx"
+                pyx.write_text(render(v, key), encoding="utf-8")
+                built = _cythonize(pyx, name, Path(tmp))
+                lib = _write_entry(folder, key, built, v)
+    except OSError as e:
+        raise BuildError(f"cannot write the native module of {v.name} to {folder}: {e.strerror or e}") from None
     _prune_modules(folder)
     return lib, True, key
+
+
+def _sweep_builds(folder: Path) -> None:
+    """Remove what builds that died (a crash, a kill) left in `folder`: a `.build-<module>-*` work folder and
+    `.<module>.*.part` files of a module whose build lock nobody holds (a live build holds its lock, this process's
+    own included, so it is never touched)."""
+    for p in list(folder.glob(".build-*")) + list(folder.glob(".mjv_*.part")):
+        owner = p.name[len(".build-"):].rsplit("-", 1)[0] if p.name.startswith(".build-") else \
+            p.name[1:].split(".", 1)[0]
+        if _lock_free(folder, owner):
+            if p.is_dir():
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                p.unlink(missing_ok=True)
+
+
+def _lock_free(folder: Path, name: str) -> bool:
+    """Whether nobody holds <folder>/<name>.lock (tried without waiting, and released at once)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: leave everything
+        return False
+    try:
+        with open(folder / f"{name}.lock", "r+b") as f:   # a lock file nobody made: not a build's
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+    except OSError:
+        return False
 
 
 KEEP_GENERATIONS = 3  # other compilers' (or platforms') module generations kept in the cache
@@ -342,12 +443,13 @@ def _cached_tables(core: Any) -> None:
     body = core.tables_blob()
     tmp = None
     try:
+        path = writable_cache() / path.name
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             f.write(head + zlib.crc32(body).to_bytes(4, "little") + body)
         os.replace(tmp, path)
-    except OSError:  # a read-only cache only costs the build next time
+    except (OSError, BuildError):  # a cache that cannot be written only costs the build next time
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         return
@@ -387,19 +489,26 @@ def _import_core() -> Any:
     except ImportError:
         if "mjrules._core" in sys.modules:
             return sys.modules["mjrules._core"]
-    folder = cache_dir() / f"core-{_digest(*(HERE / p for p in ('_core.pxd', *_CORE_SOURCES)))}-{platform_tag()}"
-    lib = folder / "mjrules" / f"_core{EXT}"
-    folder.mkdir(parents=True, exist_ok=True)
-    with _Lock(folder, "core"):
-        if not lib.exists():
-            with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
-                for part in _CORE_SOURCES:
-                    shutil.copyfile(HERE / part, Path(tmp) / part)
-                built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
-                lib.parent.mkdir(exist_ok=True)
-                part = lib.with_suffix(f".{os.getpid()}.part")
-                shutil.copyfile(built, part)
-                os.replace(part, lib)
+    sub = Path(f"core-{_digest(*(HERE / p for p in ('_core.pxd', *_CORE_SOURCES)))}-{platform_tag()}")
+    lib = cache_dir() / sub / "mjrules" / f"_core{EXT}"
+    if not lib.is_file():
+        folder = writable_cache() / sub
+        lib = folder / "mjrules" / f"_core{EXT}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with _Lock(folder, "core"):
+                if not lib.exists():
+                    _sweep_builds(folder)
+                    with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
+                        for part in _CORE_SOURCES:
+                            shutil.copyfile(HERE / part, Path(tmp) / part)
+                        built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
+                        lib.parent.mkdir(exist_ok=True)
+                        part = lib.with_suffix(f".{os.getpid()}.part")
+                        shutil.copyfile(built, part)
+                        os.replace(part, lib)
+        except OSError as e:
+            raise BuildError(f"cannot write the native kernel to {folder}: {e.strerror or e}") from None
     spec = importlib.util.spec_from_file_location("mjrules._core", lib)
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     sys.modules["mjrules._core"] = mod

@@ -188,7 +188,18 @@ class _Item(NamedTuple):
 
 
 def _at(what: str, pos: int, text: str) -> str:
-    return f'{what} at position {pos} in "{text}"'
+    return f'{what} at position {pos} in "{shown(text)}"'
+
+
+def shown(text: str, width: int = 80) -> str:
+    """Text for an error message: one line (control characters escaped), a long one cut to its first `width`."""
+    if not isinstance(text, str):
+        text = repr(text)
+    if len(text) > width:
+        text = text[:width] + f"... ({len(text)} characters)"
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _scan(text: str, start: int = 0, end: int | None = None) -> list[_Item]:
@@ -203,7 +214,7 @@ def _scan(text: str, start: int = 0, end: int | None = None) -> list[_Item]:
         token = text[first:last]
         return TileError(
             f"digits '{token}' at position {first} are not followed by a suit letter (m, p, s, z)"
-            f' in "{text}"',
+            f' in "{shown(text)}"',
             text=text, pos=first, token=token,
         )  # fmt: skip
 
@@ -385,7 +396,7 @@ def parse_tile(text: str) -> Tile:
     items = _scan(text)
     if len(items) != 1:
         pos = items[1].pos if len(items) > 1 else None
-        raise TileError(f'expected exactly one tile in "{text}", found {len(items)}', text=text, pos=pos)
+        raise TileError(f'expected exactly one tile in "{shown(text)}", found {len(items)}', text=text, pos=pos)
     return items[0].tile
 
 
@@ -464,7 +475,7 @@ def parse_meld(text: str) -> Meld:
     """Parse one meld: [555p] pon, [5555s] kong, [345s] chi (all exposed), {1111m} concealed kong."""
     melds = _scan_melds(text)
     if len(melds) != 1:
-        raise TileError(f'expected exactly one meld in "{text}", found {len(melds)}', text=text)
+        raise TileError(f'expected exactly one meld in "{shown(text)}", found {len(melds)}', text=text)
     return melds[0]
 
 

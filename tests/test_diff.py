@@ -199,8 +199,10 @@ def test_cli_bad_spec_gets_its_errors_not_a_traceback(capsys, tmp_path):
 
 
 def test_cli_bad_input_exits_2(capsys):
-    code, _, err = run(capsys, "diff", "shangrao", "fuzhou_jiangxi", "--games", "-1")
-    assert code == 2 and "Traceback" not in err
+    with pytest.raises(SystemExit) as e:   # a usage error: argparse's exit, one line
+        main(["diff", "shangrao", "fuzhou_jiangxi", "--games", "-1"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Traceback" not in err and "--games: -1 is below 0" in err
     code, out, _ = run(capsys, "diff", "shangrao", "fuzhou_jiangxi", "--games", "2", "--agents", "greedy", "--json")
     assert code == 2 and "4 agents" in json.loads(out)["error"]
     with pytest.raises(SystemExit) as e:

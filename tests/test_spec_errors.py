@@ -223,7 +223,26 @@ CASES: list[Case] = [
     T("clause_not_conditional", "E032", mutate("  players 4\n", "  players 4 when big\n")),
     # ---- limits --------------------------------------------------------------------------------------
     T("too_large", "E002", MINI_SPEC + "#" * 1_000_000 + "\n"),
-    T("too_deep", "E002", mutate(VALUE_LINE, "value = " + "(" * 100 + "T" + ")" * 100)),
+    T("too_deep", "E036", mutate(VALUE_LINE, "value = " + "(" * 100 + "T" + ")" * 100)),
+    T("too_deep_power_chain", "E036", mutate(VALUE_LINE, "value = " + "2 ^ " * 200 + "T")),
+    T("too_deep_not_chain", "E036", mutate("when one_suit", "when " + "not " * 5000 + "one_suit")),
+    T("too_deep_long_sum", "E036", mutate(VALUE_LINE, "value = " + " + ".join(["T"] * 121))),
+    T("too_deep_define_chain", "E036", mutate("define bonus = if heaven then 2 else 1", "define bonus = d0\n"
+      + "".join(f"    define d{i} = d{i + 1} + 1\n" for i in range(130)) + "    define d130 = 1")),
+    T("too_many_and_terms", "E037", mutate("when one_suit", "when " + " and ".join(["one_suit"] * 1001))),
+    T("too_many_in_values", "E037", mutate("when one_suit", "when wilds in (" + ", ".join(["1"] * 1001) + ")")),
+    T("too_many_max_arguments", "E037", mutate(VALUE_LINE, "value = max(" + ", ".join(["T"] * 1001) + ")")),
+    T("constant_division_by_zero", "E038", mutate(VALUE_LINE, "value = T / (2 - 2)")),
+    T("constant_power_out_of_range", "E039", mutate(VALUE_LINE, "value = 9 ^ 9 ^ 9 ^ 9")),
+    T("constant_power_huge_exponent", "E039", mutate(VALUE_LINE, "value = T * 2 ^ 99999999")),
+    T("constant_define_out_of_range", "E039",
+      mutate("define bonus = if heaven then 2 else 1", "define bonus = 10 ^ 200\n    define huge = bonus * bonus")),
+    T("number_out_of_range", "E039", mutate(VALUE_LINE, "value = T * 2" + "0" * 300)),
+    T("too_many_modifiers", "E040", mutate("  modifier pure for basic when one_suit\n", "".join(
+      f"  modifier m{i} when one_suit\n" for i in range(1000)) + "  modifier pure for basic when one_suit\n")),
+    T("too_many_table_rows", "E040" + " E018" * 999,
+      mutate("    pairs7 : 4\n", "    pairs7 : 4\n" + "    basic pure : 2\n" * 1000)),
+    T("number_too_long", "E039", mutate(VALUE_LINE, "value = T * " + "9" * 5000)),
     # ---- extends and variants ------------------------------------------------------------------------
     Case("extends_cycle", ("E025",), files={"a.mj": "variant a extends b {\n}\n", "b.mj": "variant b extends a {\n}\n"},
          entry="a.mj"),
@@ -235,6 +254,16 @@ CASES: list[Case] = [
     Case("extends_error_in_overlay", ("E017",), files={"mini.mj": MINI_SPEC},
          text="variant x extends mini {\n  pattern pairs7 shape pairs when wilds\n}\n", file="x.mj"),
     Case("unknown_shipped_variant", ("E024",), variant="shangroa"),
+    Case("extends_a_file_that_is_not_a_spec", ("E024",), files={"secret.txt": "TOP SECRET\n"},
+         text='variant x extends "secret.txt" {\n}\n', file="x.mj"),
+    *(Case(f"extends_duplicate_{name}", ("E018",), files={"mini.mj": MINI_SPEC},
+           text="variant x extends mini {\n" + body + "}\n", file="x.mj") for name, body in (
+        ("pattern", "  pattern p9 shape pairs\n  pattern p9 shape standard\n"),
+        ("option", '  option big "x" = true\n  option big "y" = false\n'),
+        ("modifier", "  modifier pure when one_suit\n  modifier pure when no_melds\n"),
+        ("define", "  score {\n    define bonus = 1\n    define bonus = 2\n  }\n"),
+        ("table_row", "  table T by pattern {\n    basic : 2\n    basic : 3\n  }\n"),
+        ("singleton", "  players 4\n  players 3\n"))),
 ]
 
 CASE_IDS = [c.name for c in CASES]
@@ -409,6 +438,18 @@ KNOWN_BUGS = [
         "example reaches the same state with other accepts (found by tests/test_spec_fuzz.py)",
         _spec_error_only("variant v {\n  a = x y\n}\n")),
 ]
+
+
+def test_extends_never_quotes_a_file_that_is_not_a_spec(tmp_path: Path) -> None:
+    """A base that does not begin with `variant` is refused unread (also through a link): `extends "/etc/passwd"`
+    once printed its first line in the syntax error."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:TOP-SECRET\n", encoding="utf-8")
+    (tmp_path / "link.mj").symlink_to(secret)
+    for base in (str(secret), "secret.txt", "link.mj", "link"):
+        with pytest.raises(SpecError) as info:
+            compile_text(f'variant x extends "{base}" {{\n}}\n', "x.mj", base_dir=tmp_path)
+        assert info.value.codes == ["E024"] and "TOP-SECRET" not in info.value.render()
 
 
 @pytest.mark.parametrize("bug", KNOWN_BUGS, ids=[b.name for b in KNOWN_BUGS])
