@@ -9,10 +9,13 @@ from . import builtins as B
 from . import ir
 from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
+from .glossary import LINE_BREAK_HINT
 from .limits import MAX_ITEMS
-from .nodes import Clause, Word
+from .nodes import Citation, Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
 from .resolve import Resolved
+
+_CONTINUATIONS = ("and", "or", "then", "else", "in")  # a clause starting so is an expression's broken-off end
 
 
 class Checker:
@@ -38,8 +41,9 @@ class Checker:
         out: dict[str, list[Clause]] = {}
         for c in clauses:
             if c.keyword not in allowed:
-                self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span,
-                               self.col.suggest(c.keyword, allowed) or one_of(allowed))
+                hint = (f"'{c.keyword}' continues the expression of the line before, but {LINE_BREAK_HINT}"
+                        if c.keyword in _CONTINUATIONS else self.col.suggest(c.keyword, allowed) or one_of(allowed))
+                self.col.error("E012", f"unknown clause '{c.keyword}' in {where}", c.key_span, hint)
                 continue
             if c.cond is not None and c.keyword not in CONDITIONAL:
                 self.col.error("E032", f"'{c.keyword}' cannot be conditional", c.cond.span,
@@ -189,12 +193,12 @@ class Checker:
         listed: set[tuple[str, str]] = set()   # (rule id, clause description) already in self.citations
         for top in self.r.body:
             for c in top.walk():
-                seen: set[str] = set()
+                seen: dict[str, Citation] = {}
                 for cite in c.cites:
                     for rid in (self.canonical(i) for i in cite.ids):
                         if rid in seen:
-                            self.col.error("E020", f"clause cites {rid} twice", cite.span, "cite each rule id once per clause")
-                        seen.add(rid)
+                            self.cited_twice(c, rid, seen[rid], cite)
+                        seen.setdefault(rid, cite)
                         if known and rid not in known:
                             self.col.error("E021", f"unknown rule id {rid}", cite.span,
                                            self.col.suggest(rid, known) or f"this variant's rules are {self.rule_ids[0]}..{self.rule_ids[-1]}")
@@ -205,6 +209,18 @@ class Checker:
                         if (rid, desc) not in listed:
                             listed.add((rid, desc))
                             self.citations[rid].append(desc)
+
+    def cited_twice(self, c: Clause, rid: str, first: Citation, again: Citation) -> None:
+        """E020, naming the comment line that cites for the clause below it, where that is the surprise."""
+        above = [x for x in (first, again) if not c.span.line <= x.span.line <= c.span.end_line]
+        if not above:
+            self.col.error("E020", f"clause cites {rid} twice", again.span, "cite each rule id once per clause")
+            return
+        line = above[0].span.line
+        self.col.error("E020", f"clause cites {rid} twice: the comment on line {line} begins with rule ids, so it "
+                       "cites them for the clause below it, this one", above[0].span,
+                       f"drop {rid} from one of them, or begin that comment with a word ('# see {rid} ...') so "
+                       "that it cites nothing")
 
     # ---- names ---------------------------------------------------------------------------------------
     def collect_names(self, top) -> None:

@@ -287,7 +287,7 @@ class ExprChecker:
                 return Expr("group", (name, self.names.groups.get(name, B.BUILTIN_GROUPS.get(name)))), "group"
             choices = list(self.names.all()) + list(B.VARIABLES) + list(B.WIN_BY)
             self.col.error("E015", f"unknown name '{name}'", e.span,
-                           self.col.suggest(name, choices) or "define it, or see the README's list of builtin names")
+                           self.col.suggest(name, choices) or "define it; `mjrules show --vocabulary` lists the builtin names")
             return Expr("const", (0,)), "error"
         if ctx == B.SETTLE and kind in ("pattern", "modifier", "event", "status"):
             return Expr("ref", (kind, name)), "bool"  # what the win's result names

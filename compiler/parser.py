@@ -11,6 +11,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.visitors import Transformer_NonRecursive
 
 from .errors import Collector, Span, SpecError
+from .glossary import LINE_BREAK_HINT, OPERATOR_WORDS
 from .limits import MAX_NESTING, MAX_NUMBER_DIGITS, MAX_SPEC_CHARS, MAX_TOKENS
 from .nodes import Citation, Clause, Expr, SpecFile, Word
 
@@ -356,6 +357,10 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse, post: _PostLe
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         if ch == '"':
             col.error("E005", "unterminated string", span, "close the string with '\"' on the same line")
+        elif ch in _NOT_OPERATORS:
+            alt = _NOT_OPERATORS[ch]
+            col.error("E001", f"unexpected character {ch!r}: not an operator of the language", span,
+                      (f"write '{alt}' instead; " if alt else "") + f"the operators are {OPERATOR_WORDS}")
         else:
             col.error("E001", f"unexpected character {ch!r}", span,
                       "names are letters, digits and '_'; tiles are written like 123m, 9s*, f1")
@@ -385,15 +390,42 @@ def _syntax_error(text: str, file: str, e: UnexpectedInput, parse, post: _PostLe
             col.error("E003", "unexpected end of file: unclosed '{'", span, f"add {depth} closing '}}'")
             return SpecError(col.diagnostics)
     label = _match(e, parse)
+    accepts = set(getattr(e, "expected", None) or getattr(e, "accepts", None) or [])
+    broken = _line_break_in_expression(text, tok, accepts)
     if label:
         code, msg, hint = label
-        col.error(code, msg + _found(tok), span, hint)
+        col.error(code, msg + _found(tok), span, broken or hint)
     else:
-        expected = sorted({_describe_type(x) for x in (getattr(e, "expected", None) or getattr(e, "accepts", None)
-                                                       or [])})
+        expected = sorted({_describe_type(x) for x in accepts})
+        hint = ("expected " + ", ".join(expected[:10])) if expected else None
         col.error("E010", "unexpected " + (_describe(tok) if tok is not None else "input"), span,
-                  ("expected " + ", ".join(expected[:10])) if expected else None)
+                  f"{broken} ({hint})" if hint and broken else broken or hint)
     return SpecError(col.diagnostics)
+
+
+# characters people try as operators: what the language writes instead (None: nothing)
+_NOT_OPERATORS = {"%": None, "&": "and", "|": "or", "!": "not", "~": "not", "×": "*", "÷": "/", "≥": ">=",
+                  "≤": "<=", "≠": "!=", "＝": "=", "＜": "<", "＞": ">", "＋": "+", "－": "-"}
+_ENDS_IN_OPERATOR = re.compile(r"(?:==|!=|<=|>=|[-+*/^<>]|(?<!\w)(?:if|then|else|and|or|not|in))\s*$")
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*')  # strings kept, a comment dropped
+_OPERATOR_TOKENS = {"ADD_OP", "MUL_OP", "CMP_OP", "CIRCUMFLEX", "MINUS", "PLUS", "STAR", "SLASH", "MORETHAN",
+                    "LESSTHAN", "THEN", "ELSE", "IN", "AND", "OR"}
+
+
+def _line_break_in_expression(text: str, tok, accepts: set[str]) -> str | None:
+    """The hint for a clause that a line break ended inside an expression, else None: the break came after an
+    operator (or where `then`/`else` was due), or the next line starts with an operator."""
+    if tok is None or tok.type == "$END" or not tok.line:
+        return None
+    line = text.split("\n")[tok.line - 1] if tok.line <= text.count("\n") + 1 else ""
+    if tok.type == "_NL":
+        before = _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] == '"' else "", line[:max(0, (tok.column or 1) - 1)])
+        if _ENDS_IN_OPERATOR.search(before) or accepts & {"THEN", "ELSE"}:
+            return LINE_BREAK_HINT
+        return None
+    if tok.type in _OPERATOR_TOKENS and not line[:max(0, (tok.column or 1) - 1)].strip():
+        return LINE_BREAK_HINT
+    return None
 
 
 def _tok_span(file: str, t: Token) -> Span:

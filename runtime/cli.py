@@ -58,6 +58,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     from .compiler import SpecError, compile_variant, dump_json
     from .show import render_markdown
 
+    if args.vocabulary:
+        from . import vocabulary
+
+        if args.json:
+            print(json.dumps(vocabulary.vocabulary(), ensure_ascii=False, indent=1))
+        else:
+            sys.stdout.write(vocabulary.render_markdown())
+        return EXIT_OK
+    if args.variant is None:
+        print("mjrules show: error: give a VARIANT, or --vocabulary (see mjrules show --help)", file=sys.stderr)
+        return EXIT_INPUT
     try:
         v = compile_variant(args.variant)
     except SpecError as e:
@@ -339,7 +350,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         eng = load(args.variant or sc.get("variant", ""), backend=args.backend)
         g = play_scenario(eng, sc)
     except SpecError as e:
-        return _spec_error(e, args.json)
+        return _spec_error(e if args.variant else _with_variant_flag(e, args.file), args.json)
     except (ScenarioError, IllegalAction, ValueError, KeyError) as e:
         return _input_error(ValueError(f"{args.file}: {e}"), args.json)
     if args.json:
@@ -347,6 +358,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         print("\n".join(describe(g)))
     return EXIT_OK
+
+
+def _with_variant_flag(e: Any, file: str) -> Any:
+    """The error of a spec the log or scenario names but that cannot be found, saying how to give it."""
+    from dataclasses import replace
+
+    from .compiler import SpecError
+
+    flag = f"if its spec is elsewhere, give it: mjrules replay {file} --variant PATH.mj"
+    return SpecError([replace(d, hint=f"{d.hint}; {flag}" if d.hint else flag) if d.code == "E024" else d
+                      for d in e.diagnostics])
 
 
 # ---- diff ----------------------------------------------------------------------------------------------
@@ -474,8 +496,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("show", help="render a variant's rule book as Markdown (or its IR as JSON)")
-    p.add_argument("variant", metavar="VARIANT")
+    p = sub.add_parser("show", help="render a variant's rule book as Markdown (or its IR as JSON), or the language's "
+                                    "vocabulary")
+    p.add_argument("variant", metavar="VARIANT", nargs="?")
+    p.add_argument("--vocabulary", action="store_true",
+                   help="every clause, builtin, operator and error code of the spec language (with --json: as JSON)")
     p.add_argument("--ir", action="store_true", help="print the IR as JSON")
     p.add_argument("--json", action="store_true", help="same as --ir")
     p.set_defaults(func=cmd_show)

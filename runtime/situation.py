@@ -191,7 +191,7 @@ def _bool(d: dict, key: str) -> bool:
 
 
 def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool = False) -> Situation:
-    """Parse and check a situation dict (see the README) against a variant; raises SituationError.
+    """Parse and check a situation dict (docs/formats.md) against a variant; raises SituationError.
     With pre_draw, the hand is one tile short of complete (for waits) and has no winning tile yet."""
     if isinstance(d, Situation):
         check_situation(variant, d, pre_draw=pre_draw)
