@@ -18,18 +18,25 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 
 
+# The runtime's compiled modules: the kernel (a .pyx), and modules written in Cython's pure-Python mode (a .py
+# typed by the .pxd beside it), which run as plain Python where they are not compiled.
+COMPILED = {"mjrules.tiles": "runtime/tiles.py", "mjrules.situation": "runtime/situation.py",
+            "mjrules._core": "runtime/_core.pyx"}
+
+
 def core_extensions() -> list:
     from Cython.Build import cythonize
 
-    # runtime/ is not named mjrules/, so Cython finds `mjrules._core`'s .pxd through a copy (as scikit-learn does)
-    # (the copy is only read while cythonize writes the C file, and is removed after it)
+    # runtime/ is not named mjrules/, so Cython finds `mjrules.*`'s .pxd files through a copy (as scikit-learn
+    # does) (the copy is only read while cythonize writes the C files, and is removed after it)
     with tempfile.TemporaryDirectory(prefix="mjrules-pxd-") as tmp:
         inc = Path(tmp)
         (inc / "mjrules").mkdir()
-        shutil.copyfile(ROOT / "runtime" / "_core.pxd", inc / "mjrules" / "_core.pxd")
+        for pxd in (ROOT / "runtime").glob("*.pxd"):
+            shutil.copyfile(pxd, inc / "mjrules" / pxd.name)
         (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
-        ext = Extension("mjrules._core", ["runtime/_core.pyx"])
-        return cythonize([ext], include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True)
+        exts = [Extension(name, [source]) for name, source in COMPILED.items()]
+        return cythonize(exts, include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True)
 
 
 class BuildPy(build_py):

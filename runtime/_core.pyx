@@ -21,6 +21,8 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM, PyList_A
 from cpython.ref cimport Py_INCREF
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                   PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
+from mjrules.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
+                                BY_DEALT)
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
@@ -2452,56 +2454,7 @@ cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
     return x
 
 
-cdef extern from "Python.h":
-    PyObject** _PyObject_GetDictPtr(object o)
-
-
-cdef enum:
-    RD_MAX = 64          # tiles in one text (or one Situation) read natively; more go to the Python path
-    RD_KINDS = 42        # every kind, flowers included (mjrules.tiles.N_KINDS)
-    BY_OTHER = 0         # Sit.by: how the hand was won, as far as the kernel's own tests ask
-    BY_DISCARD = 1
-    BY_ROB_KONG = 2
-    BY_DEALT = 3
-
-
-cdef struct Sit:
-    # a situation's fields as the kernel reads them: SituationReader fills one from a dict without making a
-    # Situation, Kernel._sit_of from a Situation; Kernel._fill_sit turns one into the facts
-    int n                # concealed tiles (-1: more than RD_MAX)
-    int kinds[RD_MAX]
-    int nf               # flowers (-1: more than RD_MAX)
-    int fk[RD_MAX]
-    int win_tile, wild, indicator    # -1: none
-    int by               # BY_*
-    long seat, dealer, discarder, wild_discards, dealer_streak, winners
-    signed char first_turn, first_discard, declared_ready, dealer_won   # -1: not given (the default)
-    PyObject* win_by     # the win_by string (borrowed from the dict or Situation read)
-
-
-cdef inline int _by_code(str wb) noexcept:
-    return BY_DISCARD if wb == "discard" else BY_ROB_KONG if wb == "rob_kong" else BY_DEALT if wb == "dealt" \
-        else BY_OTHER
-
-
-cdef int _kinds_into(kinds, int* out) except -2:
-    """A Situation's sequence of kinds into out (RD_MAX ints): their number, -1 when there are more."""
-    cdef int i, n = len(kinds)
-    if n > RD_MAX:
-        return -1
-    for i in range(n):
-        out[i] = kinds[i]
-    return n
-
-
-cdef inline object _field(object s, PyObject* dd, str name):
-    """s.name, from s's instance dict dd when it holds the name (no attribute machinery), else getattr."""
-    cdef PyObject* v
-    if dd != NULL:
-        v = PyDict_GetItem(<object>dd, name)
-        if v != NULL:
-            return <object>v
-    return getattr(s, name)
+cdef tuple _SMALL = tuple(range(NALL))   # the int objects of the kinds, made once
 
 
 cdef class Kernel:
@@ -2587,55 +2540,25 @@ cdef class Kernel:
         free(self.chk_opts)
         free(self.ut)
 
-    cdef object _sit_of(self, s, Sit* st):
-        """The fields of Situation s into st (read from its instance dict: no attribute machinery); returns its
-        melds, which st does not hold. st.win_by is borrowed from s."""
-        cdef PyObject** dp = _PyObject_GetDictPtr(s)
-        cdef PyObject* dd = dp[0] if dp != NULL else NULL
-        cdef PyObject* won
-        wild = _field(s, dd, "wild")
-        st.wild = -1 if wild is None else wild
-        st.n = _kinds_into(_field(s, dd, "concealed"), st.kinds)
-        st.nf = _kinds_into(_field(s, dd, "flowers"), st.fk)
-        wt = _field(s, dd, "win_tile")
-        st.win_tile = -1 if wt is None else wt
-        st.indicator = -1
-        wb = _field(s, dd, "win_by")
-        st.win_by = <PyObject*>wb if dd != NULL else NULL  # borrowed: only a dict's value outlives this call
-        st.by = _by_code(wb) if isinstance(wb, str) else BY_OTHER
-        st.seat, st.dealer, st.discarder = _field(s, dd, "seat"), _field(s, dd, "dealer"), _field(s, dd, "discarder")
-        st.wild_discards, st.dealer_streak = _field(s, dd, "wild_discards"), _field(s, dd, "dealer_streak")
-        st.first_turn, st.first_discard = bool(_field(s, dd, "first_turn")), bool(_field(s, dd, "first_discard"))
-        st.declared_ready = bool(_field(s, dd, "declared_ready"))
-        st.winners = _field(s, dd, "winners")
-        won = PyDict_GetItem(<object>dd, "dealer_won") if dd != NULL else NULL
-        if won == NULL:
-            st.dealer_won = bool(getattr(s, "dealer_among_winners"))
-        else:  # Situation.dealer_among_winners without the property's call: -1 stands for "the winner's own"
-            st.dealer_won = -1 if <object>won is None else bool(<object>won)
-        return _field(s, dd, "melds")
-
     cdef int _fill(self, s, double win_by) except -1:
-        cdef Sit st
-        melds = self._sit_of(s, &st)
-        return self._fill_sit(&st, melds, win_by)
+        return self._fill_sit(s if type(s) is Fields else situation_fields(s), win_by)
 
-    cdef int _fill_sit(self, Sit* st, melds, double win_by) except -1:
+    cdef int _fill_sit(self, Fields st, double win_by) except -1:
+        """The facts of a situation's fields into self.x (x.err says what it cannot read)."""
         cdef Ctx* x = self.x
         cdef Facts* f = &x.f
         cdef int k, i
         cdef bint kong
+        cdef tuple melds = st.melds
         memset(f, 0, sizeof(Facts))
         x.err = 0
         f.w = -1
         if self.sp.has_wild and st.wild != -1:
             f.w = st.wild
-        if st.n < 0 or st.nf < 0:
-            x.err |= ERR_OTHER
         memset(self.rb, 0, sizeof(self.rb))
         self.rb_tiles, self.rb_over = 0, False
-        for i in range(st.n):
-            k = st.kinds[i]
+        for item in st.concealed:
+            k = item
             if k == f.w:
                 f.jokers += 1
             elif 0 <= k < NK:
@@ -2682,9 +2605,9 @@ cdef class Kernel:
         memcpy(f.cand_list, self.fs_list, self.fs_ncand * sizeof(int))
         if f.jokers > MAXJ:
             x.err |= ERR_OTHER
-        f.nflowers = st.nf if st.nf > 0 else 0
-        for i in range(f.nflowers):
-            k = st.fk[i]
+        f.nflowers = len(st.flowers)
+        for item in st.flowers:
+            k = item
             if 0 <= k < NALL:
                 f.flower_counts[k] += 1
             else:
@@ -2692,8 +2615,8 @@ cdef class Kernel:
         f.seat, f.dealer, f.discarder = st.seat, st.dealer, st.discarder
         f.is_dealer = f.seat == f.dealer
         f.wild_discards, f.dealer_streak = st.wild_discards, st.dealer_streak
-        f.first_turn, f.first_discard = st.first_turn == 1, st.first_discard == 1
-        f.declared_ready = st.declared_ready == 1
+        f.first_turn, f.first_discard = st.first_turn, st.first_discard
+        f.declared_ready = st.declared_ready
         f.no_melds = f.nmelds == 0
         f.winners = st.winners
         f.dealer_won = f.is_dealer if st.dealer_won < 0 else st.dealer_won == 1
@@ -2728,12 +2651,10 @@ cdef class Kernel:
         return self._evaluate(s, opts, win_by, waits_all)
 
     cdef tuple _evaluate(self, s, tuple opts, double win_by, int waits_all):
-        cdef Sit st
-        melds = self._sit_of(s, &st)
-        return self._evaluate_sit(&st, melds, opts, win_by, waits_all)
+        return self._evaluate_sit(s if type(s) is Fields else situation_fields(s), opts, win_by, waits_all)
 
-    cdef tuple _evaluate_sit(self, Sit* st, melds, tuple opts, double win_by, int waits_all):
-        """evaluate() of the situation read into st (and its melds)."""
+    cdef tuple _evaluate_sit(self, Fields st, tuple opts, double win_by, int waits_all):
+        """evaluate() of a situation's fields."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Run R
@@ -2742,7 +2663,7 @@ cdef class Kernel:
         cdef bint ok
         cdef Units U
         self._load_opts(opts)
-        self._fill_sit(st, melds, win_by)
+        self._fill_sit(st, win_by)
         if x.err:
             return (ERR,)
         if waits_all >= 0:
@@ -3365,5 +3286,4 @@ def standard_readings(real, int jokers, int sets, cand) -> list:
 
 
 include "_fastgame.pxi"
-include "_situation.pxi"
 include "_result.pxi"

@@ -10,6 +10,8 @@
 
 
 cdef extern from "Python.h":
+    int PyUnicode_KIND(object o)
+    void* PyUnicode_DATA(object o)
     void PyObject_GC_UnTrack(void* op)
     int PyList_SetSlice(object lst, Py_ssize_t low, Py_ssize_t high, object items) except -1
     int PyDict_Update(object a, object b) except -1
@@ -1006,7 +1008,7 @@ cdef class FastEvaluate:
     engine's lock; everything else -- a dict the reader leaves to situation_from_dict, a missing winning tile,
     a losing hand, a reading whose payments only the reference can settle -- goes to the engine's Python path,
     which gives the same answer or raises the same error as before."""
-    cdef SituationReader reader
+    cdef Reader reader
     cdef Kernel kernel
     cdef ResultBuilder builder
     cdef tuple opts
@@ -1017,7 +1019,7 @@ cdef class FastEvaluate:
     cdef object wb_key, wb_val   # the last win_by string looked up in win_by_ids (held) and its id: an id
                                  # never changes once given
 
-    def __init__(self, SituationReader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
+    def __init__(self, Reader reader, Kernel kernel, ResultBuilder builder, tuple opts, dict win_by_ids,
                  KernelLock lock, slow, decided):
         """opts: the spec's default option values (encoded); win_by_ids: win_by string -> its id; lock: the
         engine's lock around the kernel; slow(situation, explain): the Python evaluate; decided(s, r, explain): the
@@ -1039,34 +1041,35 @@ cdef class FastEvaluate:
         cdef PyObject* wb
         cdef tuple r
         cdef dict out = None
-        cdef Sit st
-        melds = self.reader._parse(situation, False, &st)  # no Situation is made unless a slow path needs it
-        if melds is None:
+        cdef Fields st
+        if type(situation) is not dict:   # (a Situation: the engine's own path, which checks it)
             return self.slow(situation, explain)
-        if st.win_by == <PyObject*>self.wb_key:   # (a situation's win_by is nearly always the one before's)
+        st = self.reader.read(situation, False)  # no Situation is made unless a slow path needs it
+        if st.options:
+            return self.slow(st.situation(), explain)
+        if st.win_by is self.wb_key:   # (a situation's win_by is nearly always the one before's)
             wb = <PyObject*>self.wb_val
         else:
-            wb = _get(self.win_by_ids, <object>st.win_by)
+            wb = PyDict_GetItem(self.win_by_ids, st.win_by)
             if wb != NULL:
-                self.wb_key, self.wb_val = <object>st.win_by, <object>wb
+                self.wb_key, self.wb_val = st.win_by, <object>wb
         if wb == NULL or (st.win_tile < 0 and st.by != BY_DEALT):
-            return self.slow(self.reader._situation(&st, melds), explain)
+            return self.slow(st.situation(), explain)
         self.lock.take()
         try:
             w = <object>wb   # a string's id: an int (PyLong_AsDouble, not float()'s generic protocol)
-            r = self.kernel._evaluate_sit(&st, melds, self.opts, PyLong_AsDouble(w) if type(w) is int else <double>w,
-                                          -1)
+            r = self.kernel._evaluate_sit(st, self.opts, PyLong_AsDouble(w) if type(w) is int else <double>w, -1)
             if r[0] == WIN:
                 try:
                     out = self.builder._build(None, r) if explain else self.builder._build_lean(None, r)
                     if out is None:  # a settlement not remembered yet: the engine makes it from the Situation
-                        s = self.reader._situation(&st, melds)
+                        s = st.situation()
                         out = self.builder._build(s, r) if explain else self.builder._build_lean(s, r)
                 except Fallback:
                     r = (ERR,)
         finally:
             self.lock.give()
-        return out if out is not None else self.decided(self.reader._situation(&st, melds), r, explain)
+        return out if out is not None else self.decided(st.situation(), r, explain)
 
 
 cdef void _fe_vectorcall_slot():

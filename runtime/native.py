@@ -33,14 +33,21 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any, Self
 
-from . import __version__
 from . import check as _check
-from . import situation as _situation
 from .compiler.ir import Src, Variant, dump_json
 from .frozen import FrozenDict, FrozenList
 from .settle import explain_line, lean_result, losing_result, settle_win
-from .situation import Situation, SituationError, check_situation, drawable_kinds, situation_from_dict
-from .tiles import _ONE_TILE, parse_melds, tile_name
+from .situation import (
+    Situation,
+    SituationError,
+    drawable_kinds,
+    fields,
+    pre_draw_situation,
+    reader,
+    situation_from_dict,
+)
+from .tiles import tile_name
+from .version import __version__
 
 CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
 MAGIC = 1                      # layout of a cache entry and its sidecar
@@ -374,35 +381,17 @@ def _prune_tables(current: Path) -> None:
             pass
 
 
-_CORE_SOURCES = ("_core.pyx", "_fastgame.pxi", "_situation.pxi", "_result.pxi")  # the .pyx includes the .pxi files
-
-
 def _import_core() -> Any:
-    """mjrules._core, compiled into the cache first when the package was installed without it."""
+    """mjrules._core, the native kernel setup.py compiles with the package (with the runtime's modules written in
+    Cython's pure-Python mode, whose compiled types the kernel uses): an install without them has only the
+    reference back end."""
     try:
-        from . import _core
-        return _core
-    except ImportError:
-        if "mjrules._core" in sys.modules:
-            return sys.modules["mjrules._core"]
-    folder = cache_dir() / f"core-{_digest(*(HERE / p for p in ('_core.pxd', *_CORE_SOURCES)))}-{platform_tag()}"
-    lib = folder / "mjrules" / f"_core{EXT}"
-    folder.mkdir(parents=True, exist_ok=True)
-    with _Lock(folder, "core"):
-        if not lib.exists():
-            with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
-                for part in _CORE_SOURCES:
-                    shutil.copyfile(HERE / part, Path(tmp) / part)
-                built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
-                lib.parent.mkdir(exist_ok=True)
-                part = lib.with_suffix(f".{os.getpid()}.part")
-                shutil.copyfile(built, part)
-                os.replace(part, lib)
-    spec = importlib.util.spec_from_file_location("mjrules._core", lib)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules["mjrules._core"] = mod
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
+        import mjrules._core as core
+    except ImportError as e:
+        raise ImportError(f"the native back end needs mjrules' compiled modules, which this install lacks ({e}); "
+                          "reinstall mjrules where a C compiler and Cython are available, or use "
+                          "backend='reference'") from e
+    return core
 
 
 _POOLS: dict[int, Any] = {}
@@ -427,15 +416,6 @@ def _num(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def _pre_draw(variant: Variant, situation: dict | Situation, reader: Any = None) -> Situation:
-    if isinstance(situation, Situation):
-        check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
-        return situation.replace(win_tile=None)
-    d = {k: v for k, v in situation.items() if k != "win_tile"}
-    s = None if reader is None else reader.read(d, True)
-    return situation_from_dict(variant, d, pre_draw=True) if s is None else s
-
-
 def _group(kind: int, k0: int, bits: int) -> tuple:
     """A kernel group as (kinds, kind, wild, described, tile names); sorting these sorts like the reference."""
     kinds = (k0, k0 + 1, k0 + 2) if kind == 0 else (k0,) * (3 if kind == 1 else 2)
@@ -452,33 +432,6 @@ def _all_groups() -> dict[int, tuple[int, tuple]]:
              for k0 in range(34) if kind or (k0 < 27 and k0 % 9 <= 6) for bits in range(1 << size)]
     every.sort(key=lambda gd: gd[1])
     return {g: (rank, d) for rank, (g, d) in enumerate(every)}
-
-
-class _Probe:
-    """The fields the kernel reads from a situation, with the concealed tiles and winning tile settable."""
-
-    __slots__ = (
-        "concealed",
-        "dealer",
-        "dealer_among_winners",
-        "dealer_streak",
-        "declared_ready",
-        "discarder",
-        "first_discard",
-        "first_turn",
-        "flowers",
-        "melds",
-        "seat",
-        "wild",
-        "wild_discards",
-        "win_by",
-        "win_tile",
-        "winners",
-    )
-
-    def __init__(self, s: Situation):
-        for name in self.__slots__:
-            setattr(self, name, getattr(s, name))
 
 
 class NativeEngine:
@@ -517,9 +470,7 @@ class NativeEngine:
             self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
             _all_groups(), self._middles, v.wild is not None, FrozenList, FrozenDict)
         self._build = builder.build
-        # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
-        self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),
-                                            parse_melds)
+        self._reader = reader(v)   # (the one situation reader, compiled: FastEvaluate calls it from C)
         self._checks = _check.Checks()
         self._checks.variant, self._checks.judge = v, lambda s: self._reference().judge(s)
         sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
@@ -609,9 +560,7 @@ class NativeEngine:
         return self._evaluate_dict(situation, explain)
 
     def _evaluate_dict(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
-        s = self._reader.read(situation)
-        if s is None:
-            s = situation_from_dict(self.variant, situation)
+        s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
         r = self._evaluate(s)[0]
@@ -624,11 +573,11 @@ class NativeEngine:
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
         return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
-                for k, r in self._completions(_pre_draw(self.variant, situation, self._reader), True)]
+                for k, r in self._completions(pre_draw_situation(self.variant, situation), True)]
 
     def ready(self, situation: dict | Situation) -> bool:
         """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
-        return next(self._completions(_pre_draw(self.variant, situation, self._reader), False), None) is not None
+        return next(self._completions(pre_draw_situation(self.variant, situation), False), None) is not None
 
     def _completions(self, s: Situation, values: bool) -> Iterator[tuple[int, dict[str, Any] | None]]:
         """(kind, result) for each kind completing the pre-draw hand s; the result is None without values.
@@ -641,7 +590,7 @@ class NativeEngine:
         shares the pre-draw hand, hence one waits_all.
         """
         opts, win_by = self._options(s), self._strings.get(s.win_by)
-        probe = _Probe(s) if opts is not None and win_by is not None else None
+        probe = fields(s) if opts is not None and win_by is not None else None
         core, waits_all = self._core, -1
         kinds = self.variant.tiles.playable
         legal = drawable_kinds(self.variant, s)   # check_situation's verdict on each completed situation

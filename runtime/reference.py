@@ -12,7 +12,7 @@ from .compiler.ir import Expr, Src, Variant
 from .frozen import freeze
 from .interp import UNKNOWN, Env, evaluate, flower_call
 from .settle import explain_line, lean_result, losing_result, settle_win
-from .situation import Situation, SituationError, check_situation, situation_from_dict
+from .situation import Situation, SituationError, check_situation, pre_draw_situation, situation_from_dict
 from .tiles import tile_name
 
 
@@ -407,11 +407,11 @@ class ReferenceEngine(Checks):
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
         return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
-                for k, r in self._completions(_pre_draw(self.variant, situation))]
+                for k, r in self._completions(pre_draw_situation(self.variant, situation))]
 
     def ready(self, situation: dict | Situation) -> bool:
         """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
-        return next(self._completions(_pre_draw(self.variant, situation)), None) is not None
+        return next(self._completions(pre_draw_situation(self.variant, situation)), None) is not None
 
     def _completions(self, s: Situation) -> Iterator[tuple[int, dict[str, Any]]]:
         for k in self.variant.tiles.playable:
@@ -457,14 +457,6 @@ class _WinEnv(Env):
 
     def ref(self, kind: str, name: str) -> Any:
         return self.env.ref(kind, name)
-
-
-def _pre_draw(variant: Variant, situation: dict | Situation) -> Situation:
-    if isinstance(situation, Situation):
-        check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
-        return situation.replace(win_tile=None)
-    d = {k: v for k, v in situation.items() if k != "win_tile"}
-    return situation_from_dict(variant, d, pre_draw=True)
 
 
 _lose = losing_result
