@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent
 # The runtime's compiled modules: the kernel (a .pyx), and modules written in Cython's pure-Python mode (a .py
 # typed by the .pxd beside it), which run as plain Python where they are not compiled.
 COMPILED = {"mjrules.tiles": "runtime/tiles.py", "mjrules.situation": "runtime/situation.py",
-            "mjrules._core": "runtime/_core.pyx"}
+            "mjrules.result": "runtime/result.py", "mjrules._core": "runtime/_core.pyx"}
 
 
 def core_extensions() -> list:

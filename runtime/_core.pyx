@@ -28,31 +28,6 @@ ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
 
 cdef extern from *:
     """
-    /* mj_bytes_again(o, n): a bytes object of n bytes to be written whole: o itself when it is one nobody but
-       its owner holds (the owner's reference the only one: nobody can see it change), its cached hash
-       forgotten; else a new one. A signature is made on every evaluate and nearly always dropped
-       again at once, so the kernel writes the next one into the same object instead of freeing one and
-       allocating the next. (Never a 0- or 1-byte object: CPython shares those.) */
-    static inline PyObject* mj_bytes_again(PyObject* o, Py_ssize_t n) {
-    #if PY_VERSION_HEX < 0x030E0000 && !defined(Py_LIMITED_API) && !defined(PYPY_VERSION)
-        if (o != NULL && o != Py_None && n > 1 && PyBytes_CheckExact(o) && Py_REFCNT(o) == 1
-                && PyBytes_GET_SIZE(o) == n) {
-            _Py_COMP_DIAG_PUSH
-            _Py_COMP_DIAG_IGNORE_DEPR_DECLS
-            ((PyBytesObject*)o)->ob_shash = -1;
-            _Py_COMP_DIAG_POP
-            Py_INCREF(o);
-            return o;
-        }
-    #endif
-        return PyBytes_FromStringAndSize(NULL, n);
-    }
-    """
-    bytes mj_bytes_again(PyObject* o, Py_ssize_t n)
-
-
-cdef extern from *:
-    """
     /* One hand's 34 counts (bytes) into the facts' int arrays: real and base get the counts, the return is
        their sum, *over says whether some count exceeds its limit, *odd how many are odd. With SSE2 (every x86-64) it is two 16-byte
        blocks and two single bytes; elsewhere the plain loop. Both read exactly cnt[0..33] and lim[0..33]. */
@@ -2483,8 +2458,12 @@ cdef class Kernel:
     cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
     cdef tuple opts_of           # the tuple whose values self.opts holds (only _load_opts writes them)
-    cdef object sig_keep         # the last bytes _signature and _settle_signature made, written again in
-    cdef object set_keep         # place when nothing else holds them (mj_bytes_again)
+    cdef unsigned char* sig      # the chosen reading's signature (_signature: sig_len bytes), and the
+    cdef Py_ssize_t sig_len      # settlement's (_settle_signature: set_len bytes), of the last evaluate
+    cdef unsigned char* set_sig
+    cdef Py_ssize_t set_len
+    cdef int r_code, r_pattern, r_why, r_waits_all   # the last evaluate's answer (_answer)
+    cdef double r_value
     cdef unsigned char rb[NK + 2]  # _fill_sit's real counts as bytes (for _units_bytes), rb_tiles of them;
     cdef int rb_tiles              # rb_over: a count is over 4 (the bytes are then not used)
     cdef bint rb_over
@@ -2530,6 +2509,12 @@ cdef class Kernel:
         self.chk_win_by = NAN
         self.chk_wild = -1
         self.xc_wild = -2
+        self.sig_len = self.sp.nmod + self.sp.nev + 4 * (1 + self.nut) + 8 * (self.sp.ndef + 1)
+        self.set_len = 8 * self.sp.nwin + 12
+        self.sig = <unsigned char*>calloc(self.sig_len, 1)
+        self.set_sig = <unsigned char*>calloc(self.set_len, 1)
+        if self.sig == NULL or self.set_sig == NULL:
+            raise MemoryError()
 
     def __dealloc__(self):
         _ctx_free(self.x)
@@ -2539,6 +2524,8 @@ cdef class Kernel:
         _ctx_free(self.xc)
         free(self.chk_opts)
         free(self.ut)
+        free(self.sig)
+        free(self.set_sig)
 
     cdef int _fill(self, s, double win_by) except -1:
         return self._fill_sit(s if type(s) is Fields else situation_fields(s), win_by)
@@ -2644,17 +2631,37 @@ cdef class Kernel:
         return self._fill(s, win_by)
 
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
-        """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
-        (WIN, pattern, value, signature, waits_all) (the signature as Kernel._signature packs it; the chosen
-        reading stays in the kernel, where ResultBuilder reads it), (FAIL, why, value, waits_all),
-        (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
-        return self._evaluate(s, opts, win_by, waits_all)
+        """Decide a checked Situation (or its Fields). Returns a tuple whose first item is WIN, NOFIT, FAIL,
+        REFUSE or ERR: (WIN, pattern, value, signature, waits_all) (the signature as Kernel._signature packs it;
+        the chosen reading and its signatures stay in the kernel, where Results reads them),
+        (FAIL, why, value, waits_all), (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
+        self._decide_fields(s if type(s) is Fields else situation_fields(s), opts, win_by, waits_all)
+        return self._answer()
 
-    cdef tuple _evaluate(self, s, tuple opts, double win_by, int waits_all):
-        return self._evaluate_sit(s if type(s) is Fields else situation_fields(s), opts, win_by, waits_all)
+    cdef tuple _answer(self):
+        """The last evaluate's answer as evaluate() returns it."""
+        cdef int c = self.r_code
+        if c == WIN:
+            return (WIN, self.r_pattern, self.r_value, self.signature(), self.r_waits_all)
+        if c == FAIL:
+            return (FAIL, self.r_why, self.r_value, self.r_waits_all)
+        if c == NOFIT:
+            return (NOFIT, self.r_waits_all)
+        if c == REFUSE:
+            return (REFUSE, self.r_why)
+        return (ERR,)
 
-    cdef tuple _evaluate_sit(self, Fields st, tuple opts, double win_by, int waits_all):
-        """evaluate() of a situation's fields."""
+    def signature(self) -> bytes:
+        """The last winning evaluate's signature (see _signature) as bytes."""
+        return PyBytes_FromStringAndSize(<char*>self.sig, self.sig_len)
+
+    cdef inline int _said(self, int code, int why=0, double value=0.0) noexcept:
+        self.r_code, self.r_why, self.r_value, self.r_waits_all = code, why, value, self.x.f.waits_all
+        return code
+
+    cdef int _decide_fields(self, Fields st, tuple opts, double win_by, int waits_all) except -1:
+        """evaluate() of a situation's fields: the answer's code (WIN, NOFIT, FAIL, REFUSE or ERR), the rest of
+        it in r_* (_answer) and, for WIN, the chosen reading in best and its signature in sig."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Run R
@@ -2665,23 +2672,23 @@ cdef class Kernel:
         self._load_opts(opts)
         self._fill_sit(st, win_by)
         if x.err:
-            return (ERR,)
+            return self._said(ERR)
         if waits_all >= 0:
             x.f.waits_all = waits_all
         _reset_memo(x)
         if st.by == BY_DISCARD:
             if sp.has_wild and sp.discard_unclaimable and st.win_tile == st.wild:
-                return (REFUSE, 0)
+                return self._said(REFUSE, 0)
             ok = sp.has_win_on_discard and sp.claim(x)
             if x.err:
-                return (ERR,)
+                return self._said(ERR)
             if not ok:
-                return (REFUSE, 1)
+                return self._said(REFUSE, 1)
         elif st.by == BY_ROB_KONG:
             if not sp.rob_kong:
-                return (REFUSE, 2)
+                return self._said(REFUSE, 2)
             if st.win_tile == st.wild and st.wild != -1:
-                return (REFUSE, 3)
+                return self._said(REFUSE, 3)
         sets = (sp.win_size - 2) // 3 - x.f.nmelds
         if MJ_SWAR and not self.rb_over:   # the hand's units, looked up once for the feasibility and the shapes,
             _units_bytes(x.f.real, &U, self.rb, self.rb_tiles, -1, 0)   # from the bytes: a multiply a suit
@@ -2690,42 +2697,40 @@ cdef class Kernel:
         std = _feasible_u(x, &U, x.f.jokers, sets, 1) if x.has_std and sets >= 0 else -1
         if not _may_fit(x, sets, std):
             if x.err:
-                return (ERR,)
-            return (NOFIT, x.f.waits_all)
+                return self._said(ERR)
+            return self._said(NOFIT)
         memset(&R, 0, sizeof(Run))
         R.x, R.best, R.legal_only = x, rd, True   # the best legal reading: what a forbid rules out is skipped
         R.units = &U
         R.std_known, R.std_ok = std >= 0, std > 0
         _run_all(x, &R, &self.dd)
         if x.err:
-            return (ERR,)
+            return self._said(ERR)
         if not R.has_best:                         # no win: every reading again, for the refusal to report
             memset(&R, 0, sizeof(Run))
             R.x, R.best = x, rd
             _run_all(x, &R, &self.dd)
             if x.err:
-                return (ERR,)
+                return self._said(ERR)
             if R.has_best:                         # pragma: no cover - the first pass finds every legal reading
-                return (ERR,)
+                return self._said(ERR)
             if R.has_fail:
-                return (FAIL, R.fail_why, R.fail_value, x.f.waits_all)
-            return (NOFIT, x.f.waits_all)
+                return self._said(FAIL, R.fail_why, R.fail_value)
+            return self._said(NOFIT)
         x.gen += 1
-        sig = self._signature(rd, R.best_value)
+        self._signature(rd, R.best_value)
         if x.err:
-            return (ERR,)
-        return (WIN, rd.pattern, R.best_value, sig, x.f.waits_all)
+            return self._said(ERR)
+        self.r_pattern = rd.pattern
+        return self._said(WIN, 0, R.best_value)
 
-    cdef bytes _signature(self, Reading* rd, double value):
-        """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed:
-        a byte per modifier and per event (1: holds), the status, the used tables' rows (int32 each), the
-        defines' values and the value (doubles each). `parts` unpacks it."""
+    cdef void _signature(self, Reading* rd, double value) noexcept:
+        """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed
+        into self.sig: a byte per modifier and per event (1: holds), the status, the used tables' rows (int32
+        each), the defines' values and the value (doubles each). `parts` unpacks it."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
-        cdef Py_ssize_t n = sp.nmod + sp.nev + 4 * (1 + self.nut) + 8 * (sp.ndef + 1)
-        cdef bytes out = mj_bytes_again(<PyObject*>self.sig_keep, n)
-        cdef char* b = PyBytes_AS_STRING(out)
-        self.sig_keep = out
+        cdef unsigned char* b = self.sig
         cdef int i, t, o = 0
         cdef int32_t v
         cdef double d
@@ -2749,7 +2754,6 @@ cdef class Kernel:
             memcpy(b + o, &d, 8)
             o += 8
         memcpy(b + o, &value, 8)
-        return out
 
     def parts(self, bytes sig):
         """A signature (see _signature) as (modifiers, events, status, table rows, defines): the indices of the
@@ -3143,14 +3147,11 @@ cdef class Kernel:
             raise Fallback(i)
         return r
 
-    cdef object _settle_signature(self, double value):
-        """What settle_win reads of the reading just chosen, packed: every win-settlement expression's value with
-        `value` set (doubles), then the winner, the discarder and the dealer (int32 each); None when the native
-        code cannot evaluate an expression (wins() gives None there)."""
-        cdef Py_ssize_t n = 8 * self.sp.nwin + 12
-        cdef bytes out = mj_bytes_again(<PyObject*>self.set_keep, n)
-        cdef char* b = PyBytes_AS_STRING(out)
-        self.set_keep = out
+    cdef bint _settle_signature(self, double value) noexcept:
+        """What settle_win reads of the reading just chosen, packed into self.set_sig: every win-settlement
+        expression's value with `value` set (doubles), then the winner, the discarder and the dealer (int32
+        each); False where the native code cannot evaluate an expression (wins() gives None there)."""
+        cdef unsigned char* b = self.set_sig
         cdef double r
         cdef int i
         cdef int32_t who[3]
@@ -3160,11 +3161,11 @@ cdef class Kernel:
             r = self.sp.win(self.x, &self.best, i)
             if self.x.err:
                 self.x.err = 0
-                return None
+                return False
             memcpy(b + 8 * i, &r, 8)
         who[0], who[1], who[2] = self.x.f.seat, self.x.f.discarder, self.x.f.dealer
         memcpy(b + 8 * self.sp.nwin, who, 12)
-        return out
+        return True
 
     def wins(self, double value):
         """Every win-settlement expression on the reading just chosen, with `value` set: a tuple in the order of

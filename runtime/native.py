@@ -2,9 +2,9 @@
 mjrules._core exactly as the reference backend decides it.
 
 The kernel and the generated module choose the reading and compute the verdict, pattern, modifiers, status
-and value in C. Explanations and payments are then assembled here from that choice, with the shared
-settlement code (`mjrules.settle`) evaluating payment expressions through the compiled module. Helpers
-copied from `mjrules.reference` (`_line`, `_lose`, `_describe`, `_pre_draw`) keep the output identical.
+and value in C; _core.Results makes the Result of it (mjrules.result), whose explanation the variant's
+Explainer (the reference's too) makes from the kernel's decided values, and whose payments the shared
+settlement code (`mjrules.settle`) computes, evaluating payment expressions through the compiled module.
 
 Where a double cannot be trusted to equal Python's exact arithmetic (numbers beyond 2**53, 0 ** -1, ...),
 or the reference would raise (a table without a cell), the native code says so and this situation is
@@ -31,12 +31,13 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 from . import check as _check
-from .compiler.ir import Src, Variant, dump_json
-from .frozen import FrozenDict, FrozenList
-from .settle import explain_line, lean_result, losing_result, settle_win
+from .compiler.ir import Variant, dump_json
+from .readings import Group
+from .result import Explainer, Result, frozen_lines
+from .settle import settle_win
 from .situation import (
     Situation,
     SituationError,
@@ -57,7 +58,6 @@ EXT = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 _EXACT = 2 ** 53
 _LOADED: dict[str, Any] = {}
 _GROUP_KINDS = ("seq", "pung", "pair")
-_NAMES = [tile_name(k) for k in range(34)]
 
 
 # ---- keys and the cache -----------------------------------------------------------------------------------
@@ -408,30 +408,35 @@ def _pool(threads: int) -> Any:
 
 
 # ---- the engine -------------------------------------------------------------------------------------------
-_line = explain_line
-_lose = losing_result
-
-
 def _num(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def _group(kind: int, k0: int, bits: int) -> tuple:
-    """A kernel group as (kinds, kind, wild, described, tile names); sorting these sorts like the reference."""
+class _Told(NamedTuple):
+    """A kernel reading as the Explainer reads one."""
+
+    groups: tuple[Group, ...]
+    counts: tuple[int, ...]
+    assignment: tuple[int, ...]
+
+
+class _Teller:
+    """What makes a native Result's reading and pattern line, when first read: the kernel's reading (a copy of
+    its Reading, which _core.reading_parts unpacks) told by the variant's Explainer."""
+
+    def __init__(self, explainer: Explainer, parts: Any):
+        self.explainer, self.parts = explainer, parts
+
+    def tell(self, pattern: int, facts: bytes) -> tuple[Any, Any]:
+        groups, counts, assignment = self.parts(facts)
+        return self.explainer.tell(pattern, _Told(tuple([_group(*g) for g in groups]), counts, assignment))
+
+
+@lru_cache(maxsize=1024)
+def _group(kind: int, k0: int, bits: int) -> Group:
+    """A kernel group (0 seq, 1 pung, 2 pair; its first kind; its wild bits) as the reference's."""
     kinds = (k0, k0 + 1, k0 + 2) if kind == 0 else (k0,) * (3 if kind == 1 else 2)
-    wild = tuple(bool(bits >> i & 1) for i in range(len(kinds)))
-    text = "".join(tile_name(k)[0] + ("*" if w else "") for k, w in zip(kinds, wild)) + tile_name(k0)[1]
-    return kinds, _GROUP_KINDS[kind], wild, text, tuple(tile_name(k) for k in kinds)
-
-
-@lru_cache(maxsize=1)
-def _all_groups() -> dict[int, tuple[int, tuple]]:
-    """Every kernel group (kind << 16 | lowest kind << 8 | wild bits) -> (its rank, its _group): sorting a
-    reading's groups by rank sorts their descriptions as the reference does."""
-    every = [(kind << 16 | k0 << 8 | bits, _group(kind, k0, bits)) for kind, size in enumerate((3, 3, 2))
-             for k0 in range(34) if kind or (k0 < 27 and k0 % 9 <= 6) for bits in range(1 << size)]
-    every.sort(key=lambda gd: gd[1])
-    return {g: (rank, d) for rank, (g, d) in enumerate(every)}
+    return Group(_GROUP_KINDS[kind], kinds, tuple(bool(bits >> i & 1) for i in range(len(kinds))))
 
 
 class NativeEngine:
@@ -446,15 +451,14 @@ class NativeEngine:
         self.variant = v = variant
         self.module = load_module(variant)
         self._core = core
-        self._used = codegen.used_tables(v)
+        self._explainer = Explainer(v)   # (the one builder of a result's explanation, both back ends')
+        self._used = self._explainer.used
         self._kernel = core.Kernel(self.module.capsule(), self._used)
         self._strings = codegen.string_ids(v)
         self._names = {i: s for s, i in self._strings.items()}
         self._wins = {id(w[0]): (i, w[1]) for i, w in enumerate(codegen.win_exprs(v))}
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
-        self._middles: dict[tuple, tuple[tuple, tuple, str | None]] = {}  # see _middle
-        self._defined: dict[tuple, tuple[str, ...]] = {}  # see _define_texts
         self._reference_engine: Any = None
         self._lock = core.KernelLock()  # one kernel holds the chosen reading until the result is assembled
         c, w = v.claims, v.wild
@@ -464,12 +468,10 @@ class NativeEngine:
             ("this variant does not allow robbing a kong", c.src),
             ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
         ]
-        self._prepare()
-        # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
-        builder = core.ResultBuilder(
-            self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
-            _all_groups(), self._middles, v.wild is not None, FrozenList, FrozenDict)
-        self._build = builder.build
+        # a winning reading's Result, made in C (runtime/_result.pxi) from the pieces _middle_of and _settle explain
+        results = core.Results(self._kernel, self._middle_of, self._settle, _Teller(self._explainer, core.reading_parts),
+                               self._explainer.reasons)
+        self._build = results.build
         self._reader = reader(v)   # (the one situation reader, compiled: FastEvaluate calls it from C)
         self._checks = _check.Checks()
         self._checks.variant, self._checks.judge = v, lambda s: self._reference().judge(s)
@@ -487,8 +489,8 @@ class NativeEngine:
             self.hand_value = self._kernel.hand_value
             # a plain situation dict of a winning hand is read, judged and built in one C call
             self.evaluate = core.FastEvaluate(  # type: ignore[method-assign]
-                self._reader, self._kernel, builder, self._defaults, self._strings, self._lock,
-                self._evaluate_dict, self._decided_result)
+                self._reader, self._kernel, results, self._defaults, self._strings, self._lock,
+                self._evaluate_dict, self._decided_result).evaluate
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
@@ -553,20 +555,19 @@ class NativeEngine:
         _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
 
     # ---- public interface -----------------------------------------------------------------------------
-    def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
-        """The result dict of a situation (dict or Situation); without explain, the result has no reading and no
-        explain lines (see the Engine protocol). Replaced in __init__ by core.FastEvaluate, which calls
-        _evaluate_dict for what it does not decide itself."""
+    def evaluate(self, situation: dict | Situation, explain: bool = True) -> Result:
+        """The Result of a situation (dict or Situation); without explain, it has no reading and no explain lines
+        (see the Engine protocol). Replaced in __init__ by core.FastEvaluate's, which calls _evaluate_dict for
+        what it does not decide itself."""
         return self._evaluate_dict(situation, explain)
 
-    def _evaluate_dict(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
+    def _evaluate_dict(self, situation: dict | Situation, explain: bool = True) -> Result:
         s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
-        r = self._evaluate(s)[0]
-        return r if explain else lean_result(r)
+        return self._evaluate(s, -1, bool(explain))[0]
 
-    def judge(self, s: Situation) -> dict[str, Any]:
+    def judge(self, s: Situation) -> Result:
         """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""
         return self._evaluate(s)[0]
 
@@ -608,7 +609,7 @@ class NativeEngine:
                     code = r[0]
                     if code == core.WIN and values:  # the lean result of this very verdict, while the kernel
                         try:                           # holds its reading (None: the settlement needs t)
-                            lean = self._build(None, r, False)
+                            lean = self._build(None, False)
                         except core.Fallback:
                             lean = None
                 if code in (core.NOFIT, core.FAIL, core.REFUSE):
@@ -659,35 +660,34 @@ class NativeEngine:
     def _options(self, s: Situation) -> tuple[float, ...] | None:
         return self._encode(self.variant.option_defaults() | dict(s.options)) if s.options else self._defaults
 
-    def _evaluate(self, s: Situation, waits_all: int = -1) -> tuple[dict[str, Any], int]:
+    def _evaluate(self, s: Situation, waits_all: int = -1, explain: bool = True) -> tuple[Result, int]:
         opts, win_by = self._options(s), self._strings.get(s.win_by)
         if opts is None or win_by is None:
-            return self._reference()._evaluate(s), waits_all
+            return self._reference()._evaluate(s, explain), waits_all
         core = self._core
         with self._lock:
             r = self._kernel.evaluate(s, opts, float(win_by), waits_all)
             if r[0] == core.WIN:
                 try:
-                    return self._build(s, r), r[-1]
+                    return self._build(s, explain), r[-1]
                 except core.Fallback:
                     r = (core.ERR,)
-        return self._decided(s, r, waits_all)
+        return self._decided(s, r, waits_all, explain)
 
-    def _decided_result(self, s: Situation, r: tuple, explain: bool) -> dict[str, Any]:
-        """FastEvaluate's answer for a kernel answer r other than a win it built (lean without explain)."""
-        out = self._decided(s, r)[0]
-        return out if explain else lean_result(out)
+    def _decided_result(self, s: Situation, r: tuple, explain: bool) -> Result:
+        """FastEvaluate's answer for a kernel answer r other than a win it made."""
+        return self._decided(s, r, -1, explain)[0]
 
-    def _decided(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
-        """The result of a kernel answer r (Kernel.evaluate) other than a win it built."""
-        code, core = r[0], self._core
+    def _decided(self, s: Situation, r: tuple, waits_all: int = -1, explain: bool = True) -> tuple[Result, int]:
+        """The Result of a kernel answer r (Kernel.evaluate) other than a win made from it."""
+        code, core, ex = r[0], self._core, self._explainer
         if code == core.ERR:
-            return self._reference()._evaluate(s), waits_all
+            return self._reference()._evaluate(s, explain), waits_all
         if code == core.REFUSE:
             reason, src = self._refusals[r[1]]
-            return _lose(reason, [_line(src, reason)]), waits_all
+            return ex.losing(reason, src, explain), waits_all
         if code == core.NOFIT:
-            return _lose("not a winning hand: no pattern fits", [_line(None, "no pattern fits the tiles")]), r[-1]
+            return ex.losing("not a winning hand: no pattern fits", None, explain, "no pattern fits the tiles"), r[-1]
         why, value = r[1], _num(r[2])
         sc = self.variant.score
         if why < len(sc.forbids):
@@ -695,95 +695,34 @@ class NativeEngine:
         else:
             mn = sc.minimum[why - len(sc.forbids)]
             reason, src = f"worth {value}, below the minimum {mn.amount}", mn.src
-        return _lose(reason, [_line(src, reason)]), r[-1]
+        return ex.losing(reason, src, explain), r[-1]
 
-    def _define(self, i: int, x: float) -> str:
+    def _define(self, i: int, x: float) -> Any:
+        """A define's value from the double the kernel holds: a bool, a string (by its id) or a number."""
         t = self._dtypes[i]
         if t == "b":
-            return "true" if x else "false"
+            return bool(x)
         if t == "s":
             return self._names.get(int(x), "")
-        return str(_num(x))
+        return _num(x)
 
-    def _src(self, src: Src | None) -> tuple[str, tuple[str, ...]]:
-        rules = tuple(src.rules) if src else ()
-        return (rules[0] if rules else ""), rules
+    def _middle_of(self, sig: bytes, value: Any) -> tuple[tuple, tuple, str | None, bool]:
+        """The explanation of a reading's signature (Kernel._signature): its lines, the names that follow the
+        pattern in "patterns", the status name, and whether Results may remember it (not while a define's string
+        value has no name yet)."""
+        mods, events, status, rows, defines = self._kernel.parts(sig)
+        lines, tail, status_name = self._explainer.middle(
+            mods, events, status, rows, [self._define(i, x) for i, x in enumerate(defines)], value)
+        keep = all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines))
+        return lines, tail, status_name, keep
 
-    def _prepare(self) -> None:
-        """Explanation pieces that do not depend on the hand."""
-        v = self.variant
-        self._pat_lines = [(*self._src(p.src), f"pattern {p.name} ({p.label}): ") for p in v.patterns]
-        self._mod_lines = [(*self._src(m.src), f"modifier {m.name} ({m.label})") for m in v.modifiers]
-        self._ev_lines = [(*self._src(e.src), f"event {e.name} ({e.label})") for e in v.events]
-        self._st_lines = [(*self._src(x.src), f"status {x.name} ({x.label})") for x in v.statuses]
-        self._def_lines = [(*self._src(d.src), f"{d.name} = ") for d in v.defines]
-        self._value_line = (*self._src(v.score.value_src), "value = ")
-        self._table_lines: dict[tuple[int, int, int], tuple[str, tuple[str, ...], str]] = {}
-
-    def _table_line(self, ti: int, ri: int, status: int) -> tuple[str, tuple[str, ...], str]:
-        key = (ti, ri, status)
-        if key not in self._table_lines:
-            t = self.variant.tables[ti]
-            row = t.rows[ri]
-            st = self.variant.statuses[status].name if status >= 0 else None
-            cell = row.cells[t.columns.index(st) if t.column_var else 0]
-            col = f", {st}" if t.column_var else ""
-            text = f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"
-            self._table_lines[key] = (*self._src(row.src if row.src.rules else t.src), text)
-        return self._table_lines[key]
-
-    def _fixed_lines(self, mods: tuple, events: tuple, status: int,
-                     rows: tuple) -> tuple[tuple, tuple, str | None]:
-        """For a chosen set of modifiers, events, status and table rows: their explanation lines (rule, rules,
-        text), the modifier and event names that follow the pattern in "patterns", and the status name
-        (remembered by _middle)."""
-        v = self.variant
-        lines = tuple([self._mod_lines[m] for m in mods] + [self._ev_lines[e] for e in events] + (
-            [self._st_lines[status]] if status >= 0 else []) + [
-            self._table_line(ti, ri, status) for ti, ri in zip(self._used, rows)])
-        tail = (*[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events])
-        return lines, tail, v.statuses[status].name if status >= 0 else None
-
-    def _middle(self, mods: tuple, events: tuple, status: int, rows: tuple, defines: tuple,
-                value: Any) -> tuple[tuple, tuple, str | None]:
-        """The explanation lines between the pattern's and the payments' (modifiers, events, status, table
-        rows, defines, value) as (rule, rules, text), the names that follow the pattern in "patterns", and the
-        status name; remembered per all they read, unless a define's string value has no name yet."""
-        key = (mods, events, status, rows, defines, value)
-        got = self._middles.get(key)
-        if got is None:
-            lines, tail, status_name = self._fixed_lines(mods, events, status, rows)
-            def_lines = self._def_lines
-            rule, rules, text = self._value_line
-            got = (lines + tuple([(def_lines[i][0], def_lines[i][1], def_lines[i][2] + shown)
-                                  for i, shown in enumerate(self._define_texts(defines))])
-                   + ((rule, rules, f"{text}{value}"),), tail, status_name)
-            if defines in self._defined:
-                if len(self._middles) >= 4096:
-                    self._middles.clear()
-                self._middles[key] = got
-        return got
-
-    def _define_texts(self, defines: tuple) -> tuple[str, ...]:
-        """_define(i, x) for each define's value; remembered per tuple of values unless a string value has
-        no name yet."""
-        got = self._defined.get(defines)
-        if got is not None:
-            return got
-        texts = tuple([self._define(i, x) for i, x in enumerate(defines)])
-        if all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines)):
-            if len(self._defined) >= 4096:
-                self._defined.clear()
-            self._defined[defines] = texts
-        return texts
-
-    def _settle(self, s: Situation, value: Any) -> tuple[dict[str, Any], tuple]:
-        """settle_win on the reading the kernel just chose: its payments and its explanation lines as
-        (rule, rules, text).
+    def _settle(self, s: Situation, value: Any) -> tuple[dict[str, Any], tuple, bool]:
+        """settle_win on the reading the kernel just chose: its payments, its explanation lines (read-only) and
+        True (Results may remember them).
 
         Every win expression is evaluated in one kernel call; settle_win reads nothing else but the winner, the
-        discarder and the dealer, so the result builder remembers the answer per those and the expressions'
-        values (Kernel._settle_signature) and asks here only on a miss."""
+        discarder and the dealer, so Results remembers the answer per those and the expressions' values
+        (Kernel._settle_signature) and asks here only on a miss."""
         vals = self._kernel.wins(float(value))
         wins, fallback = self._wins, self._core.Fallback
 
@@ -798,4 +737,4 @@ class NativeEngine:
 
         added: list[dict[str, Any]] = []
         paid = settle_win(self.variant, s, ev, added)
-        return paid, tuple([(x["rule"], tuple(x["rules"]), x["text"]) for x in added])
+        return paid, frozen_lines(added), True
