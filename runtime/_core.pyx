@@ -21,6 +21,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM, PyList_A
 from cpython.ref cimport Py_INCREF
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                   PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
+from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size
 from mjrules.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
                                 BY_DEALT)
 
@@ -2544,8 +2545,11 @@ cdef class Kernel:
             f.w = st.wild
         memset(self.rb, 0, sizeof(self.rb))
         self.rb_tiles, self.rb_over = 0, False
-        for item in st.concealed:
-            k = item
+        cdef const unsigned char* kinds = <const unsigned char*>PyByteArray_AsString(st.kinds)
+        if kinds == NULL or PyByteArray_Size(st.kinds) < st.nkinds:
+            raise ValueError("Fields.kinds holds fewer than nkinds kinds")
+        for i in range(st.nkinds):
+            k = kinds[i]
             if k == f.w:
                 f.jokers += 1
             elif 0 <= k < NK:

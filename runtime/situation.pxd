@@ -14,7 +14,8 @@ cdef enum:
 
 cdef dict _BY, _SLOTS, _NO_OPTIONS
 cdef object _ABSENT
-cdef tuple _KEY_NAMES, _INTS
+cdef bytearray _NO_KINDS
+cdef tuple _KEY_NAMES
 
 cdef class Fields:
     cdef public long seat, dealer, discarder, wild_discards, dealer_streak, winners
@@ -22,7 +23,9 @@ cdef class Fields:
     cdef public int by                          # BY_*
     cdef public int dealer_won                  # -1: None (the winner's own), else 0 or 1
     cdef public bint first_turn, first_discard, declared_ready
-    cdef public tuple concealed, flowers, melds
+    cdef public bytearray kinds                 # the concealed tiles' kinds: kinds[:nkinds]
+    cdef public Py_ssize_t nkinds
+    cdef public tuple flowers, melds
     cdef public object win_by
     cdef public dict options
 

@@ -139,17 +139,27 @@ def _new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tu
 _BY = {"discard": BY_DISCARD, "rob_kong": BY_ROB_KONG, "dealt": BY_DEALT, "rob_gold": BY_ROB_GOLD}
 _SLOTS = {name: i for i, name in enumerate(KEYS)}
 _KEY_NAMES = KEYS   # (typed in situation.pxd: read() matches a key by identity first)
-_INTS = tuple(range(128))   # the int objects of the kinds, made once
 _ABSENT = object()   # a key the dict does not have
 
 
 class Fields:
-    """A situation's fields as the kernel reads them: kinds as tuples of ints, numbers as C ints, -1 for a
-    tile that is not there (no winning tile, no wild, no indicator) and for dealer_won None. Made by
-    Reader.read from a dict (checked) and by fields() from a Situation (as it is)."""
+    """A situation's fields as the kernel reads them: the concealed tiles' kinds as bytes (`kinds[:nkinds]`, as
+    the tile scanner writes them; `concealed` is their tuple), numbers as C ints, -1 for a tile that is not
+    there (no winning tile, no wild, no indicator) and for dealer_won None. Made by Reader.read from a dict
+    (checked) and by fields() from a Situation (as it is)."""
 
     def __init__(self) -> None:
         _defaults(self)
+
+    @property
+    def concealed(self) -> tuple[int, ...]:
+        """The concealed tiles' kinds, as Situation.concealed holds them."""
+        return tuple(self.kinds[:self.nkinds])
+
+    @concealed.setter
+    def concealed(self, kinds: Any) -> None:
+        self.kinds = bytearray(_kinds_of(kinds, "concealed"))
+        self.nkinds = len(self.kinds)
 
     def situation(self) -> Situation:
         """The Situation of these fields."""
@@ -162,6 +172,7 @@ class Fields:
 
 
 _NO_OPTIONS: dict[str, Any] = {}   # Fields' options when none are given (never changed)
+_NO_KINDS = bytearray()             # Fields' kinds when none are given (never changed)
 
 
 def _new_fields() -> Fields:
@@ -177,7 +188,8 @@ def _defaults(f: Fields) -> None:
     f.winners = 1
     f.by = BY_OTHER
     f.first_turn = f.first_discard = f.declared_ready = False
-    f.concealed = f.flowers = f.melds = ()
+    f.kinds, f.nkinds = _NO_KINDS, 0
+    f.flowers = f.melds = ()
     f.win_by = "self_draw"
     f.options = _NO_OPTIONS
 
@@ -191,7 +203,7 @@ def fields(s: Any) -> Fields:
     get = d.get if type(d) is dict and "seat" in d else None
     f.seat = _whole(get("seat") if get else s.seat, "seat")
     f.dealer = _whole(get("dealer") if get else s.dealer, "dealer")
-    f.concealed = _kinds_of(get("concealed") if get else s.concealed, "concealed")
+    f.concealed = get("concealed") if get else s.concealed
     f.melds = tuple(get("melds") if get else s.melds)
     f.win_tile = _kind_or_none(get("win_tile") if get else s.win_tile, "win_tile")
     wb = get("win_by") if get else s.win_by
@@ -386,12 +398,9 @@ class Reader:
         buf = scan_buffer(len(text))
         nk = _scan(text, "concealed", buf)
         marks = False
-        kinds = [0] * nk
         for i in range(nk):
-            b = buf[i]
-            kinds[i] = _INTS[b & 0x7F]
-            marks |= (b & 0x80) != 0
-        f.concealed = tuple(kinds)
+            marks |= (buf[i] & 0x80) != 0
+        f.kinds, f.nkinds = buf, nk   # (the marks are cleared below, once checked)
         if melds is not _ABSENT:
             m = melds
             try:
@@ -439,6 +448,7 @@ class Reader:
                     if b & 0x7F != wild:
                         raise SituationError(f"{tile_name(b & 0x7F)}* is marked wild, but the wild kind is "
                                              f"{tile_name(wild)}", "concealed")
+                    buf[i] = b & 0x7F
         f.wild, f.indicator = wild, indicator
         if check_all or wild_discards is not _ABSENT:
             f.wild_discards = _in_range(wild_discards, "wild_discards", 0, 0, 200)
@@ -461,8 +471,9 @@ class Reader:
 
     # ---- checking --------------------------------------------------------------------------------------
     @cython.wraparound(False)
+    @cython.boundscheck(False)
     @cython.locals(size=cython.Py_ssize_t, held=cython.Py_ssize_t, k=cython.int, i=cython.Py_ssize_t,
-                   extra=cython.int, wild=cython.int, found=cython.bint, over=cython.bint)
+                   extra=cython.int, wild=cython.int, found=cython.bint, over=cython.bint, kinds=bytearray)
     def check(self, f: Fields, pre_draw: cython.bint = False) -> None:
         """Refuse impossible situations with a message naming what is wrong (SituationError)."""
         count = cython.declare(cython.int[42])
@@ -470,13 +481,14 @@ class Reader:
             count[i] = 0
         over = False
         size = self.size - (1 if pre_draw else 0)
-        held = len(f.concealed) + 3 * len(f.melds)
+        held = f.nkinds + 3 * len(f.melds)
         if held != size:
             what = "a pre-draw hand" if pre_draw else "a complete hand"
-            raise SituationError(f"{len(f.concealed)} concealed tiles and {len(f.melds)} melds make {held} tiles; "
+            raise SituationError(f"{f.nkinds} concealed tiles and {len(f.melds)} melds make {held} tiles; "
                                  f"{what} in this variant has {size} (kongs count as 3)", "concealed")
-        for x in f.concealed:
-            k = x
+        kinds = f.kinds
+        for i in range(f.nkinds):
+            k = kinds[i]
             if not (self.playable >> k) & 1:
                 why = "a scored flower: it never stays in a hand" if (self.scored >> k) & 1 else \
                     "not in this variant's tile set"
@@ -521,9 +533,8 @@ class Reader:
             raise SituationError(f"{tile_name(wild)} cannot be the wild kind here", "wild")
         if f.win_tile >= 0 and not pre_draw:
             found = False
-            for x in f.concealed:
-                k = x
-                if k == f.win_tile:
+            for i in range(f.nkinds):
+                if kinds[i] == f.win_tile:
                     found = True
                     break
             if not found:

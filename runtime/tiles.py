@@ -213,34 +213,65 @@ def scan_buffer(n: int) -> bytearray:
 
 
 @cython.wraparound(False)
+@cython.boundscheck(False)   # (out's room is checked once, on entry)
 @cython.locals(i=cython.Py_ssize_t, n=cython.Py_ssize_t, npend=cython.Py_ssize_t, first=cython.Py_ssize_t,
-               last_digit=cython.Py_ssize_t, star=cython.Py_ssize_t, j=cython.Py_ssize_t, ch=cython.int,
-               d=cython.int, top=cython.int, base=cython.int)
+               last_digit=cython.Py_ssize_t, star=cython.Py_ssize_t, j=cython.Py_ssize_t, c=cython.Py_UCS4,
+               ch=cython.int, d=cython.int, top=cython.int, base=cython.int, after=cython.int, at=cython.Py_ssize_t)
 def scan_into(text: str, start: cython.Py_ssize_t, end: cython.Py_ssize_t, out: bytearray,
               where: list | None = None) -> cython.Py_ssize_t:
     """Read the tiles of text[start:end] (Tenhou-like '123m 9s* f1' and/or Chinese '一萬 東 春*' notation) into
-    out, one byte a tile: its kind, | WILD where it is marked wild; returns how many. out has room for
+    out, one byte a tile: its kind, | WILD where it is marked wild; returns how many. out must have room for
     end - start bytes (no text holds more tiles than characters). With `where`, also appends each tile's
     (position, token) to it. Raises TileError naming the first fault and its position.
 
     The one scanner of the notation: parse_tiles, parse_tile, melds and the situation reader all read tiles
-    through it. Digits wait in out itself (digit | WILD) until their suit letter turns them into kinds; the
-    position of a waiting digit is found again (_digit_at) only for an error or for `where`."""
+    through it, one character at a time. Digits wait in out itself (digit | WILD) until their suit letter
+    turns them into kinds; the position of a waiting digit is found again (_digit_at) only for an error or for
+    `where`. An 'f' or a Chinese numeral waits for the character after it (`after`)."""
+    if len(out) < end - start:
+        raise ValueError("scan_into: out has no room for the text's tiles")
     n = 0            # tiles read: out[:n]
     npend = 0        # digits waiting for their suit letter: out[n:n + npend]
     first = -1       # the position of the first of them
     last_digit = -2  # the position of the last of them
     star = -1        # the position right after the last tile read, where a '*' marks it
-    i = start
-    while i < end:
-        ch = ord(text[i])
-        if 48 <= ch <= 57:   # a digit
+    after = 0        # 1: an 'f' at `at` waits for its number; 2: a Chinese numeral at `at`, of rank d, its suit
+    at = -1
+    d = 0
+    i = start - 1
+    for c in text[start:end]:
+        i += 1
+        ch = ord(c)
+        if after == 1:   # the flower's number
+            after = 0
+            d = ch - 48
+            if not 0 <= d <= 9:
+                raise TileError(_at("'f'", at, text) + " is not followed by a flower number 1..8",
+                                text=text, pos=at, token="f")
+            if not 1 <= d <= 8:
+                token = f"f{d}"
+                raise TileError(_at(f"bad tile '{token}'", at, text) + ": flowers run f1..f8",
+                                text=text, pos=at, token=token)
+            out[n] = 33 + d   # (f1 is kind 34)
+            n += 1
+            if where is not None:
+                where.append((at, f"f{d}"))
+            star = i + 1
+        elif after == 2:   # the Chinese numeral's suit
+            after = 0
+            if chr(ch) not in _CN_SUIT:
+                raise _no_suit(text, at)
+            out[n] = kind(_CN_SUIT[chr(ch)], d)
+            n += 1
+            if where is not None:
+                where.append((at, text[at] + chr(ch)))
+            star = i + 1
+        elif 48 <= ch <= 57:   # a digit
             if npend == 0:
                 first = i
             out[n + npend] = ch - 48
             npend += 1
             last_digit = i
-            i += 1
         elif ch == 109 or ch == 112 or ch == 115 or ch == 122:   # m p s z
             if npend == 0:
                 raise TileError(_at(f"suit letter '{chr(ch)}'", i, text) + ": no digits before it",
@@ -259,8 +290,7 @@ def scan_into(text: str, start: cython.Py_ssize_t, end: cython.Py_ssize_t, out: 
                     where.append((_digit_at(text, first, j), f"{d}{chr(ch)}"))
             n += npend
             npend = 0
-            i += 1
-            star = i
+            star = i + 1
         elif ch == 42:   # '*'
             if npend and last_digit == i - 1:
                 out[n + npend - 1] |= 0x80
@@ -270,51 +300,40 @@ def scan_into(text: str, start: cython.Py_ssize_t, end: cython.Py_ssize_t, out: 
                 raise TileError(_at("unexpected character '*'", i, text)
                                 + ": a wild marker must directly follow a tile that is not already wild",
                                 text=text, pos=i, token="*")
-            i += 1
         elif ch == 102:   # 'f'
             if npend:
                 raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
-            d = ord(text[i + 1]) - 48 if i + 1 < end else -1
-            if not 0 <= d <= 9:
-                raise TileError(_at("'f'", i, text) + " is not followed by a flower number 1..8",
-                                text=text, pos=i, token="f")
-            if not 1 <= d <= 8:
-                token = f"f{d}"
-                raise TileError(_at(f"bad tile '{token}'", i, text) + ": flowers run f1..f8",
-                                text=text, pos=i, token=token)
-            out[n] = 33 + d   # (f1 is kind 34)
-            n += 1
-            if where is not None:
-                where.append((i, f"f{d}"))
-            i += 2
-            star = i
+            after, at = 1, i
         elif Py_UNICODE_ISSPACE(ch):
-            i += 1
-        elif chr(ch) in _CN_SINGLE or chr(ch) in _NUMERALS:
+            pass
+        elif chr(ch) in _CN_SINGLE:
             if npend:
                 raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
-            if chr(ch) in _CN_SINGLE:
-                out[n] = _CN_SINGLE[chr(ch)]
-                if where is not None:
-                    where.append((i, chr(ch)))
-                i += 1
-            else:
-                nxt = text[i + 1] if i + 1 < end else ""
-                if nxt not in _CN_SUIT:
-                    raise TileError(_at(f"'{chr(ch)}'", i, text)
-                                    + " is not followed by a suit (萬/万, 筒/饼/餅, 條/条/索)",
-                                    text=text, pos=i, token=chr(ch))
-                out[n] = kind(_CN_SUIT[nxt], _NUMERALS.index(chr(ch)) + 1)
-                if where is not None:
-                    where.append((i, chr(ch) + nxt))
-                i += 2
+            out[n] = _CN_SINGLE[chr(ch)]
             n += 1
-            star = i
+            if where is not None:
+                where.append((i, chr(ch)))
+            star = i + 1
+        elif chr(ch) in _NUMERALS:
+            if npend:
+                raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
+            after, at, d = 2, i, _NUMERALS.index(chr(ch)) + 1
         else:
             raise TileError(_at(f"unexpected character '{chr(ch)}'", i, text), text=text, pos=i, token=chr(ch))
+    if after == 1:
+        raise TileError(_at("'f'", at, text) + " is not followed by a flower number 1..8", text=text, pos=at,
+                        token="f")
+    if after == 2:
+        raise _no_suit(text, at)
     if npend:
         raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
     return n
+
+
+def _no_suit(text: str, at: int) -> TileError:
+    """A Chinese numeral with no suit after it."""
+    return TileError(_at(f"'{text[at]}'", at, text) + " is not followed by a suit (萬/万, 筒/饼/餅, 條/条/索)",
+                     text=text, pos=at, token=text[at])
 
 
 @cython.locals(i=cython.Py_ssize_t, ch=cython.int)
