@@ -22,6 +22,9 @@ from cpython.ref cimport Py_INCREF
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                   PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
 from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size
+from cpython.bytes cimport PyBytes_AsString
+from cpython.exc cimport PyErr_Clear
+from cpython.long cimport PyLong_AsLongAndOverflow
 from mjrules.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
                                 BY_DEALT)
 
@@ -2452,9 +2455,8 @@ cdef class Kernel:
     cdef double chk_win_by
     cdef int chk_wild      # the variant's fixed wild kind, or -1
     cdef int chk_live      # the most wilds a hand may hold
-    cdef object kind_of    # tile name -> kind, for a wild given by name
     cdef object undecided  # (counts, wilds, wild) -> the reference's verdict, where the native code cannot decide
-    cdef object invalid    # (counts, wilds, wild, pre_draw, row) -> raises the ValueError that names the fault
+    cdef object validate   # (counts, wilds, wild, pre_draw, row) -> the shared validation (see configure_check)
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
     cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
@@ -2789,11 +2791,13 @@ cdef class Kernel:
         return mods, events, status, tuple(rows), tuple(defines)
 
     # ---- the bare win check ------------------------------------------------------------------------------
-    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, kind_of, undecided, invalid,
+    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, undecided, validate,
                         tuple pattern_names=()):
         """The context of is_win, wait_kinds and check_batch: these option values, this win_by id (the
-        self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, a tile-name -> kind
-        function, and the callbacks for hands the native code cannot decide and for input it refuses."""
+        self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, and the callbacks for
+        hands the native code cannot decide (the reference's verdict) and for arguments that are not plainly
+        valid: validate(counts, wilds, wild, pre_draw, row) is the shared validation (mjrules.check.validate),
+        which raises the ValueError that names the fault or returns (counts, wilds, wild kind) as plain ints."""
         cdef int i
         if len(opts) != self.sp.nopt:
             raise ValueError("wrong number of option values")
@@ -2802,22 +2806,32 @@ cdef class Kernel:
         self.chk_win_by = win_by
         self.chk_wild = fixed_wild
         self.chk_live = live
-        self.kind_of = kind_of
         self.undecided = undecided
-        self.invalid = invalid
+        self.validate = validate
         self.pattern_names = pattern_names
         self.xc_wild = -2
 
-    cdef int _load(self, counts, int wilds, wild, int size, Units* U) except -1:
-        """Prepare xc for the wild kind (when it changed) and load one hand: CHK_OK or an error code (U: as
+    cdef bytes _plain(self, counts, wilds, wild, bint pre_draw, int* n, int* w):
+        """A bare check's arguments as 34 count bytes (returned), the wilds (n) and the wild kind (w, -1: none):
+        taken as they are where they plainly are such (counts as bytes or a list or tuple of ints 0..255, wilds
+        an int 0..255, wild None or a kind index), else from the shared validation, which refuses what the
+        reference back end refuses, with the same error."""
+        cdef bytes b = _plain_counts(counts)
+        cdef int k = _small(wilds)
+        if b is not None and k >= 0 and (wild is None or (type(wild) is int and _small(wild) < NK
+                                                          and _small(wild) >= 0)):
+            n[0] = k
+            w[0] = self.chk_wild if wild is None else _small(wild)
+            return b
+        c, k2, w2 = self.validate(counts, wilds, wild, pre_draw, None)
+        n[0] = k2
+        w[0] = -1 if w2 is None else w2
+        return bytes(c)
+
+    cdef int _load(self, bytes counts, int wilds, int w, int size, Units* U) except -1:
+        """Prepare xc for the wild kind w (when it changed) and load one hand: CHK_OK or an error code (U: as
         _load_row's)."""
-        cdef int w, e
-        if wild is None:
-            w = self.chk_wild
-        elif isinstance(wild, str):
-            w = self.kind_of(wild)
-        else:
-            w = wild
+        cdef int e
         if w != self.xc_wild:
             if self.xc_wild == -2:   # not prepared yet, or its last preparation failed
                 e = _prep_check(self.xc, w, self.playable, self.chk_win_by)
@@ -2829,31 +2843,26 @@ cdef class Kernel:
                 self.xc_wild = -2
                 return e
             self.xc_wild = w
-        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.lim, U)
+        return _load_row(self.xc, counts, wilds, size, self.chk_live, self.lim, U)
 
-    cdef bytes _as_bytes(self, counts, int wilds, wild, bint pre_draw):
-        """Counts as 34 bytes, or the validator's ValueError."""
-        try:
-            b = _counts_bytes(counts)
-        except ValueError:
-            b = None
-        if b is None or len(b) != NK:
-            self.invalid(counts, wilds, wild, pre_draw, None)
-            raise ValueError(f"counts must be {NK} integers from 0 to 4, one per kind")
+    cdef bytes _hand(self, counts, wilds, wild, bint pre_draw, Units* U, int* n):
+        """Load a bare check's hand (complete, or one tile short with pre_draw) into xc: its counts as bytes
+        (returned) and wilds (n); a hand the kernel refuses gets the shared validation's ValueError."""
+        cdef int w
+        cdef bytes b = self._plain(counts, wilds, wild, pre_draw, n, &w)
+        if self._load(b, n[0], w, self.sp.win_size - (1 if pre_draw else 0), U):
+            self.validate(counts, wilds, wild, pre_draw, None)
+            raise ValueError("invalid hand")   # (the validation refuses every hand the kernel does)
         return b
 
-    cdef int _decide_hand(self, counts, int wilds, wild, int mode, double* val, int* pat) except -2:
-        """_decide (mode 2: verdict, 0: best value) on a complete hand given as counts, or the validator's
-        ValueError."""
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
+    cdef int _decide_hand(self, counts, wilds, wild, int mode, double* val, int* pat) except -2:
+        """_decide (mode 2: verdict, 0: best value) on a complete hand, or the shared validation's ValueError."""
         cdef Units U
-        if self._load(counts, wilds, wild, self.sp.win_size, &U):
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
+        cdef int n
+        self._hand(counts, wilds, wild, False, &U, &n)
         return _decide(self.xc, mode, val, pat, -1, -1, False, &U, 0)
 
-    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False,
+    def minimum_sure(self, counts, wilds=0, wild=None, int pattern=-1, bint fails=False,
                      bint any_counts=False):
         """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
         reading of `pattern` meets every minimum (the verdict then skips enumerating readings), or with `fails`
@@ -2862,11 +2871,8 @@ cdef class Kernel:
         reading of the pattern meets every minimum whatever the tiles, on these facts. The generated test
         itself, not _minimum_bound's remembered answers."""
         cdef bint r
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size, NULL):
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
+        cdef int n
+        self._hand(counts, wilds, wild, False, NULL, &n)
         if any_counts and fails:
             raise ValueError("any_counts asks only whether every reading meets the minimums")
         if not 0 <= pattern < self.sp.npat:
@@ -2881,17 +2887,13 @@ cdef class Kernel:
             return False
         return r
 
-    def value_bounds(self, counts, int wilds=0, wild=None, int pattern=-1):
+    def value_bounds(self, counts, wilds=0, wild=None, int pattern=-1):
         """For tests: on is_win's facts for this hand, the generated bounds (lo, hi) of the value of every
         reading of `pattern` (NaN where none is known) and the most modifiers that may hold on one of them; the
         best-reading search drops a pattern none of whose readings can beat the best found so far."""
         cdef double lo = NAN, hi = NAN
-        cdef int mods
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size, NULL):
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
+        cdef int mods, n
+        self._hand(counts, wilds, wild, False, NULL, &n)
         if not 0 <= pattern < self.sp.npat:
             raise ValueError(f"no pattern {pattern}")
         _reset_memo(self.xc)
@@ -2905,7 +2907,7 @@ cdef class Kernel:
         self.xc.err = 0
         return lo, hi, mods
 
-    def is_win(self, counts, int wilds=0, wild=None):
+    def is_win(self, counts, wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind
         counts (bytes for speed, or any sequence of ints), wilds: wild tiles besides, wild: the wild kind
         (an index or a tile name; default the variant's fixed wild)."""
@@ -2916,7 +2918,7 @@ cdef class Kernel:
             return self.undecided(counts, wilds, wild)
         return r == 1
 
-    def hand_value(self, counts, int wilds=0, wild=None):
+    def hand_value(self, counts, wilds=0, wild=None):
         """(value, pattern name) of the best legal reading of is_win's hand, or None when it does not win.
         `undecided` answers where the native code cannot decide exactly."""
         cdef int r, pat
@@ -2928,7 +2930,7 @@ cdef class Kernel:
             return None
         return (int(val) if val == <long long>val else val), self.pattern_names[pat]
 
-    def wait_kinds(self, counts, int wilds=0, wild=None):
+    def wait_kinds(self, counts, wilds=0, wild=None):
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
@@ -2948,13 +2950,9 @@ cdef class Kernel:
         cdef int unsure = 0  # (SHAPE_NO_*) what a hand then has no reading of when it has none of theirs
         cdef int shapes
         cdef Sure S
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, True)
-        e = self._load(counts, wilds, wild, self.sp.win_size - 1, &U)
+        cdef int held
+        cdef bytes b = self._hand(counts, wilds, wild, True, &U, &held)
         w = self.xc_wild
-        if e:
-            self.invalid(counts, wilds, wild, True, None)
-            raise ValueError("invalid hand")
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
         _units_all(&U)    # the suits' table indices, to add one tile to without a rescan
@@ -3033,7 +3031,7 @@ cdef class Kernel:
                 found[nfound] = k
                 nfound += 1
         if undecided:
-            return [k for k in range(NK) if self._completes(counts, wilds, w, k)]
+            return [k for k in range(NK) if self._completes(b, held, w, k)]
         out = PyList_New(nfound)  # made at its size: appending kind by kind reallocates
         for i in range(nfound):
             item = <object>PyTuple_GET_ITEM(_SMALL, found[i])  # the int objects made once (0 <= found[i] < NK)
@@ -3056,10 +3054,12 @@ cdef class Kernel:
         return self.undecided(bytes(c), wilds, None if w < 0 else w)
 
     def check_batch(self, const unsigned char[:, ::1] counts, const unsigned char[::1] wilds, signed char[::1] out,
-                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None):
+                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None,
+                    Py_ssize_t row0=0):
         """is_win for every row of counts (n x 34) with wilds[i], into out[i] (1, 0, or -1: undecided).
         With values and patterns, also the best reading's value and pattern index (mode 0: slower). kinds:
-        each row's wild kind (-1: none) instead of `wild` for all.
+        each row's wild kind (-1: none) instead of `wild` for all. row0: the first row's number in the whole
+        batch (an error names row0 + i).
         Runs without the GIL in its own context: threads may check disjoint slices at once."""
         cdef Py_ssize_t n = counts.shape[0], i
         cdef Py_ssize_t bad = -1
@@ -3103,8 +3103,8 @@ cdef class Kernel:
         finally:
             _ctx_free(x)
         if bad >= 0:
-            self.invalid(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, bad)
-            raise ValueError(f"row {bad}: invalid hand")
+            self.validate(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, row0 + bad)
+            raise ValueError(f"row {row0 + bad}: invalid hand")
 
     def fit_kinds(self, s, tuple opts, double win_by):
         """The playable kinds that, added to the pre-draw situation s, leave some pattern a shape that can
@@ -3186,14 +3186,38 @@ cdef class Kernel:
         return tuple(out)
 
 
-cdef bytes _counts_bytes(counts):
-    """A sequence of 34 small non-negative ints (a list, a tuple, a NumPy row) as bytes."""
-    if hasattr(counts, "tolist"):
-        counts = counts.tolist()
-    try:
-        return bytes(counts)
-    except (TypeError, ValueError):
-        raise ValueError("counts must be 34 integers from 0 to 4, one per kind") from None
+cdef inline int _small(x) noexcept:
+    """x as a C int where it is an int 0..255, else -1 (no error set)."""
+    cdef int overflow = 0
+    cdef long v
+    if type(x) is not int:
+        return -1
+    v = PyLong_AsLongAndOverflow(x, &overflow)
+    if overflow or v < 0 or v > 255:
+        PyErr_Clear()
+        return -1
+    return <int>v
+
+
+cdef bytes _plain_counts(counts):
+    """34 counts as bytes where they plainly are (bytes, or a list or tuple of ints 0..255), else None: the
+    shared validation reads anything else (a NumPy row, a bool, a float ...)."""
+    cdef Py_ssize_t i
+    cdef int v
+    cdef bytes out
+    cdef char* p
+    if type(counts) is bytes:
+        return counts if len(<bytes>counts) == NK else None
+    if (type(counts) is not list and type(counts) is not tuple) or len(counts) != NK:
+        return None
+    out = PyBytes_FromStringAndSize(NULL, NK)
+    p = PyBytes_AsString(out)
+    for i in range(NK):
+        v = _small(counts[i])
+        if v < 0:
+            return None
+        p[i] = <char>v
+    return out
 
 
 # ---- direct access for tests -----------------------------------------------------------------------------

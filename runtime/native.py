@@ -483,7 +483,7 @@ class NativeEngine:
             self.hand_value = self._checks.hand_value
         else:
             self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed,
-                                         w.live if w is not None else 0, self._kind_of, self._undecided, self._invalid,
+                                         w.live if w is not None else 0, self._undecided, self._validate,
                                          tuple(p.name for p in v.patterns))
             self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
             self.hand_value = self._kernel.hand_value
@@ -517,6 +517,7 @@ class NativeEngine:
         cnt, wl = _check.batch_arrays(counts, wilds)
         n = len(cnt)
         w, kinds = _check.batch_kinds(self.variant, wild, n)
+        threads = _check.batch_threads(threads)
         out = np.empty(n, dtype=np.int8)
         val = np.empty(n) if values else None
         pat = np.empty(n, dtype=np.int32) if values else None
@@ -528,7 +529,7 @@ class NativeEngine:
             parts = [slice(a, b) for a, b in pairwise(cuts)]
             ex = _pool(threads)
             for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w, None if val is None else val[s],
-                                None if pat is None else pat[s], None if kinds is None else kinds[s])
+                                None if pat is None else pat[s], None if kinds is None else kinds[s], s.start)
                       for s in parts]:
                 f.result()
         undecided = np.flatnonzero(out < 0)
@@ -542,17 +543,14 @@ class NativeEngine:
         win = out.astype(bool)
         return (win, val, pat) if values else win
 
-    def _kind_of(self, name: str) -> int:
-        w = _check.wild_kind(self.variant, name)
-        return -1 if w is None else w
-
     def _undecided(self, counts: Any, wilds: int, wild: Any, value: bool = False) -> Any:
         if value:
             return self._checks.hand_value(counts, wilds, wild)
         return self._checks.is_win(counts, wilds, wild)
 
-    def _invalid(self, counts: Any, wilds: int, wild: Any, pre_draw: bool, row: int | None) -> None:
-        _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
+    def _validate(self, counts: Any, wilds: Any, wild: Any, pre_draw: bool, row: int | None) -> tuple:
+        """The shared validation of a bare check's arguments (mjrules.check.validate), for the kernel."""
+        return _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
 
     # ---- public interface -----------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation, explain: bool = True) -> Result:
