@@ -2765,7 +2765,7 @@ cdef class Kernel:
         """A signature (see _signature) as (modifiers, events, status, table rows, defines): the indices of the
         modifiers and events that hold, the status index (-1: none), the rows, the defines' values."""
         cdef Spec* sp = self.sp
-        cdef const char* b = PyBytes_AS_STRING(sig)
+        cdef const char* b = PyBytes_AsString(sig)
         cdef int i, o = 0, nt = len(self.used_tables)
         cdef int32_t v
         cdef double d
@@ -3032,12 +3032,7 @@ cdef class Kernel:
                 nfound += 1
         if undecided:
             return [k for k in range(NK) if self._completes(b, held, w, k)]
-        out = PyList_New(nfound)  # made at its size: appending kind by kind reallocates
-        for i in range(nfound):
-            item = <object>PyTuple_GET_ITEM(_SMALL, found[i])  # the int objects made once (0 <= found[i] < NK)
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-        return out
+        return [_SMALL[found[i]] for i in range(nfound)]   # (the int objects made once)
 
     def _completes(self, bytes counts, int wilds, int w, int k):
         """The reference's verdict on the hand plus one tile of kind k (False where none is left)."""

@@ -139,7 +139,7 @@ def reading_parts(bytes facts):
     cdef int i
     if len(facts) != sizeof(Reading):
         raise ValueError("not a reading of this kernel")
-    memcpy(&rd, PyBytes_AS_STRING(facts), sizeof(Reading))
+    memcpy(&rd, PyBytes_AsString(facts), sizeof(Reading))
     if not (0 <= rd.ngroups <= MAXG and 0 <= rd.nassign <= MAXJ):
         raise ValueError("not a reading of this kernel")
     return (tuple([(rd.groups[i].kind, rd.groups[i].k0, rd.groups[i].wild) for i in range(rd.ngroups)]),

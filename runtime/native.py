@@ -51,6 +51,8 @@ from .tiles import tile_name
 from .version import __version__
 
 CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
+if os.environ.get("MJRULES_LIMITED_API") == "1":   # (as setup.py: against CPython's Limited API)
+    CFLAGS.append("-DPy_LIMITED_API=0x030B0000")
 MAGIC = 1                      # layout of a cache entry and its sidecar
 HERE = Path(__file__).resolve().parent
 PREBUILT = HERE / "_native"    # shipped variants compiled when the package was built

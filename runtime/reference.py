@@ -8,7 +8,7 @@ from typing import Any
 
 from . import readings as R
 from .check import Checks
-from .compiler.ir import Expr, Src, Variant
+from .compiler.ir import Src, Variant
 from .interp import UNKNOWN, Env, evaluate, flower_call
 from .result import Explainer, Result
 from .settle import settle_win

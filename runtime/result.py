@@ -19,8 +19,6 @@ from __future__ import annotations
 from collections.abc import ItemsView, KeysView, Mapping, ValuesView
 from typing import Any
 
-import cython
-
 from .frozen import FrozenDict, FrozenList, freeze
 from .tiles import tile_name
 
@@ -141,14 +139,14 @@ class Result:
         d["payments"] = dict(d["payments"])
         return d
 
-    def __eq__(self, other: Any) -> Any:
+    def __eq__(self, other: object) -> Any:
         if isinstance(other, Result):
             return self.to_dict() == other.to_dict()
         if isinstance(other, Mapping):
             return self.to_dict() == (other if isinstance(other, dict) else dict(other.items()))
         return NotImplemented
 
-    def __ne__(self, other: Any) -> Any:
+    def __ne__(self, other: object) -> Any:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 

@@ -11,11 +11,6 @@ import cython
 
 if cython.compiled:  # pragma: no cover - the compiled module's own
     from cython.cimports.cpython.bytearray import PyByteArray_FromStringAndSize
-    from cython.cimports.cpython.unicode import Py_UNICODE_ISSPACE
-else:
-    def Py_UNICODE_ISSPACE(ch: int) -> bool:
-        """str.isspace of one character given by its code point (the C API's, where compiled)."""
-        return chr(ch).isspace()
 
 __all__ = [
     "CHINESE_NAMES",
@@ -304,7 +299,7 @@ def scan_into(text: str, start: cython.Py_ssize_t, end: cython.Py_ssize_t, out: 
             if npend:
                 raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
             after, at = 1, i
-        elif Py_UNICODE_ISSPACE(ch):
+        elif ch == 32 or 9 <= ch <= 13 or 28 <= ch <= 31 or (ch > 127 and chr(ch).isspace()):   # (str.isspace)
             pass
         elif chr(ch) in _CN_SINGLE:
             if npend:

@@ -4,9 +4,9 @@ in Cython's pure-Python mode: the compiled modules must behave exactly as their 
 module's tests (PEP 399)."""
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -43,9 +43,9 @@ pure_situation = _source("situation")
 
 def test_the_modules_are_compiled():
     """The speed of the native back end rests on these modules being the compiled ones (setup.py builds them)."""
-    ext = sysconfig.get_config_var("EXT_SUFFIX")
-    for mod in (compiled_situation, compiled_tiles, importlib.import_module("mjrules._core")):
-        assert mod.__file__.endswith(ext), mod.__file__
+    for name in ("mjrules.situation", "mjrules.tiles", "mjrules.result", "mjrules._core"):
+        mod = importlib.import_module(name)
+        assert mod.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), mod.__file__
     assert not pure_situation.cython.compiled
 
 
