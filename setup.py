@@ -7,6 +7,7 @@ they (or a compiler) are missing, the build still succeeds and each variant comp
 """
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import tempfile
@@ -18,24 +19,39 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 
 
+# The runtime's compiled modules: the kernel (a .pyx), and modules written in Cython's pure-Python mode (a .py
+# typed by the .pxd beside it), which run as plain Python where they are not compiled.
+COMPILED = {"mjrules.tiles": "runtime/tiles.py", "mjrules.situation": "runtime/situation.py",
+            "mjrules.result": "runtime/result.py", "mjrules._core": "runtime/_core.pyx",
+            "mjrules.game.state": "runtime/game/state.py"}
+# MJRULES_LIMITED_API=1 builds them (and then the variants' modules, see mjrules.native) against CPython's
+# Limited API, as abi3 modules: the default build's C, which Cython writes, uses CPython internals behind its
+# own version checks; ours uses the public C API only either way.
+LIMITED = os.environ.get("MJRULES_LIMITED_API") == "1"
+
+
 def core_extensions() -> list:
     from Cython.Build import cythonize
 
-    # runtime/ is not named mjrules/, so Cython finds `mjrules._core`'s .pxd through a copy (as scikit-learn does)
-    # (the copy is only read while cythonize writes the C file, and is removed after it)
+    # runtime/ is not named mjrules/, so Cython finds `mjrules.*`'s .pxd files through a copy (as scikit-learn
+    # does) (the copy is only read while cythonize writes the C files, and is removed after it); the C files go
+    # to build/, not beside their sources
     with tempfile.TemporaryDirectory(prefix="mjrules-pxd-") as tmp:
         inc = Path(tmp)
         (inc / "mjrules").mkdir()
-        shutil.copyfile(ROOT / "runtime" / "_core.pxd", inc / "mjrules" / "_core.pxd")
+        for pxd in (ROOT / "runtime").rglob("*.pxd"):
+            dest = inc / "mjrules" / pxd.relative_to(ROOT / "runtime")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(pxd, dest)
+        for folder in (inc / "mjrules").rglob("*"):
+            if folder.is_dir():
+                (folder / "__init__.pxd").write_text("", encoding="ascii")
         (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
-        (inc / "mjrules" / "game").mkdir()
-        shutil.copyfile(ROOT / "runtime" / "game" / "state.pxd", inc / "mjrules" / "game" / "state.pxd")
-        (inc / "mjrules" / "game" / "__init__.pxd").write_text("", encoding="ascii")
-        ext = Extension("mjrules._core", ["runtime/_core.pyx"])
-        # the game's one source, runtime/game/state.py, compiled in Cython's pure-Python mode (typed by its .pxd)
-        game = Extension("mjrules.game.state", ["runtime/game/state.py"])
-        return cythonize([ext, game], include_path=[str(inc)], quiet=True,
-                         compiler_directives={"language_level": 3, "annotation_typing": False})
+        exts = [Extension(name, [source], extra_compile_args=["-g0"] if os.name == "posix" else [],
+                          define_macros=[("Py_LIMITED_API", "0x030B0000")] if LIMITED else [],
+                          py_limited_api=LIMITED) for name, source in COMPILED.items()]
+        return cythonize(exts, include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True,
+                         build_dir=str(ROOT / "build" / "cython"))
 
 
 class BuildPy(build_py):

@@ -22,33 +22,14 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM, PyList_GET_ITEM, PyList_A
 from cpython.ref cimport Py_INCREF
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                   PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
+from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size
+from cpython.bytes cimport PyBytes_AsString
+from cpython.exc cimport PyErr_Clear
+from cpython.long cimport PyLong_AsLongAndOverflow
+from mjrules.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
+                                BY_DEALT)
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
-
-cdef extern from *:
-    """
-    /* mj_bytes_again(o, n): a bytes object of n bytes to be written whole: o itself when it is one nobody but
-       its owner holds (the owner's reference the only one: nobody can see it change), its cached hash
-       forgotten; else a new one. A signature is made on every evaluate and nearly always dropped
-       again at once, so the kernel writes the next one into the same object instead of freeing one and
-       allocating the next. (Never a 0- or 1-byte object: CPython shares those.) */
-    static inline PyObject* mj_bytes_again(PyObject* o, Py_ssize_t n) {
-    #if PY_VERSION_HEX < 0x030E0000 && !defined(Py_LIMITED_API) && !defined(PYPY_VERSION)
-        if (o != NULL && o != Py_None && n > 1 && PyBytes_CheckExact(o) && Py_REFCNT(o) == 1
-                && PyBytes_GET_SIZE(o) == n) {
-            _Py_COMP_DIAG_PUSH
-            _Py_COMP_DIAG_IGNORE_DEPR_DECLS
-            ((PyBytesObject*)o)->ob_shash = -1;
-            _Py_COMP_DIAG_POP
-            Py_INCREF(o);
-            return o;
-        }
-    #endif
-        return PyBytes_FromStringAndSize(NULL, n);
-    }
-    """
-    bytes mj_bytes_again(PyObject* o, Py_ssize_t n)
-
 
 cdef extern from *:
     """
@@ -2453,56 +2434,7 @@ cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
     return x
 
 
-cdef extern from "Python.h":
-    PyObject** _PyObject_GetDictPtr(object o)
-
-
-cdef enum:
-    RD_MAX = 64          # tiles in one text (or one Situation) read natively; more go to the Python path
-    RD_KINDS = 42        # every kind, flowers included (mjrules.tiles.N_KINDS)
-    BY_OTHER = 0         # Sit.by: how the hand was won, as far as the kernel's own tests ask
-    BY_DISCARD = 1
-    BY_ROB_KONG = 2
-    BY_DEALT = 3
-
-
-cdef struct Sit:
-    # a situation's fields as the kernel reads them: SituationReader fills one from a dict without making a
-    # Situation, Kernel._sit_of from a Situation; Kernel._fill_sit turns one into the facts
-    int n                # concealed tiles (-1: more than RD_MAX)
-    int kinds[RD_MAX]
-    int nf               # flowers (-1: more than RD_MAX)
-    int fk[RD_MAX]
-    int win_tile, wild, indicator    # -1: none
-    int by               # BY_*
-    long seat, dealer, discarder, wild_discards, dealer_streak, winners
-    signed char first_turn, first_discard, declared_ready, dealer_won   # -1: not given (the default)
-    PyObject* win_by     # the win_by string (borrowed from the dict or Situation read)
-
-
-cdef inline int _by_code(str wb) noexcept:
-    return BY_DISCARD if wb == "discard" else BY_ROB_KONG if wb == "rob_kong" else BY_DEALT if wb == "dealt" \
-        else BY_OTHER
-
-
-cdef int _kinds_into(kinds, int* out) except -2:
-    """A Situation's sequence of kinds into out (RD_MAX ints): their number, -1 when there are more."""
-    cdef int i, n = len(kinds)
-    if n > RD_MAX:
-        return -1
-    for i in range(n):
-        out[i] = kinds[i]
-    return n
-
-
-cdef inline object _field(object s, PyObject* dd, str name):
-    """s.name, from s's instance dict dd when it holds the name (no attribute machinery), else getattr."""
-    cdef PyObject* v
-    if dd != NULL:
-        v = PyDict_GetItem(<object>dd, name)
-        if v != NULL:
-            return <object>v
-    return getattr(s, name)
+cdef tuple _SMALL = tuple(range(NALL))   # the int objects of the kinds, made once
 
 
 cdef class Kernel:
@@ -2524,15 +2456,18 @@ cdef class Kernel:
     cdef double chk_win_by
     cdef int chk_wild      # the variant's fixed wild kind, or -1
     cdef int chk_live      # the most wilds a hand may hold
-    cdef object kind_of    # tile name -> kind, for a wild given by name
     cdef object undecided  # (counts, wilds, wild) -> the reference's verdict, where the native code cannot decide
-    cdef object invalid    # (counts, wilds, wild, pre_draw, row) -> raises the ValueError that names the fault
+    cdef object validate   # (counts, wilds, wild, pre_draw, row) -> the shared validation (see configure_check)
     cdef int xc_wild       # the wild kind xc's facts were prepared for (-2: none yet)
     cdef tuple pattern_names
     cdef unsigned char lim[NK]   # xc's _limits
     cdef tuple opts_of           # the tuple whose values self.opts holds (only _load_opts writes them)
-    cdef object sig_keep         # the last bytes _signature and _settle_signature made, written again in
-    cdef object set_keep         # place when nothing else holds them (mj_bytes_again)
+    cdef unsigned char* sig      # the chosen reading's signature (_signature: sig_len bytes), and the
+    cdef Py_ssize_t sig_len      # settlement's (_settle_signature: set_len bytes), of the last evaluate
+    cdef unsigned char* set_sig
+    cdef Py_ssize_t set_len
+    cdef int r_code, r_pattern, r_why, r_waits_all   # the last evaluate's answer (_answer)
+    cdef double r_value
     cdef unsigned char rb[NK + 2]  # _fill_sit's real counts as bytes (for _units_bytes), rb_tiles of them;
     cdef int rb_tiles              # rb_over: a count is over 4 (the bytes are then not used)
     cdef bint rb_over
@@ -2578,6 +2513,12 @@ cdef class Kernel:
         self.chk_win_by = NAN
         self.chk_wild = -1
         self.xc_wild = -2
+        self.sig_len = self.sp.nmod + self.sp.nev + 4 * (1 + self.nut) + 8 * (self.sp.ndef + 1)
+        self.set_len = 8 * self.sp.nwin + 12
+        self.sig = <unsigned char*>calloc(self.sig_len, 1)
+        self.set_sig = <unsigned char*>calloc(self.set_len, 1)
+        if self.sig == NULL or self.set_sig == NULL:
+            raise MemoryError()
 
     def __dealloc__(self):
         _ctx_free(self.x)
@@ -2587,56 +2528,31 @@ cdef class Kernel:
         _ctx_free(self.xc)
         free(self.chk_opts)
         free(self.ut)
-
-    cdef object _sit_of(self, s, Sit* st):
-        """The fields of Situation s into st (read from its instance dict: no attribute machinery); returns its
-        melds, which st does not hold. st.win_by is borrowed from s."""
-        cdef PyObject** dp = _PyObject_GetDictPtr(s)
-        cdef PyObject* dd = dp[0] if dp != NULL else NULL
-        cdef PyObject* won
-        wild = _field(s, dd, "wild")
-        st.wild = -1 if wild is None else wild
-        st.n = _kinds_into(_field(s, dd, "concealed"), st.kinds)
-        st.nf = _kinds_into(_field(s, dd, "flowers"), st.fk)
-        wt = _field(s, dd, "win_tile")
-        st.win_tile = -1 if wt is None else wt
-        st.indicator = -1
-        wb = _field(s, dd, "win_by")
-        st.win_by = <PyObject*>wb if dd != NULL else NULL  # borrowed: only a dict's value outlives this call
-        st.by = _by_code(wb) if isinstance(wb, str) else BY_OTHER
-        st.seat, st.dealer, st.discarder = _field(s, dd, "seat"), _field(s, dd, "dealer"), _field(s, dd, "discarder")
-        st.wild_discards, st.dealer_streak = _field(s, dd, "wild_discards"), _field(s, dd, "dealer_streak")
-        st.first_turn, st.first_discard = bool(_field(s, dd, "first_turn")), bool(_field(s, dd, "first_discard"))
-        st.declared_ready = bool(_field(s, dd, "declared_ready"))
-        st.winners = _field(s, dd, "winners")
-        won = PyDict_GetItem(<object>dd, "dealer_won") if dd != NULL else NULL
-        if won == NULL:
-            st.dealer_won = bool(getattr(s, "dealer_among_winners"))
-        else:  # Situation.dealer_among_winners without the property's call: -1 stands for "the winner's own"
-            st.dealer_won = -1 if <object>won is None else bool(<object>won)
-        return _field(s, dd, "melds")
+        free(self.sig)
+        free(self.set_sig)
 
     cdef int _fill(self, s, double win_by) except -1:
-        cdef Sit st
-        melds = self._sit_of(s, &st)
-        return self._fill_sit(&st, melds, win_by)
+        return self._fill_sit(s if type(s) is Fields else situation_fields(s), win_by)
 
-    cdef int _fill_sit(self, Sit* st, melds, double win_by) except -1:
+    cdef int _fill_sit(self, Fields st, double win_by) except -1:
+        """The facts of a situation's fields into self.x (x.err says what it cannot read)."""
         cdef Ctx* x = self.x
         cdef Facts* f = &x.f
         cdef int k, i
         cdef bint kong
+        cdef tuple melds = st.melds
         memset(f, 0, sizeof(Facts))
         x.err = 0
         f.w = -1
         if self.sp.has_wild and st.wild != -1:
             f.w = st.wild
-        if st.n < 0 or st.nf < 0:
-            x.err |= ERR_OTHER
         memset(self.rb, 0, sizeof(self.rb))
         self.rb_tiles, self.rb_over = 0, False
-        for i in range(st.n):
-            k = st.kinds[i]
+        cdef const unsigned char* kinds = <const unsigned char*>PyByteArray_AsString(st.kinds)
+        if kinds == NULL or PyByteArray_Size(st.kinds) < st.nkinds:
+            raise ValueError("Fields.kinds holds fewer than nkinds kinds")
+        for i in range(st.nkinds):
+            k = kinds[i]
             if k == f.w:
                 f.jokers += 1
             elif 0 <= k < NK:
@@ -2683,9 +2599,9 @@ cdef class Kernel:
         memcpy(f.cand_list, self.fs_list, self.fs_ncand * sizeof(int))
         if f.jokers > MAXJ:
             x.err |= ERR_OTHER
-        f.nflowers = st.nf if st.nf > 0 else 0
-        for i in range(f.nflowers):
-            k = st.fk[i]
+        f.nflowers = len(st.flowers)
+        for item in st.flowers:
+            k = item
             if 0 <= k < NALL:
                 f.flower_counts[k] += 1
             else:
@@ -2693,8 +2609,8 @@ cdef class Kernel:
         f.seat, f.dealer, f.discarder = st.seat, st.dealer, st.discarder
         f.is_dealer = f.seat == f.dealer
         f.wild_discards, f.dealer_streak = st.wild_discards, st.dealer_streak
-        f.first_turn, f.first_discard = st.first_turn == 1, st.first_discard == 1
-        f.declared_ready = st.declared_ready == 1
+        f.first_turn, f.first_discard = st.first_turn, st.first_discard
+        f.declared_ready = st.declared_ready
         f.no_melds = f.nmelds == 0
         f.winners = st.winners
         f.dealer_won = f.is_dealer if st.dealer_won < 0 else st.dealer_won == 1
@@ -2722,19 +2638,37 @@ cdef class Kernel:
         return self._fill(s, win_by)
 
     def evaluate(self, s, tuple opts, double win_by, int waits_all=-1):
-        """Decide a checked Situation. Returns a tuple whose first item is WIN, NOFIT, FAIL, REFUSE or ERR:
-        (WIN, pattern, value, signature, waits_all) (the signature as Kernel._signature packs it; the chosen
-        reading stays in the kernel, where ResultBuilder reads it), (FAIL, why, value, waits_all),
-        (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
-        return self._evaluate(s, opts, win_by, waits_all)
+        """Decide a checked Situation (or its Fields). Returns a tuple whose first item is WIN, NOFIT, FAIL,
+        REFUSE or ERR: (WIN, pattern, value, signature, waits_all) (the signature as Kernel._signature packs it;
+        the chosen reading and its signatures stay in the kernel, where Results reads them),
+        (FAIL, why, value, waits_all), (NOFIT, waits_all), (REFUSE, reason), (ERR,)."""
+        self._decide_fields(s if type(s) is Fields else situation_fields(s), opts, win_by, waits_all)
+        return self._answer()
 
-    cdef tuple _evaluate(self, s, tuple opts, double win_by, int waits_all):
-        cdef Sit st
-        melds = self._sit_of(s, &st)
-        return self._evaluate_sit(&st, melds, opts, win_by, waits_all)
+    cdef tuple _answer(self):
+        """The last evaluate's answer as evaluate() returns it."""
+        cdef int c = self.r_code
+        if c == WIN:
+            return (WIN, self.r_pattern, self.r_value, self.signature(), self.r_waits_all)
+        if c == FAIL:
+            return (FAIL, self.r_why, self.r_value, self.r_waits_all)
+        if c == NOFIT:
+            return (NOFIT, self.r_waits_all)
+        if c == REFUSE:
+            return (REFUSE, self.r_why)
+        return (ERR,)
 
-    cdef tuple _evaluate_sit(self, Sit* st, melds, tuple opts, double win_by, int waits_all):
-        """evaluate() of the situation read into st (and its melds)."""
+    def signature(self) -> bytes:
+        """The last winning evaluate's signature (see _signature) as bytes."""
+        return PyBytes_FromStringAndSize(<char*>self.sig, self.sig_len)
+
+    cdef inline int _said(self, int code, int why=0, double value=0.0) noexcept:
+        self.r_code, self.r_why, self.r_value, self.r_waits_all = code, why, value, self.x.f.waits_all
+        return code
+
+    cdef int _decide_fields(self, Fields st, tuple opts, double win_by, int waits_all) except -1:
+        """evaluate() of a situation's fields: the answer's code (WIN, NOFIT, FAIL, REFUSE or ERR), the rest of
+        it in r_* (_answer) and, for WIN, the chosen reading in best and its signature in sig."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef Run R
@@ -2743,25 +2677,25 @@ cdef class Kernel:
         cdef bint ok
         cdef Units U
         self._load_opts(opts)
-        self._fill_sit(st, melds, win_by)
+        self._fill_sit(st, win_by)
         if x.err:
-            return (ERR,)
+            return self._said(ERR)
         if waits_all >= 0:
             x.f.waits_all = waits_all
         _reset_memo(x)
         if st.by == BY_DISCARD:
             if sp.has_wild and sp.discard_unclaimable and st.win_tile == st.wild:
-                return (REFUSE, 0)
+                return self._said(REFUSE, 0)
             ok = sp.has_win_on_discard and sp.claim(x)
             if x.err:
-                return (ERR,)
+                return self._said(ERR)
             if not ok:
-                return (REFUSE, 1)
+                return self._said(REFUSE, 1)
         elif st.by == BY_ROB_KONG:
             if not sp.rob_kong:
-                return (REFUSE, 2)
+                return self._said(REFUSE, 2)
             if st.win_tile == st.wild and st.wild != -1:
-                return (REFUSE, 3)
+                return self._said(REFUSE, 3)
         sets = (sp.win_size - 2) // 3 - x.f.nmelds
         if MJ_SWAR and not self.rb_over:   # the hand's units, looked up once for the feasibility and the shapes,
             _units_bytes(x.f.real, &U, self.rb, self.rb_tiles, -1, 0)   # from the bytes: a multiply a suit
@@ -2770,42 +2704,40 @@ cdef class Kernel:
         std = _feasible_u(x, &U, x.f.jokers, sets, 1) if x.has_std and sets >= 0 else -1
         if not _may_fit(x, sets, std):
             if x.err:
-                return (ERR,)
-            return (NOFIT, x.f.waits_all)
+                return self._said(ERR)
+            return self._said(NOFIT)
         memset(&R, 0, sizeof(Run))
         R.x, R.best, R.legal_only = x, rd, True   # the best legal reading: what a forbid rules out is skipped
         R.units = &U
         R.std_known, R.std_ok = std >= 0, std > 0
         _run_all(x, &R, &self.dd)
         if x.err:
-            return (ERR,)
+            return self._said(ERR)
         if not R.has_best:                         # no win: every reading again, for the refusal to report
             memset(&R, 0, sizeof(Run))
             R.x, R.best = x, rd
             _run_all(x, &R, &self.dd)
             if x.err:
-                return (ERR,)
+                return self._said(ERR)
             if R.has_best:                         # pragma: no cover - the first pass finds every legal reading
-                return (ERR,)
+                return self._said(ERR)
             if R.has_fail:
-                return (FAIL, R.fail_why, R.fail_value, x.f.waits_all)
-            return (NOFIT, x.f.waits_all)
+                return self._said(FAIL, R.fail_why, R.fail_value)
+            return self._said(NOFIT)
         x.gen += 1
-        sig = self._signature(rd, R.best_value)
+        self._signature(rd, R.best_value)
         if x.err:
-            return (ERR,)
-        return (WIN, rd.pattern, R.best_value, sig, x.f.waits_all)
+            return self._said(ERR)
+        self.r_pattern = rd.pattern
+        return self._said(WIN, 0, R.best_value)
 
-    cdef bytes _signature(self, Reading* rd, double value):
-        """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed:
-        a byte per modifier and per event (1: holds), the status, the used tables' rows (int32 each), the
-        defines' values and the value (doubles each). `parts` unpacks it."""
+    cdef void _signature(self, Reading* rd, double value) noexcept:
+        """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed
+        into self.sig: a byte per modifier and per event (1: holds), the status, the used tables' rows (int32
+        each), the defines' values and the value (doubles each). `parts` unpacks it."""
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
-        cdef Py_ssize_t n = sp.nmod + sp.nev + 4 * (1 + self.nut) + 8 * (sp.ndef + 1)
-        cdef bytes out = mj_bytes_again(<PyObject*>self.sig_keep, n)
-        cdef char* b = PyBytes_AS_STRING(out)
-        self.sig_keep = out
+        cdef unsigned char* b = self.sig
         cdef int i, t, o = 0
         cdef int32_t v
         cdef double d
@@ -2829,13 +2761,12 @@ cdef class Kernel:
             memcpy(b + o, &d, 8)
             o += 8
         memcpy(b + o, &value, 8)
-        return out
 
     def parts(self, bytes sig):
         """A signature (see _signature) as (modifiers, events, status, table rows, defines): the indices of the
         modifiers and events that hold, the status index (-1: none), the rows, the defines' values."""
         cdef Spec* sp = self.sp
-        cdef const char* b = PyBytes_AS_STRING(sig)
+        cdef const char* b = PyBytes_AsString(sig)
         cdef int i, o = 0, nt = len(self.used_tables)
         cdef int32_t v
         cdef double d
@@ -2861,11 +2792,13 @@ cdef class Kernel:
         return mods, events, status, tuple(rows), tuple(defines)
 
     # ---- the bare win check ------------------------------------------------------------------------------
-    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, kind_of, undecided, invalid,
+    def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, undecided, validate,
                         tuple pattern_names=()):
         """The context of is_win, wait_kinds and check_batch: these option values, this win_by id (the
-        self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, a tile-name -> kind
-        function, and the callbacks for hands the native code cannot decide and for input it refuses."""
+        self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, and the callbacks for
+        hands the native code cannot decide (the reference's verdict) and for arguments that are not plainly
+        valid: validate(counts, wilds, wild, pre_draw, row) is the shared validation (mjrules.check.validate),
+        which raises the ValueError that names the fault or returns (counts, wilds, wild kind) as plain ints."""
         cdef int i
         if len(opts) != self.sp.nopt:
             raise ValueError("wrong number of option values")
@@ -2874,22 +2807,32 @@ cdef class Kernel:
         self.chk_win_by = win_by
         self.chk_wild = fixed_wild
         self.chk_live = live
-        self.kind_of = kind_of
         self.undecided = undecided
-        self.invalid = invalid
+        self.validate = validate
         self.pattern_names = pattern_names
         self.xc_wild = -2
 
-    cdef int _load(self, counts, int wilds, wild, int size, Units* U) except -1:
-        """Prepare xc for the wild kind (when it changed) and load one hand: CHK_OK or an error code (U: as
+    cdef bytes _plain(self, counts, wilds, wild, bint pre_draw, int* n, int* w):
+        """A bare check's arguments as 34 count bytes (returned), the wilds (n) and the wild kind (w, -1: none):
+        taken as they are where they plainly are such (counts as bytes or a list or tuple of ints 0..255, wilds
+        an int 0..255, wild None or a kind index), else from the shared validation, which refuses what the
+        reference back end refuses, with the same error."""
+        cdef bytes b = _plain_counts(counts)
+        cdef int k = _small(wilds)
+        if b is not None and k >= 0 and (wild is None or (type(wild) is int and _small(wild) < NK
+                                                          and _small(wild) >= 0)):
+            n[0] = k
+            w[0] = self.chk_wild if wild is None else _small(wild)
+            return b
+        c, k2, w2 = self.validate(counts, wilds, wild, pre_draw, None)
+        n[0] = k2
+        w[0] = -1 if w2 is None else w2
+        return bytes(c)
+
+    cdef int _load(self, bytes counts, int wilds, int w, int size, Units* U) except -1:
+        """Prepare xc for the wild kind w (when it changed) and load one hand: CHK_OK or an error code (U: as
         _load_row's)."""
-        cdef int w, e
-        if wild is None:
-            w = self.chk_wild
-        elif isinstance(wild, str):
-            w = self.kind_of(wild)
-        else:
-            w = wild
+        cdef int e
         if w != self.xc_wild:
             if self.xc_wild == -2:   # not prepared yet, or its last preparation failed
                 e = _prep_check(self.xc, w, self.playable, self.chk_win_by)
@@ -2901,31 +2844,26 @@ cdef class Kernel:
                 self.xc_wild = -2
                 return e
             self.xc_wild = w
-        return _load_row(self.xc, <bytes>counts, wilds, size, self.chk_live, self.lim, U)
+        return _load_row(self.xc, counts, wilds, size, self.chk_live, self.lim, U)
 
-    cdef bytes _as_bytes(self, counts, int wilds, wild, bint pre_draw):
-        """Counts as 34 bytes, or the validator's ValueError."""
-        try:
-            b = _counts_bytes(counts)
-        except ValueError:
-            b = None
-        if b is None or len(b) != NK:
-            self.invalid(counts, wilds, wild, pre_draw, None)
-            raise ValueError(f"counts must be {NK} integers from 0 to 4, one per kind")
+    cdef bytes _hand(self, counts, wilds, wild, bint pre_draw, Units* U, int* n):
+        """Load a bare check's hand (complete, or one tile short with pre_draw) into xc: its counts as bytes
+        (returned) and wilds (n); a hand the kernel refuses gets the shared validation's ValueError."""
+        cdef int w
+        cdef bytes b = self._plain(counts, wilds, wild, pre_draw, n, &w)
+        if self._load(b, n[0], w, self.sp.win_size - (1 if pre_draw else 0), U):
+            self.validate(counts, wilds, wild, pre_draw, None)
+            raise ValueError("invalid hand")   # (the validation refuses every hand the kernel does)
         return b
 
-    cdef int _decide_hand(self, counts, int wilds, wild, int mode, double* val, int* pat) except -2:
-        """_decide (mode 2: verdict, 0: best value) on a complete hand given as counts, or the validator's
-        ValueError."""
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
+    cdef int _decide_hand(self, counts, wilds, wild, int mode, double* val, int* pat) except -2:
+        """_decide (mode 2: verdict, 0: best value) on a complete hand, or the shared validation's ValueError."""
         cdef Units U
-        if self._load(counts, wilds, wild, self.sp.win_size, &U):
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
+        cdef int n
+        self._hand(counts, wilds, wild, False, &U, &n)
         return _decide(self.xc, mode, val, pat, -1, -1, False, &U, 0)
 
-    def minimum_sure(self, counts, int wilds=0, wild=None, int pattern=-1, bint fails=False,
+    def minimum_sure(self, counts, wilds=0, wild=None, int pattern=-1, bint fails=False,
                      bint any_counts=False):
         """For tests: on is_win's facts for this hand, does the generated minimum-sure test find that every
         reading of `pattern` meets every minimum (the verdict then skips enumerating readings), or with `fails`
@@ -2934,11 +2872,8 @@ cdef class Kernel:
         reading of the pattern meets every minimum whatever the tiles, on these facts. The generated test
         itself, not _minimum_bound's remembered answers."""
         cdef bint r
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size, NULL):
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
+        cdef int n
+        self._hand(counts, wilds, wild, False, NULL, &n)
         if any_counts and fails:
             raise ValueError("any_counts asks only whether every reading meets the minimums")
         if not 0 <= pattern < self.sp.npat:
@@ -2953,17 +2888,13 @@ cdef class Kernel:
             return False
         return r
 
-    def value_bounds(self, counts, int wilds=0, wild=None, int pattern=-1):
+    def value_bounds(self, counts, wilds=0, wild=None, int pattern=-1):
         """For tests: on is_win's facts for this hand, the generated bounds (lo, hi) of the value of every
         reading of `pattern` (NaN where none is known) and the most modifiers that may hold on one of them; the
         best-reading search drops a pattern none of whose readings can beat the best found so far."""
         cdef double lo = NAN, hi = NAN
-        cdef int mods
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, False)
-        if self._load(counts, wilds, wild, self.sp.win_size, NULL):
-            self.invalid(counts, wilds, wild, False, None)
-            raise ValueError("invalid hand")
+        cdef int mods, n
+        self._hand(counts, wilds, wild, False, NULL, &n)
         if not 0 <= pattern < self.sp.npat:
             raise ValueError(f"no pattern {pattern}")
         _reset_memo(self.xc)
@@ -2977,7 +2908,7 @@ cdef class Kernel:
         self.xc.err = 0
         return lo, hi, mods
 
-    def is_win(self, counts, int wilds=0, wild=None):
+    def is_win(self, counts, wilds=0, wild=None):
         """Does a complete concealed hand win (self-drawn, no melds, no winning tile named)? counts: 34 kind
         counts (bytes for speed, or any sequence of ints), wilds: wild tiles besides, wild: the wild kind
         (an index or a tile name; default the variant's fixed wild)."""
@@ -2988,7 +2919,7 @@ cdef class Kernel:
             return self.undecided(counts, wilds, wild)
         return r == 1
 
-    def hand_value(self, counts, int wilds=0, wild=None):
+    def hand_value(self, counts, wilds=0, wild=None):
         """(value, pattern name) of the best legal reading of is_win's hand, or None when it does not win.
         `undecided` answers where the native code cannot decide exactly."""
         cdef int r, pat
@@ -3000,7 +2931,7 @@ cdef class Kernel:
             return None
         return (int(val) if val == <long long>val else val), self.pattern_names[pat]
 
-    def wait_kinds(self, counts, int wilds=0, wild=None):
+    def wait_kinds(self, counts, wilds=0, wild=None):
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
@@ -3020,13 +2951,9 @@ cdef class Kernel:
         cdef int unsure = 0  # (SHAPE_NO_*) what a hand then has no reading of when it has none of theirs
         cdef int shapes
         cdef Sure S
-        if type(counts) is not bytes or len(<bytes>counts) != NK:
-            counts = self._as_bytes(counts, wilds, wild, True)
-        e = self._load(counts, wilds, wild, self.sp.win_size - 1, &U)
+        cdef int held
+        cdef bytes b = self._hand(counts, wilds, wild, True, &U, &held)
         w = self.xc_wild
-        if e:
-            self.invalid(counts, wilds, wild, True, None)
-            raise ValueError("invalid hand")
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
         _units_all(&U)    # the suits' table indices, to add one tile to without a rescan
@@ -3105,13 +3032,8 @@ cdef class Kernel:
                 found[nfound] = k
                 nfound += 1
         if undecided:
-            return [k for k in range(NK) if self._completes(counts, wilds, w, k)]
-        out = PyList_New(nfound)  # made at its size: appending kind by kind reallocates
-        for i in range(nfound):
-            item = <object>PyTuple_GET_ITEM(_SMALL, found[i])  # the int objects made once (0 <= found[i] < NK)
-            Py_INCREF(item)
-            PyList_SET_ITEM(out, i, item)
-        return out
+            return [k for k in range(NK) if self._completes(b, held, w, k)]
+        return [_SMALL[found[i]] for i in range(nfound)]   # (the int objects made once)
 
     def _completes(self, bytes counts, int wilds, int w, int k):
         """The reference's verdict on the hand plus one tile of kind k (False where none is left)."""
@@ -3128,10 +3050,12 @@ cdef class Kernel:
         return self.undecided(bytes(c), wilds, None if w < 0 else w)
 
     def check_batch(self, const unsigned char[:, ::1] counts, const unsigned char[::1] wilds, signed char[::1] out,
-                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None):
+                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None,
+                    Py_ssize_t row0=0):
         """is_win for every row of counts (n x 34) with wilds[i], into out[i] (1, 0, or -1: undecided).
         With values and patterns, also the best reading's value and pattern index (mode 0: slower). kinds:
-        each row's wild kind (-1: none) instead of `wild` for all.
+        each row's wild kind (-1: none) instead of `wild` for all. row0: the first row's number in the whole
+        batch (an error names row0 + i).
         Runs without the GIL in its own context: threads may check disjoint slices at once."""
         cdef Py_ssize_t n = counts.shape[0], i
         cdef Py_ssize_t bad = -1
@@ -3175,8 +3099,8 @@ cdef class Kernel:
         finally:
             _ctx_free(x)
         if bad >= 0:
-            self.invalid(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, bad)
-            raise ValueError(f"row {bad}: invalid hand")
+            self.validate(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, row0 + bad)
+            raise ValueError(f"row {row0 + bad}: invalid hand")
 
     def fit_kinds(self, s, tuple opts, double win_by):
         """The playable kinds that, added to the pre-draw situation s, leave some pattern a shape that can
@@ -3271,14 +3195,11 @@ cdef class Kernel:
             raise Fallback(i)
         return r
 
-    cdef object _settle_signature(self, double value):
-        """What settle_win reads of the reading just chosen, packed: every win-settlement expression's value with
-        `value` set (doubles), then the winner, the discarder and the dealer (int32 each); None when the native
-        code cannot evaluate an expression (wins() gives None there)."""
-        cdef Py_ssize_t n = 8 * self.sp.nwin + 12
-        cdef bytes out = mj_bytes_again(<PyObject*>self.set_keep, n)
-        cdef char* b = PyBytes_AS_STRING(out)
-        self.set_keep = out
+    cdef bint _settle_signature(self, double value) noexcept:
+        """What settle_win reads of the reading just chosen, packed into self.set_sig: every win-settlement
+        expression's value with `value` set (doubles), then the winner, the discarder and the dealer (int32
+        each); False where the native code cannot evaluate an expression (wins() gives None there)."""
+        cdef unsigned char* b = self.set_sig
         cdef double r
         cdef int i
         cdef int32_t who[3]
@@ -3288,11 +3209,11 @@ cdef class Kernel:
             r = self.sp.win(self.x, &self.best, i)
             if self.x.err:
                 self.x.err = 0
-                return None
+                return False
             memcpy(b + 8 * i, &r, 8)
         who[0], who[1], who[2] = self.x.f.seat, self.x.f.discarder, self.x.f.dealer
         memcpy(b + 8 * self.sp.nwin, who, 12)
-        return out
+        return True
 
     def wins(self, double value):
         """Every win-settlement expression on the reading just chosen, with `value` set: a tuple in the order of
@@ -3309,14 +3230,38 @@ cdef class Kernel:
         return tuple(out)
 
 
-cdef bytes _counts_bytes(counts):
-    """A sequence of 34 small non-negative ints (a list, a tuple, a NumPy row) as bytes."""
-    if hasattr(counts, "tolist"):
-        counts = counts.tolist()
-    try:
-        return bytes(counts)
-    except (TypeError, ValueError):
-        raise ValueError("counts must be 34 integers from 0 to 4, one per kind") from None
+cdef inline int _small(x) noexcept:
+    """x as a C int where it is an int 0..255, else -1 (no error set)."""
+    cdef int overflow = 0
+    cdef long v
+    if type(x) is not int:
+        return -1
+    v = PyLong_AsLongAndOverflow(x, &overflow)
+    if overflow or v < 0 or v > 255:
+        PyErr_Clear()
+        return -1
+    return <int>v
+
+
+cdef bytes _plain_counts(counts):
+    """34 counts as bytes where they plainly are (bytes, or a list or tuple of ints 0..255), else None: the
+    shared validation reads anything else (a NumPy row, a bool, a float ...)."""
+    cdef Py_ssize_t i
+    cdef int v
+    cdef bytes out
+    cdef char* p
+    if type(counts) is bytes:
+        return counts if len(<bytes>counts) == NK else None
+    if (type(counts) is not list and type(counts) is not tuple) or len(counts) != NK:
+        return None
+    out = PyBytes_FromStringAndSize(NULL, NK)
+    p = PyBytes_AsString(out)
+    for i in range(NK):
+        v = _small(counts[i])
+        if v < 0:
+            return None
+        p[i] = <char>v
+    return out
 
 
 # ---- direct access for tests -----------------------------------------------------------------------------
@@ -3414,5 +3359,4 @@ def standard_readings(real, int jokers, int sets, cand) -> list:
 
 
 include "_distance.pxi"
-include "_situation.pxi"
 include "_result.pxi"

@@ -13,10 +13,13 @@ tile completed the hand holds). Tiles of the wild kind in the counts are wilds, 
                                                             # wild: one kind, or an array of one per row
 
 The native back end decides in C (check_batch without the GIL, so threads scale); the reference back
-end judges the same situation with its interpreter. Both refuse the same bad input with a ValueError.
+end judges the same situation with its interpreter. Both read their arguments through this module's one
+validation (validate, batch_arrays, batch_kinds, batch_threads): the same bad input gets the same ValueError
+from both. A whole number may be an int or a NumPy integer (never a bool or a float).
 """
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +28,18 @@ from .situation import Situation
 from .tiles import N_PLAYABLE_STD, parse_tiles, tile_name
 
 NK = N_PLAYABLE_STD
+
+
+def whole(x: Any) -> int | None:
+    """x as an int where it is a whole number (an int or a NumPy integer, not a bool), else None."""
+    if type(x) is int:
+        return x
+    if isinstance(x, bool):
+        return None
+    try:
+        return operator.index(x)
+    except TypeError:
+        return None
 
 
 def wild_kind(variant: Variant, wild: int | str | None) -> int | None:
@@ -37,22 +52,23 @@ def wild_kind(variant: Variant, wild: int | str | None) -> int | None:
         if len(tiles) != 1:
             raise ValueError(f"wild: expected one tile such as '9s', got {wild!r}")
         return tiles[0].kind
-    if isinstance(wild, bool) or not isinstance(wild, int):
-        raise ValueError(f"wild: expected a kind index or a tile name, got {wild!r}")  # noqa: TRY004 - bad input is a ValueError here
-    return wild
+    w = whole(wild)
+    if w is None:
+        raise ValueError(f"wild: expected a kind index or a tile name, got {wild!r}")
+    return w
 
 
 def as_counts(counts: Any) -> list[int]:
-    """34 kind counts from bytes, a sequence of ints or a NumPy row."""
+    """34 kind counts from bytes, a sequence of whole numbers or a NumPy row."""
     if hasattr(counts, "tolist"):
         counts = counts.tolist()
     try:
-        c = list(counts)
+        c = [whole(v) for v in counts]
     except TypeError:
         raise ValueError("counts must be 34 integers from 0 to 4, one per kind") from None
-    if len(c) != NK or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in c):
+    if len(c) != NK or not all(v is not None and v >= 0 for v in c):
         raise ValueError(f"counts must be {NK} non-negative integers, one per kind")
-    return c
+    return c  # type: ignore[return-value]
 
 
 def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, pre_draw: bool = False,
@@ -64,14 +80,15 @@ def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, 
         w = wild_kind(variant, wild)
     except ValueError as e:
         raise ValueError(at + str(e)) from None
-    if isinstance(wilds, bool) or not isinstance(wilds, int) or wilds < 0:
+    n = whole(wilds)
+    if n is None or n < 0:
         raise ValueError(f"{at}wilds must be a non-negative integer, got {wilds!r}")
+    wilds = n
     playable = set(variant.tiles.playable)
     copies = variant.tiles.copies
     if w is not None:
         if variant.wild is None or w not in playable or not 0 <= w < NK:
-            raise ValueError(f"{at}{_name(w)} cannot be the wild kind: "
-                             + ("this variant has no wilds" if variant.wild is None else "it is not one of its kinds"))
+            raise ValueError(at + _not_wild(variant, w))
         wilds += c[w]
         c[w] = 0
     elif wilds:
@@ -92,6 +109,11 @@ def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, 
         raise ValueError(f"{at}{sum(c)} tiles and {wilds} wild(s) make {sum(c) + wilds}; "
                          f"a{' pre-draw' if pre_draw else ' complete'} concealed hand here has {size}")
     return c, wilds, w
+
+
+def _not_wild(variant: Variant, w: Any) -> str:
+    return f"{_name(w)} cannot be the wild kind: " + (
+        "this variant has no wilds" if variant.wild is None else "it is not one of its kinds")
 
 
 def live(variant: Variant, w: int) -> int:
@@ -147,6 +169,7 @@ class Checks:
 
         cnt, wl = batch_arrays(counts, wilds)
         one, kinds = batch_kinds(self.variant, wild, len(cnt))
+        batch_threads(threads)
         win = np.zeros(len(cnt), dtype=bool)
         val = np.full(len(cnt), np.nan)
         pat = np.full(len(cnt), -1, dtype=np.int32)
@@ -178,12 +201,25 @@ def batch_kinds(variant: Variant, wild: Any, n: int) -> tuple[int, Any]:
     import numpy as np
 
     if wild is None or isinstance(wild, (str, int, np.integer)):
-        w = wild_kind(variant, int(wild) if isinstance(wild, np.integer) else wild)
+        w = wild_kind(variant, wild)
+        if w is not None and not -1 <= w < NK:
+            raise ValueError(_not_wild(variant, w))
         return (-1 if w is None else w), None
     kinds = np.asarray(wild)
     if kinds.shape != (n,) or kinds.dtype.kind not in "iu":
         raise ValueError(f"wild: one kind for all rows, or an integer array with one kind per row ({n})")
+    if n and (kinds.min() < -1 or kinds.max() >= NK):   # (before the int32 copy: none wraps round)
+        i = int(np.flatnonzero((kinds < -1) | (kinds >= NK))[0])
+        raise ValueError(f"row {i}: " + _not_wild(variant, int(kinds[i])))
     return -1, np.ascontiguousarray(kinds, dtype=np.int32)
+
+
+def batch_threads(threads: Any) -> int:
+    """check_batch's `threads`: a whole number, at least 1."""
+    t = whole(threads)
+    if t is None or t < 1:
+        raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
+    return t
 
 
 def batch_arrays(counts: Any, wilds: Any) -> tuple[Any, Any]:
@@ -193,11 +229,15 @@ def batch_arrays(counts: Any, wilds: Any) -> tuple[Any, Any]:
     a = np.asarray(counts)
     if a.ndim != 2 or a.shape[1] != NK:
         raise ValueError(f"counts must be an n x {NK} array, got shape {a.shape}")
+    if a.dtype.kind not in "iu":   # (a float's fraction or a bool would be cast away)
+        raise ValueError(f"counts must be an array of integers, not {a.dtype}")
     if a.dtype != np.uint8 and a.size and (a.min() < 0 or a.max() > 255):   # uint8 needs no range check
         raise ValueError("counts must be small non-negative integers")
     wl = np.zeros(len(a), dtype=np.uint8) if wilds is None else np.asarray(wilds)
     if wl.shape != (len(a),):
         raise ValueError(f"wilds must have one entry per row ({len(a)}), got shape {wl.shape}")
+    if wl.dtype.kind not in "iu":
+        raise ValueError(f"wilds must be an array of integers, not {wl.dtype}")
     if wl.dtype != np.uint8 and wl.size and (wl.min() < 0 or wl.max() > 255):
         raise ValueError("wilds must be small non-negative integers")
     return np.ascontiguousarray(a, dtype=np.uint8), np.ascontiguousarray(wl, dtype=np.uint8)

@@ -198,7 +198,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if code != EXIT_OK:
         return code
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=1))
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
         return EXIT_OK
     if result["win"]:
         print(f"WIN  {' + '.join(result['patterns'])}" + (f"  [{result['status']}]" if result["status"] else "")

@@ -96,6 +96,8 @@ def distance(engine: Any, situation: dict | Situation) -> int:
     v = engine.variant
     held = situation if isinstance(situation, Situation) else None
     if held is None:
+        if not isinstance(situation, dict):
+            situation_from_dict(v, situation)   # (raises: a situation is a JSON object)
         d = dict(situation)
         size = _size(v, d)
         held = situation_from_dict(v, d, pre_draw=size == v.win_size - 1) if size in (v.win_size - 1, v.win_size) \

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .compiler.ir import Variant
+from .result import Result
 
 BACKENDS = ("native", "reference")
 
@@ -17,10 +18,10 @@ class Engine(Protocol):
     backend: str
     spec: str
 
-    def evaluate(self, situation: dict[str, Any], explain: bool = True) -> dict[str, Any]:
-        """Judge and score a complete hand: win, reason, pattern, patterns, status, value, payments, reading,
-        explain. With explain=False the result has the same decided values without the two explanatory keys,
-        reading and explain (mjrules.settle.EXPLANATORY), which the native back end then never builds."""
+    def evaluate(self, situation: dict[str, Any], explain: bool = True) -> Result:
+        """Judge and score a complete hand: a Result (mjrules.result) of win, reason, pattern, patterns, status,
+        value, payments, reading, explain. With explain=False it has the same decided values without the two
+        explanatory keys, reading and explain (mjrules.result.EXPLANATORY)."""
 
     def waits(self, situation: dict[str, Any]) -> list[dict[str, Any]]:
         """Each kind completing a pre-draw hand, with the value it would give."""
@@ -31,7 +32,7 @@ class Engine(Protocol):
     def distance(self, situation: dict[str, Any]) -> int:
         """Distance to ready: -1 wins, 0 ready, n about n exchanges away (see mjrules.distance)."""
 
-    def judge(self, situation: Any) -> dict[str, Any]:
+    def judge(self, situation: Any) -> Result:
         """evaluate() for a Situation the runtime built itself (trusted: not parsed or checked)."""
 
     def wins(self, situation: Any) -> bool:

@@ -1,14 +1,14 @@
 """Read-only lists and dicts: a result's explanatory parts (its reading and its explanation lines).
 
-Both back ends return a winning result's `reading` and every result's `explain` as FrozenList and FrozenDict
-all the way down. They are list and dict subclasses, so they compare equal to plain lists and dicts, print
-and serialise (json, pickle, copy) like them, and read at the same speed; changing one in place raises
-TypeError. Being read-only, the native back end can share them between results with the same answer instead
-of building a new tree of some 35 containers per call. `thaw` makes a plain (changeable) deep copy; the
-top level of a result, its `patterns` and its `payments` are the caller's own already.
+A result's `reading` and `explain` (mjrules.result) are FrozenList and FrozenDict all the way down. They are
+list and dict subclasses, so they compare equal to plain lists and dicts, print and serialise (json, pickle,
+copy) like them, and read at the same speed; changing one in place raises TypeError. Being read-only, the
+parts one variant's results have in common (a group, a line) are made once and shared. `thaw` makes a plain
+(changeable) deep copy, of a whole result too; a result's `patterns` and `payments` are its own already.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 __all__ = ["FrozenDict", "FrozenList", "freeze", "thaw"]
@@ -53,9 +53,9 @@ def freeze(x: Any) -> Any:
 
 
 def thaw(x: Any) -> Any:
-    """A deep copy of x whose lists and dicts (frozen or not) are plain, changeable ones."""
+    """A deep copy of x whose lists and mappings (frozen or not, a Result too) are plain lists and dicts."""
     if isinstance(x, list):
         return [thaw(y) for y in x]
-    if isinstance(x, dict):
+    if isinstance(x, (dict, Mapping)):
         return {k: thaw(y) for k, y in x.items()}
     return x

@@ -2,9 +2,9 @@
 mjrules._core exactly as the reference backend decides it.
 
 The kernel and the generated module choose the reading and compute the verdict, pattern, modifiers, status
-and value in C. Explanations and payments are then assembled here from that choice, with the shared
-settlement code (`mjrules.settle`) evaluating payment expressions through the compiled module. Helpers
-copied from `mjrules.reference` (`_line`, `_lose`, `_describe`, `_pre_draw`) keep the output identical.
+and value in C; _core.Results makes the Result of it (mjrules.result), whose explanation the variant's
+Explainer (the reference's too) makes from the kernel's decided values, and whose payments the shared
+settlement code (`mjrules.settle`) computes, evaluating payment expressions through the compiled module.
 
 Where a double cannot be trusted to equal Python's exact arithmetic (numbers beyond 2**53, 0 ** -1, ...),
 or the reference would raise (a table without a cell), the native code says so and this situation is
@@ -31,18 +31,26 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
-from . import __version__
 from . import check as _check
-from . import situation as _situation
-from .compiler.ir import Src, Variant, dump_json
+from .compiler.ir import Variant, dump_json
 from .engine import Plays
-from .frozen import FrozenDict, FrozenList
-from .settle import explain_line, lean_result, losing_result, settle_win
+from .readings import Group
+from .result import Explainer, Result, frozen_lines
+from .settle import settle_win
 from .shape import MayFit, always_fits, free_tests_read_tiles_only, options_are_defaults
-from .situation import Situation, SituationError, check_situation, drawable_kinds, situation_from_dict
-from .tiles import _ONE_TILE, parse_melds, tile_name
+from .situation import (
+    Situation,
+    SituationError,
+    drawable_kinds,
+    fields,
+    pre_draw_situation,
+    reader,
+    situation_from_dict,
+)
+from .tiles import tile_name
+from .version import __version__
 
 CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated modules' (part of the cache key)
 # A generated module larger than this is compiled at -O1: gcc -O3 took over 12 minutes on one of 3,000 modifiers
@@ -50,6 +58,9 @@ CFLAGS = ["-O3", "-g0", "-w"] if os.name == "posix" else []   # the generated mo
 # key still names one build.
 BIG_MODULE = 256 * 1024
 CFLAGS_BIG = ["-O1", "-g0", "-w"] if os.name == "posix" else []
+if os.environ.get("MJRULES_LIMITED_API") == "1":   # (as setup.py: against CPython's Limited API)
+    CFLAGS.append("-DPy_LIMITED_API=0x030B0000")
+    CFLAGS_BIG.append("-DPy_LIMITED_API=0x030B0000")
 MAGIC = 1                      # layout of a cache entry and its sidecar
 HERE = Path(__file__).resolve().parent
 PREBUILT = HERE / "_native"    # shipped variants compiled when the package was built
@@ -57,7 +68,6 @@ EXT = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 _EXACT = 2 ** 53
 _LOADED: dict[str, Any] = {}
 _GROUP_KINDS = ("seq", "pung", "pair")
-_NAMES = [tile_name(k) for k in range(34)]
 
 
 # ---- keys and the cache -----------------------------------------------------------------------------------
@@ -478,42 +488,17 @@ def _prune_tables(current: Path) -> None:
             pass
 
 
-_CORE_SOURCES = ("_core.pyx", "_fastgame.pxi", "_situation.pxi", "_result.pxi")  # the .pyx includes the .pxi files
-
-
 def _import_core() -> Any:
-    """mjrules._core, compiled into the cache first when the package was installed without it."""
+    """mjrules._core, the native kernel setup.py compiles with the package (with the runtime's modules written in
+    Cython's pure-Python mode, whose compiled types the kernel uses): an install without them has only the
+    reference back end."""
     try:
-        from . import _core
-        return _core
-    except ImportError:
-        if "mjrules._core" in sys.modules:
-            return sys.modules["mjrules._core"]
-    sub = Path(f"core-{_digest(*(HERE / p for p in ('_core.pxd', *_CORE_SOURCES)))}-{platform_tag()}")
-    lib = cache_dir() / sub / "mjrules" / f"_core{EXT}"
-    if not lib.is_file():
-        folder = writable_cache() / sub
-        lib = folder / "mjrules" / f"_core{EXT}"
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            with _Lock(folder, "core"):
-                if not lib.exists():
-                    _sweep_builds(folder)
-                    with tempfile.TemporaryDirectory(prefix=".build-core-", dir=folder) as tmp:
-                        for part in _CORE_SOURCES:
-                            shutil.copyfile(HERE / part, Path(tmp) / part)
-                        built = _cythonize(Path(tmp) / "_core.pyx", "mjrules._core", Path(tmp))
-                        lib.parent.mkdir(exist_ok=True)
-                        part = lib.with_suffix(f".{os.getpid()}.part")
-                        shutil.copyfile(built, part)
-                        os.replace(part, lib)
-        except OSError as e:
-            raise BuildError(f"cannot write the native kernel to {folder}: {e.strerror or e}") from None
-    spec = importlib.util.spec_from_file_location("mjrules._core", lib)
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    sys.modules["mjrules._core"] = mod
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    return mod
+        import mjrules._core as core
+    except ImportError as e:
+        raise ImportError(f"the native back end needs mjrules' compiled modules, which this install lacks ({e}); "
+                          "reinstall mjrules where a C compiler and Cython are available, or use "
+                          "backend='reference'") from e
+    return core
 
 
 _POOLS: dict[int, Any] = {}
@@ -530,66 +515,35 @@ def _pool(threads: int) -> Any:
 
 
 # ---- the engine -------------------------------------------------------------------------------------------
-_line = explain_line
-_lose = losing_result
-
-
 def _num(v: float) -> int | float:
     return int(v) if v.is_integer() else v
 
 
-def _pre_draw(variant: Variant, situation: dict | Situation, reader: Any = None) -> Situation:
-    if isinstance(situation, Situation):
-        check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
-        return situation.replace(win_tile=None)
-    d = {k: v for k, v in situation.items() if k != "win_tile"}
-    s = None if reader is None else reader.read(d, True)
-    return situation_from_dict(variant, d, pre_draw=True) if s is None else s
+class _Told(NamedTuple):
+    """A kernel reading as the Explainer reads one."""
+
+    groups: tuple[Group, ...]
+    counts: tuple[int, ...]
+    assignment: tuple[int, ...]
 
 
-def _group(kind: int, k0: int, bits: int) -> tuple:
-    """A kernel group as (kinds, kind, wild, described, tile names); sorting these sorts like the reference."""
+class _Teller:
+    """What makes a native Result's reading and pattern line, when first read: the kernel's reading (a copy of
+    its Reading, which _core.reading_parts unpacks) told by the variant's Explainer."""
+
+    def __init__(self, explainer: Explainer, parts: Any):
+        self.explainer, self.parts = explainer, parts
+
+    def tell(self, pattern: int, facts: bytes) -> tuple[Any, Any]:
+        groups, counts, assignment = self.parts(facts)
+        return self.explainer.tell(pattern, _Told(tuple([_group(*g) for g in groups]), counts, assignment))
+
+
+@lru_cache(maxsize=1024)
+def _group(kind: int, k0: int, bits: int) -> Group:
+    """A kernel group (0 seq, 1 pung, 2 pair; its first kind; its wild bits) as the reference's."""
     kinds = (k0, k0 + 1, k0 + 2) if kind == 0 else (k0,) * (3 if kind == 1 else 2)
-    wild = tuple(bool(bits >> i & 1) for i in range(len(kinds)))
-    text = "".join(tile_name(k)[0] + ("*" if w else "") for k, w in zip(kinds, wild)) + tile_name(k0)[1]
-    return kinds, _GROUP_KINDS[kind], wild, text, tuple(tile_name(k) for k in kinds)
-
-
-@lru_cache(maxsize=1)
-def _all_groups() -> dict[int, tuple[int, tuple]]:
-    """Every kernel group (kind << 16 | lowest kind << 8 | wild bits) -> (its rank, its _group): sorting a
-    reading's groups by rank sorts their descriptions as the reference does."""
-    every = [(kind << 16 | k0 << 8 | bits, _group(kind, k0, bits)) for kind, size in enumerate((3, 3, 2))
-             for k0 in range(34) if kind or (k0 < 27 and k0 % 9 <= 6) for bits in range(1 << size)]
-    every.sort(key=lambda gd: gd[1])
-    return {g: (rank, d) for rank, (g, d) in enumerate(every)}
-
-
-class _Probe:
-    """The fields the kernel reads from a situation, with the concealed tiles and winning tile settable."""
-
-    __slots__ = (
-        "concealed",
-        "dealer",
-        "dealer_among_winners",
-        "dealer_streak",
-        "declared_ready",
-        "discarder",
-        "first_discard",
-        "first_turn",
-        "flowers",
-        "melds",
-        "seat",
-        "wild",
-        "wild_discards",
-        "win_by",
-        "win_tile",
-        "winners",
-    )
-
-    def __init__(self, s: Situation):
-        for name in self.__slots__:
-            setattr(self, name, getattr(s, name))
+    return Group(_GROUP_KINDS[kind], kinds, tuple(bool(bits >> i & 1) for i in range(len(kinds))))
 
 
 class NativeEngine(Plays):
@@ -604,15 +558,14 @@ class NativeEngine(Plays):
         self.variant = v = variant
         self.module = load_module(variant)
         self._core = core
-        self._used = codegen.used_tables(v)
+        self._explainer = Explainer(v)   # (the one builder of a result's explanation, both back ends')
+        self._used = self._explainer.used
         self._kernel = core.Kernel(self.module.capsule(), self._used)
         self._strings = codegen.string_ids(v)
         self._names = {i: s for s, i in self._strings.items()}
         self._wins = {id(w[0]): (i, w[1]) for i, w in enumerate(codegen.win_exprs(v))}
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
-        self._middles: dict[tuple, tuple[tuple, tuple, str | None]] = {}  # see _middle
-        self._defined: dict[tuple, tuple[str, ...]] = {}  # see _define_texts
         self._reference_engine: Any = None
         self._lock = core.KernelLock()  # one kernel holds the chosen reading until the result is assembled
         c, w = v.claims, v.wild
@@ -622,15 +575,11 @@ class NativeEngine(Plays):
             ("this variant does not allow robbing a kong", c.src),
             ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
         ]
-        self._prepare()
-        # a winning reading's result dict, assembled in C (runtime/_result.pxi) from the pieces cached below
-        builder = core.ResultBuilder(
-            self, self._kernel, self._pat_lines, [(f"{p.name} ({p.label})", p.name) for p in v.patterns], _NAMES,
-            _all_groups(), self._middles, v.wild is not None, FrozenList, FrozenDict)
-        self._build = builder.build
-        # situation dicts in the plain notation are read and checked in C; anything else by situation_from_dict
-        self._reader = core.SituationReader(v, _situation.KEYS, _situation.WIN_BY, _ONE_TILE, *_situation.blank(),
-                                            parse_melds)
+        # a winning reading's Result, made in C (runtime/_result.pxi) from the pieces _middle_of and _settle explain
+        results = core.Results(self._kernel, self._middle_of, self._settle, _Teller(self._explainer, core.reading_parts),
+                               self._explainer.reasons)
+        self._build = results.build
+        self._reader = reader(v)   # (the one situation reader, compiled: FastEvaluate calls it from C)
         self._checks = _check.Checks()
         self._checks.variant, self._checks.judge = v, lambda s: self._reference().judge(s)
         sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
@@ -641,14 +590,14 @@ class NativeEngine(Plays):
             self.hand_value = self._checks.hand_value
         else:
             self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed,
-                                         w.live if w is not None else 0, self._kind_of, self._undecided, self._invalid,
+                                         w.live if w is not None else 0, self._undecided, self._validate,
                                          tuple(p.name for p in v.patterns))
             self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
             self.hand_value = self._kernel.hand_value
             # a plain situation dict of a winning hand is read, judged and built in one C call
             self.evaluate = core.FastEvaluate(  # type: ignore[method-assign]
-                self._reader, self._kernel, builder, self._defaults, self._strings, self._lock,
-                self._evaluate_dict, self._decided_result)
+                self._reader, self._kernel, results, self._defaults, self._strings, self._lock,
+                self._evaluate_dict, self._decided_result).evaluate
 
     # ---- the bare win check (mjrules.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
@@ -675,6 +624,7 @@ class NativeEngine(Plays):
         cnt, wl = _check.batch_arrays(counts, wilds)
         n = len(cnt)
         w, kinds = _check.batch_kinds(self.variant, wild, n)
+        threads = _check.batch_threads(threads)
         out = np.empty(n, dtype=np.int8)
         val = np.empty(n) if values else None
         pat = np.empty(n, dtype=np.int32) if values else None
@@ -686,7 +636,7 @@ class NativeEngine(Plays):
             parts = [slice(a, b) for a, b in pairwise(cuts)]
             ex = _pool(threads)
             for f in [ex.submit(kernel.check_batch, cnt[s], wl[s], out[s], w, None if val is None else val[s],
-                                None if pat is None else pat[s], None if kinds is None else kinds[s])
+                                None if pat is None else pat[s], None if kinds is None else kinds[s], s.start)
                       for s in parts]:
                 f.result()
         undecided = np.flatnonzero(out < 0)
@@ -700,17 +650,14 @@ class NativeEngine(Plays):
         win = out.astype(bool)
         return (win, val, pat) if values else win
 
-    def _kind_of(self, name: str) -> int:
-        w = _check.wild_kind(self.variant, name)
-        return -1 if w is None else w
-
     def _undecided(self, counts: Any, wilds: int, wild: Any, value: bool = False) -> Any:
         if value:
             return self._checks.hand_value(counts, wilds, wild)
         return self._checks.is_win(counts, wilds, wild)
 
-    def _invalid(self, counts: Any, wilds: int, wild: Any, pre_draw: bool, row: int | None) -> None:
-        _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
+    def _validate(self, counts: Any, wilds: Any, wild: Any, pre_draw: bool, row: int | None) -> tuple:
+        """The shared validation of a bare check's arguments (mjrules.check.validate), for the kernel."""
+        return _check.validate(self.variant, counts, wilds, wild, pre_draw, row)
 
     # ---- for the game ---------------------------------------------------------------------------------
     def fit_test(self, options: dict[str, Any] | None = None) -> MayFit:
@@ -757,33 +704,30 @@ class NativeEngine(Plays):
         return bool(self._reference()._evaluate(s)["win"])
 
     # ---- public interface -----------------------------------------------------------------------------
-    def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
-        """The result dict of a situation (dict or Situation); without explain, the result has no reading and no
-        explain lines (see the Engine protocol). Replaced in __init__ by core.FastEvaluate, which calls
-        _evaluate_dict for what it does not decide itself."""
+    def evaluate(self, situation: dict | Situation, explain: bool = True) -> Result:
+        """The Result of a situation (dict or Situation); without explain, it has no reading and no explain lines
+        (see the Engine protocol). Replaced in __init__ by core.FastEvaluate's, which calls _evaluate_dict for
+        what it does not decide itself."""
         return self._evaluate_dict(situation, explain)
 
-    def _evaluate_dict(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
-        s = self._reader.read(situation)
-        if s is None:
-            s = situation_from_dict(self.variant, situation)
+    def _evaluate_dict(self, situation: dict | Situation, explain: bool = True) -> Result:
+        s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
-        r = self._evaluate(s)[0]
-        return r if explain else lean_result(r)
+        return self._evaluate(s, -1, bool(explain))[0]
 
-    def judge(self, s: Situation) -> dict[str, Any]:
+    def judge(self, s: Situation) -> Result:
         """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""
         return self._evaluate(s)[0]
 
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
         return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
-                for k, r in self._completions(_pre_draw(self.variant, situation, self._reader), True)]
+                for k, r in self._completions(pre_draw_situation(self.variant, situation), True)]
 
     def ready(self, situation: dict | Situation) -> bool:
         """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
-        return next(self._completions(_pre_draw(self.variant, situation, self._reader), False), None) is not None
+        return next(self._completions(pre_draw_situation(self.variant, situation), False), None) is not None
 
     def _completions(self, s: Situation, values: bool) -> Iterator[tuple[int, dict[str, Any] | None]]:
         """(kind, result) for each kind completing the pre-draw hand s; the result is None without values.
@@ -796,7 +740,7 @@ class NativeEngine(Plays):
         shares the pre-draw hand, hence one waits_all.
         """
         opts, win_by = self._options(s), self._strings.get(s.win_by)
-        probe = _Probe(s) if opts is not None and win_by is not None else None
+        probe = fields(s) if opts is not None and win_by is not None else None
         core, waits_all = self._core, -1
         kinds = self.variant.tiles.playable
         legal = drawable_kinds(self.variant, s)   # check_situation's verdict on each completed situation
@@ -814,7 +758,7 @@ class NativeEngine(Plays):
                     code = r[0]
                     if code == core.WIN and values:  # the lean result of this very verdict, while the kernel
                         try:                           # holds its reading (None: the settlement needs t)
-                            lean = self._build(None, r, False)
+                            lean = self._build(None, False)
                         except core.Fallback:
                             lean = None
                 if code in (core.NOFIT, core.FAIL, core.REFUSE):
@@ -865,35 +809,34 @@ class NativeEngine(Plays):
     def _options(self, s: Situation) -> tuple[float, ...] | None:
         return self._encode(self.variant.option_defaults() | dict(s.options)) if s.options else self._defaults
 
-    def _evaluate(self, s: Situation, waits_all: int = -1) -> tuple[dict[str, Any], int]:
+    def _evaluate(self, s: Situation, waits_all: int = -1, explain: bool = True) -> tuple[Result, int]:
         opts, win_by = self._options(s), self._strings.get(s.win_by)
         if opts is None or win_by is None:
-            return self._reference()._evaluate(s), waits_all
+            return self._reference()._evaluate(s, explain), waits_all
         core = self._core
         with self._lock:
             r = self._kernel.evaluate(s, opts, float(win_by), waits_all)
             if r[0] == core.WIN:
                 try:
-                    return self._build(s, r), r[-1]
+                    return self._build(s, explain), r[-1]
                 except core.Fallback:
                     r = (core.ERR,)
-        return self._decided(s, r, waits_all)
+        return self._decided(s, r, waits_all, explain)
 
-    def _decided_result(self, s: Situation, r: tuple, explain: bool) -> dict[str, Any]:
-        """FastEvaluate's answer for a kernel answer r other than a win it built (lean without explain)."""
-        out = self._decided(s, r)[0]
-        return out if explain else lean_result(out)
+    def _decided_result(self, s: Situation, r: tuple, explain: bool) -> Result:
+        """FastEvaluate's answer for a kernel answer r other than a win it made."""
+        return self._decided(s, r, -1, explain)[0]
 
-    def _decided(self, s: Situation, r: tuple, waits_all: int = -1) -> tuple[dict[str, Any], int]:
-        """The result of a kernel answer r (Kernel.evaluate) other than a win it built."""
-        code, core = r[0], self._core
+    def _decided(self, s: Situation, r: tuple, waits_all: int = -1, explain: bool = True) -> tuple[Result, int]:
+        """The Result of a kernel answer r (Kernel.evaluate) other than a win made from it."""
+        code, core, ex = r[0], self._core, self._explainer
         if code == core.ERR:
-            return self._reference()._evaluate(s), waits_all
+            return self._reference()._evaluate(s, explain), waits_all
         if code == core.REFUSE:
             reason, src = self._refusals[r[1]]
-            return _lose(reason, [_line(src, reason)]), waits_all
+            return ex.losing(reason, src, explain), waits_all
         if code == core.NOFIT:
-            return _lose("not a winning hand: no pattern fits", [_line(None, "no pattern fits the tiles")]), r[-1]
+            return ex.losing("not a winning hand: no pattern fits", None, explain, "no pattern fits the tiles"), r[-1]
         why, value = r[1], _num(r[2])
         sc = self.variant.score
         if why < len(sc.forbids):
@@ -901,95 +844,34 @@ class NativeEngine(Plays):
         else:
             mn = sc.minimum[why - len(sc.forbids)]
             reason, src = f"worth {value}, below the minimum {mn.amount}", mn.src
-        return _lose(reason, [_line(src, reason)]), r[-1]
+        return ex.losing(reason, src, explain), r[-1]
 
-    def _define(self, i: int, x: float) -> str:
+    def _define(self, i: int, x: float) -> Any:
+        """A define's value from the double the kernel holds: a bool, a string (by its id) or a number."""
         t = self._dtypes[i]
         if t == "b":
-            return "true" if x else "false"
+            return bool(x)
         if t == "s":
             return self._names.get(int(x), "")
-        return str(_num(x))
+        return _num(x)
 
-    def _src(self, src: Src | None) -> tuple[str, tuple[str, ...]]:
-        rules = tuple(src.rules) if src else ()
-        return (rules[0] if rules else ""), rules
+    def _middle_of(self, sig: bytes, value: Any) -> tuple[tuple, tuple, str | None, bool]:
+        """The explanation of a reading's signature (Kernel._signature): its lines, the names that follow the
+        pattern in "patterns", the status name, and whether Results may remember it (not while a define's string
+        value has no name yet)."""
+        mods, events, status, rows, defines = self._kernel.parts(sig)
+        lines, tail, status_name = self._explainer.middle(
+            mods, events, status, rows, [self._define(i, x) for i, x in enumerate(defines)], value)
+        keep = all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines))
+        return lines, tail, status_name, keep
 
-    def _prepare(self) -> None:
-        """Explanation pieces that do not depend on the hand."""
-        v = self.variant
-        self._pat_lines = [(*self._src(p.src), f"pattern {p.name} ({p.label}): ") for p in v.patterns]
-        self._mod_lines = [(*self._src(m.src), f"modifier {m.name} ({m.label})") for m in v.modifiers]
-        self._ev_lines = [(*self._src(e.src), f"event {e.name} ({e.label})") for e in v.events]
-        self._st_lines = [(*self._src(x.src), f"status {x.name} ({x.label})") for x in v.statuses]
-        self._def_lines = [(*self._src(d.src), f"{d.name} = ") for d in v.defines]
-        self._value_line = (*self._src(v.score.value_src), "value = ")
-        self._table_lines: dict[tuple[int, int, int], tuple[str, tuple[str, ...], str]] = {}
-
-    def _table_line(self, ti: int, ri: int, status: int) -> tuple[str, tuple[str, ...], str]:
-        key = (ti, ri, status)
-        if key not in self._table_lines:
-            t = self.variant.tables[ti]
-            row = t.rows[ri]
-            st = self.variant.statuses[status].name if status >= 0 else None
-            cell = row.cells[t.columns.index(st) if t.column_var else 0]
-            col = f", {st}" if t.column_var else ""
-            text = f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"
-            self._table_lines[key] = (*self._src(row.src if row.src.rules else t.src), text)
-        return self._table_lines[key]
-
-    def _fixed_lines(self, mods: tuple, events: tuple, status: int,
-                     rows: tuple) -> tuple[tuple, tuple, str | None]:
-        """For a chosen set of modifiers, events, status and table rows: their explanation lines (rule, rules,
-        text), the modifier and event names that follow the pattern in "patterns", and the status name
-        (remembered by _middle)."""
-        v = self.variant
-        lines = tuple([self._mod_lines[m] for m in mods] + [self._ev_lines[e] for e in events] + (
-            [self._st_lines[status]] if status >= 0 else []) + [
-            self._table_line(ti, ri, status) for ti, ri in zip(self._used, rows)])
-        tail = (*[v.modifiers[m].name for m in mods], *[v.events[e].name for e in events])
-        return lines, tail, v.statuses[status].name if status >= 0 else None
-
-    def _middle(self, mods: tuple, events: tuple, status: int, rows: tuple, defines: tuple,
-                value: Any) -> tuple[tuple, tuple, str | None]:
-        """The explanation lines between the pattern's and the payments' (modifiers, events, status, table
-        rows, defines, value) as (rule, rules, text), the names that follow the pattern in "patterns", and the
-        status name; remembered per all they read, unless a define's string value has no name yet."""
-        key = (mods, events, status, rows, defines, value)
-        got = self._middles.get(key)
-        if got is None:
-            lines, tail, status_name = self._fixed_lines(mods, events, status, rows)
-            def_lines = self._def_lines
-            rule, rules, text = self._value_line
-            got = (lines + tuple([(def_lines[i][0], def_lines[i][1], def_lines[i][2] + shown)
-                                  for i, shown in enumerate(self._define_texts(defines))])
-                   + ((rule, rules, f"{text}{value}"),), tail, status_name)
-            if defines in self._defined:
-                if len(self._middles) >= 4096:
-                    self._middles.clear()
-                self._middles[key] = got
-        return got
-
-    def _define_texts(self, defines: tuple) -> tuple[str, ...]:
-        """_define(i, x) for each define's value; remembered per tuple of values unless a string value has
-        no name yet."""
-        got = self._defined.get(defines)
-        if got is not None:
-            return got
-        texts = tuple([self._define(i, x) for i, x in enumerate(defines)])
-        if all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines)):
-            if len(self._defined) >= 4096:
-                self._defined.clear()
-            self._defined[defines] = texts
-        return texts
-
-    def _settle(self, s: Situation, value: Any) -> tuple[dict[str, Any], tuple]:
-        """settle_win on the reading the kernel just chose: its payments and its explanation lines as
-        (rule, rules, text).
+    def _settle(self, s: Situation, value: Any) -> tuple[dict[str, Any], tuple, bool]:
+        """settle_win on the reading the kernel just chose: its payments, its explanation lines (read-only) and
+        True (Results may remember them).
 
         Every win expression is evaluated in one kernel call; settle_win reads nothing else but the winner, the
-        discarder and the dealer, so the result builder remembers the answer per those and the expressions'
-        values (Kernel._settle_signature) and asks here only on a miss."""
+        discarder and the dealer, so Results remembers the answer per those and the expressions' values
+        (Kernel._settle_signature) and asks here only on a miss."""
         vals = self._kernel.wins(float(value))
         wins, fallback = self._wins, self._core.Fallback
 
@@ -1004,4 +886,4 @@ class NativeEngine(Plays):
 
         added: list[dict[str, Any]] = []
         paid = settle_win(self.variant, s, ev, added)
-        return paid, tuple([(x["rule"], tuple(x["rules"]), x["text"]) for x in added])
+        return paid, frozen_lines(added), True

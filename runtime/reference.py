@@ -8,13 +8,13 @@ from typing import Any
 
 from . import readings as R
 from .check import Checks
-from .compiler.ir import Expr, Src, Variant
+from .compiler.ir import Src, Variant
 from .engine import Plays
-from .frozen import freeze
 from .interp import UNKNOWN, Env, evaluate, flower_call
-from .settle import explain_line, lean_result, losing_result, settle_win
+from .result import Explainer, Result
+from .settle import settle_win
 from .shape import MayFit, always_fits
-from .situation import Situation, SituationError, check_situation, situation_from_dict
+from .situation import Situation, SituationError, check_situation, pre_draw_situation, situation_from_dict
 from .tiles import tile_name
 
 
@@ -26,9 +26,6 @@ class Reading:
     groups: tuple[R.Group, ...]
     counts: tuple[int, ...]  # 34 kinds: concealed (wilds as what they stand for) plus melds
     assignment: tuple[int, ...]  # what each wild stands for, sorted
-
-
-line = explain_line
 
 
 def _clean(v: Any) -> Any:
@@ -239,6 +236,7 @@ class ReferenceEngine(Checks, Plays):
         self.tables = {t.name: t for t in variant.tables}
         self.shape_of = {p.name: p.shape for p in variant.patterns}
         self._in_waits_all = False
+        self.explainer = Explainer(variant)   # (the one builder of a result's explanation, both back ends')
 
     # ---- readings ------------------------------------------------------------------------------------
     def readings(self, s: Situation, f: _Facts | None = None) -> list[tuple[Reading, _ReadingEnv]]:
@@ -354,26 +352,24 @@ class ReferenceEngine(Checks, Plays):
         return bool(self._evaluate(s)["win"])
 
     # ---- evaluate ------------------------------------------------------------------------------------
-    def evaluate(self, situation: dict | Situation, explain: bool = True) -> dict[str, Any]:
-        """The result dict of a situation; without explain, no reading and no explain lines (Engine.evaluate)."""
+    def evaluate(self, situation: dict | Situation, explain: bool = True) -> Result:
+        """The Result of a situation; without explain, no reading and no explain lines (Engine.evaluate)."""
         s = situation_from_dict(self.variant, situation)
         if s.win_tile is None and s.win_by != "dealt":
             raise SituationError(f"'win_tile' is required for win_by {s.win_by}", "win_tile")
-        r = self._evaluate(s)
-        return r if explain else lean_result(r)
+        return self._evaluate(s, bool(explain))
 
-    def judge(self, s: Situation) -> dict[str, Any]:
+    def judge(self, s: Situation) -> Result:
         """evaluate() for a Situation the runtime built itself: trusted, so neither parsed nor checked."""
         return self._evaluate(s)
 
-    def _evaluate(self, s: Situation) -> dict[str, Any]:
+    def _evaluate(self, s: Situation, explain: bool = True) -> Result:
         v = self.variant
         f = _Facts(self, s)
         senv = _SituationEnv(self, f)
-        explain: list[dict[str, Any]] = []
         refusal = self._claim_refusal(s, senv)
         if refusal:
-            return _lose(refusal[0], [line(refusal[1], refusal[0])])
+            return self.explainer.losing(refusal[0], refusal[1], explain)
         best = None
         fail = None
         for rd, env in self.readings(s, f):
@@ -396,8 +392,9 @@ class ReferenceEngine(Checks, Plays):
                 fail = (key, why)
         if best is None:
             if fail is None:
-                return _lose("not a winning hand: no pattern fits", [line(None, "no pattern fits the tiles")])
-            return _lose(fail[1][0], [line(fail[1][1], fail[1][0])])
+                return self.explainer.losing("not a winning hand: no pattern fits", None, explain,
+                                             "no pattern fits the tiles")
+            return self.explainer.losing(fail[1][0], fail[1][1], explain)
         _, rd, env, value = best
         return self._result(s, rd, env, value, explain)
 
@@ -419,53 +416,32 @@ class ReferenceEngine(Checks, Plays):
                 return ("a wild is never used in a kong, so it cannot be robbed", v.wild.src if v.wild else None)
         return None
 
-    def _result(self, s: Situation, rd: Reading, env: _ReadingEnv, value: Any, explain: list) -> dict[str, Any]:
+    def _result(self, s: Situation, rd: Reading, env: _ReadingEnv, value: Any, explain: bool) -> Result:
+        """The Result of the chosen reading: its decided values, handed to the Explainer."""
         v = self.variant
-        pat = next(p for p in v.patterns if p.name == rd.pattern)
-        mods = env.modifiers()
-        events = [e.name for e in v.events if env.ref("event", e.name)]
+        mods = set(env.modifiers())
         status = env.status()
-        explain.append(line(pat.src, f"pattern {pat.name} ({pat.label}): {_describe(rd)}"))
-        for m in v.modifiers:
-            if m.name in mods:
-                explain.append(line(m.src, f"modifier {m.name} ({m.label})"))
-        for e in v.events:
-            if e.name in events:
-                explain.append(line(e.src, f"event {e.name} ({e.label})"))
-        if status is not None:
-            st = next(x for x in v.statuses if x.name == status)
-            explain.append(line(st.src, f"status {st.name} ({st.label})"))
-        for t in v.tables:
-            if _uses(v.score.value, "table", t.name) or any(_uses(d.expr, "table", t.name) for d in v.defines):
-                cell, row = env.table(t.name)
-                col = f", {status}" if t.column_var else ""
-                explain.append(line(row.src if row and row.src.rules else t.src,
-                                    f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"))
-        for d in v.defines:
-            explain.append(line(d.src, f"{d.name} = {_fmt(env.ref('define', d.name))}"))
-        explain.append(line(v.score.value_src, f"value = {value}"))
-        payments = settle_win(v, s, lambda e: evaluate(e, _WinEnv(env, value, s)), explain)
-        return {
-            "win": True,
-            "reason": f"{pat.name} ({pat.label})",
-            "pattern": pat.name,
-            "patterns": [pat.name, *mods, *events],
-            "status": status,
-            "value": value,
-            "payments": payments,
-            "reading": freeze(_reading_json(rd, v.wild is not None)),
-            "explain": freeze(explain),
-        }
+        rows = []
+        for ti in self.explainer.used:
+            _, row = env.table(v.tables[ti].name)
+            rows.append(next(i for i, r in enumerate(v.tables[ti].rows) if r is row))
+        pay_lines: list[dict[str, Any]] = []
+        payments = settle_win(v, s, lambda e: evaluate(e, _WinEnv(env, value, s)), pay_lines)
+        return self.explainer.win(
+            self._pattern_index(rd.pattern), rd, [i for i, m in enumerate(v.modifiers) if m.name in mods],
+            [i for i, e in enumerate(v.events) if env.ref("event", e.name)],
+            next((i for i, x in enumerate(v.statuses) if x.name == status), -1), rows,
+            [env.ref("define", d.name) for d in v.defines], value, payments, pay_lines, explain)
 
     # ---- waits and distance -------------------------------------------------------------------------
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
         """Each kind that completes a pre-draw hand (win_size - 1 tiles), with the value it would give."""
         return [{"tile": tile_name(k), "value": r["value"], "pattern": r["pattern"], "patterns": r["patterns"]}
-                for k, r in self._completions(_pre_draw(self.variant, situation))]
+                for k, r in self._completions(pre_draw_situation(self.variant, situation))]
 
     def ready(self, situation: dict | Situation) -> bool:
         """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
-        return next(self._completions(_pre_draw(self.variant, situation)), None) is not None
+        return next(self._completions(pre_draw_situation(self.variant, situation)), None) is not None
 
     def _completions(self, s: Situation) -> Iterator[tuple[int, dict[str, Any]]]:
         for k in self.variant.tiles.playable:
@@ -511,46 +487,3 @@ class _WinEnv(Env):
 
     def ref(self, kind: str, name: str) -> Any:
         return self.env.ref(kind, name)
-
-
-def _pre_draw(variant: Variant, situation: dict | Situation) -> Situation:
-    if isinstance(situation, Situation):
-        check_situation(variant, situation.replace(win_tile=None), pre_draw=True)
-        return situation.replace(win_tile=None)
-    d = {k: v for k, v in situation.items() if k != "win_tile"}
-    return situation_from_dict(variant, d, pre_draw=True)
-
-
-_lose = losing_result
-
-
-def _uses(e: Expr, kind: str, name: str) -> bool:
-    if e.op == "ref" and e.args == (kind, name):
-        return True
-    return any(isinstance(a, Expr) and _uses(a, kind, name) for a in e.args)
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(_clean(v))
-
-
-def _describe(rd: Reading) -> str:
-    if not rd.groups:
-        tiles = [tile_name(k) for k in range(R.N) for _ in range(rd.counts[k])]
-        extra = f"; wilds as {' '.join(tile_name(k) for k in rd.assignment)}" if rd.assignment else ""
-        return " ".join(tiles) + extra
-    parts = []
-    for g in rd.groups:
-        parts.append("".join(tile_name(k)[0] + ("*" if w else "") for k, w in zip(g.kinds, g.wild)) + tile_name(g.kinds[0])[1])
-    return " ".join(parts)
-
-
-def _reading_json(rd: Reading, wilds: bool) -> dict[str, Any]:
-    """The reading as the result shows it; a variant without wilds has no wild marks to show."""
-    if not wilds:
-        return {"groups": [{"kind": g.kind, "tiles": [tile_name(k) for k in g.kinds]} for g in rd.groups]}
-    return {"groups": [{"kind": g.kind, "tiles": [tile_name(k) for k in g.kinds], "wild": list(g.wild)}
-                       for g in rd.groups],
-            "wilds_as": [tile_name(k) for k in rd.assignment]}

@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .compiler.ir import Expr, Payment, Src
-from .frozen import freeze
+from .result import explain_line
 
 
 def players_in(name: str, *, players: int, winner: int | None, discarder: int, dealer: int,
@@ -102,27 +102,6 @@ def _rule(src: Src) -> str:
 
 def as_json_payments(net: dict[int, Any]) -> dict[str, Any]:
     return {str(p): v if type(v) is int else _num(v) for p, v in sorted(net.items())}
-
-
-def explain_line(src: Src | None, text: str) -> dict[str, Any]:
-    """One line of a result's explanation, naming the rule ids of the clause behind it."""
-    rules = list(src.rules) if src else []
-    return {"rule": rules[0] if rules else "", "rules": rules, "text": text}
-
-
-EXPLANATORY = ("reading", "explain")
-
-
-def lean_result(r: dict[str, Any]) -> dict[str, Any]:
-    """An evaluate result without its explanatory parts (evaluate(..., explain=False)): the reading's groups and
-    the explanation lines go; what was decided (win, reason, pattern, patterns, status, value, payments) stays."""
-    return {k: x for k, x in r.items() if k not in EXPLANATORY}
-
-
-def losing_result(reason: str, explain: list) -> dict[str, Any]:
-    """A losing hand's result; its explanation lines are frozen (mjrules.frozen), as a winning one's."""
-    return {"win": False, "reason": reason, "pattern": None, "patterns": [], "status": None, "value": 0,
-            "payments": {}, "reading": None, "explain": freeze(explain)}
 
 
 def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,31 +1,32 @@
-"""Situations: a winning (or candidate) hand in context, parsed from a dict and checked against a variant."""
+# cython: annotation_typing=False
+"""Situations: a winning (or candidate) hand in context, read from a dict and checked against a variant.
+
+The one situation reader. `situation_from_dict` and `check_situation` are this module's `Reader`, compiled by
+setup.py in Cython's pure-Python mode (typed by situation.pxd; the same file runs as plain Python where it is
+not compiled). The native back end's evaluate calls the compiled reader from C: `Reader.read` turns a dict into
+`Fields`, the typed fields the kernel reads, and a `Situation` is made only where a slow path needs one.
+"""
 from __future__ import annotations
 
 import dataclasses
+import operator
 import weakref
 from dataclasses import dataclass, field
-from operator import eq, gt
 from typing import Any
 
+import cython
+
 from .compiler.ir import Variant
-from .tiles import (
-    Meld,
-    Tile,
-    TileError,
-    _fast_kinds,
-    _fast_tile_list,
-    counts,
-    parse_melds,
-    parse_tile,
-    parse_tiles,
-    tile_name,
-)
+from .tiles import Meld, Tile, TileError, parse_melds, scan_buffer, scan_into, tile_kind, tile_name
 
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
         "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
         "dealer_won")
-_KEYS = frozenset(KEYS)
+if not cython.compiled:   # (compiled, they are the C constants situation.pxd declares)
+    # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
+    BY_OTHER, BY_DISCARD, BY_ROB_KONG, BY_DEALT, BY_ROB_GOLD = range(5)
+    NKINDS = 42  # every tile kind, flowers included (mjrules.tiles.N_KINDS)
 
 
 class SituationError(ValueError):
@@ -114,17 +115,19 @@ class Situation:
 
 
 _SITUATION_FIELDS = frozenset(f.name for f in dataclasses.fields(Situation))
+if tuple(f.name for f in dataclasses.fields(Situation)) != KEYS:  # pragma: no cover - a guard for editors
+    raise ImportError("Situation's fields and situation.KEYS differ")
 
 
-def _fast_new(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
-              win_tile: int | None, win_by: str, discarder: int, wild: int | None, indicator: int | None,
-              flowers: tuple[int, ...], wild_discards: int, dealer_streak: int, first_turn: bool,
-              first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
-              dealer_won: bool | None) -> Situation:
-    """Situation(...), filling the instance dict at once: the frozen dataclass's __init__ makes one
-    object.__setattr__ call per field, which cost a parsed evaluate as much as checking it."""
-    s = _new(Situation)
-    _setattr(s, "__dict__", {
+def _new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
+                   win_tile: int | None, win_by: str, discarder: int, wild: int | None, indicator: int | None,
+                   flowers: tuple[int, ...], wild_discards: int, dealer_streak: int, first_turn: bool,
+                   first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
+                   dealer_won: bool | None) -> Situation:
+    """Situation(...) with every field given in order, filling the instance dict at once: the frozen
+    dataclass's __init__ makes one object.__setattr__ call per field (Situation has no __post_init__)."""
+    s = object.__new__(Situation)
+    object.__setattr__(s, "__dict__", {
         "seat": seat, "dealer": dealer, "concealed": concealed, "melds": melds, "win_tile": win_tile,
         "win_by": win_by, "discarder": discarder, "wild": wild, "indicator": indicator, "flowers": flowers,
         "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
@@ -133,61 +136,528 @@ def _fast_new(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[M
     return s
 
 
-_new, _setattr = object.__new__, object.__setattr__
-# The shortcut stands only while it builds exactly what the dataclass would: the same fields, in order, and
-# nothing run after __init__; otherwise the dataclass's own constructor is used.
-_new_situation = _fast_new if (
-    tuple(f.name for f in dataclasses.fields(Situation)) == _fast_new.__code__.co_varnames[:18]
-    and _fast_new.__code__.co_argcount == 18 and not hasattr(Situation, "__post_init__")
-    and "__slots__" not in Situation.__dict__) else Situation
+_BY = {"discard": BY_DISCARD, "rob_kong": BY_ROB_KONG, "dealt": BY_DEALT, "rob_gold": BY_ROB_GOLD}
+_SLOTS = {name: i for i, name in enumerate(KEYS)}
+_KEY_NAMES = KEYS   # (typed in situation.pxd: read() matches a key by identity first)
+_ABSENT = object()   # a key the dict does not have
 
 
-def blank() -> tuple[type, dict[str, Any]]:
-    """(class, instance dict) from which a reader in C makes Situations: a copy of the dict, fields set, becomes
-    the __dict__ of cls.__new__(cls) -- what _fast_new does; refused (ValueError) when that shortcut does not
-    stand, see _new_situation."""
-    if _new_situation is not _fast_new:
-        raise ValueError("Situation cannot be built from its instance dict")
-    return Situation, dict(Situation().__dict__)
+class Fields:
+    """A situation's fields as the kernel reads them: the concealed tiles' kinds as bytes (`kinds[:nkinds]`, as
+    the tile scanner writes them; `concealed` is their tuple), numbers as C ints, -1 for a tile that is not
+    there (no winning tile, no wild, no indicator) and for dealer_won None. Made by Reader.read from a dict
+    (checked) and by fields() from a Situation (as it is)."""
+
+    def __init__(self) -> None:
+        _defaults(self)
+
+    @property
+    def concealed(self) -> tuple[int, ...]:
+        """The concealed tiles' kinds, as Situation.concealed holds them."""
+        return tuple(self.kinds[:self.nkinds])
+
+    @concealed.setter
+    def concealed(self, kinds: Any) -> None:
+        self.kinds = bytearray(_kinds_of(kinds, "concealed"))
+        self.nkinds = len(self.kinds)
+
+    def situation(self) -> Situation:
+        """The Situation of these fields."""
+        return _new_situation(
+            self.seat, self.dealer, self.concealed, self.melds, None if self.win_tile < 0 else self.win_tile,
+            self.win_by, self.discarder, None if self.wild < 0 else self.wild,
+            None if self.indicator < 0 else self.indicator, self.flowers, self.wild_discards, self.dealer_streak,
+            self.first_turn, self.first_discard, self.declared_ready, dict(self.options), self.winners,
+            None if self.dealer_won < 0 else self.dealer_won == 1)
 
 
-def _tiles(value: Any, key: str) -> list[Tile]:
-    if isinstance(value, (list, tuple)):
-        tiles = _fast_tile_list(value)
-        if tiles is not None:
-            return tiles
-        value = " ".join(map(str, value))
-    if not isinstance(value, str):
-        raise SituationError(f"'{key}' must be tiles in notation such as \"123m 9s*\", not {type(value).__name__}", key)
+_NO_OPTIONS: dict[str, Any] = {}   # Fields' options when none are given (never changed)
+_NO_KINDS = bytearray()             # Fields' kinds when none are given (never changed)
+
+
+def _new_fields() -> Fields:
+    """Fields() with every field at its default (without the type call's argument handling where compiled)."""
+    f = Fields.__new__(Fields)
+    _defaults(f)
+    return f
+
+
+def _defaults(f: Fields) -> None:
+    f.seat = f.dealer = f.wild_discards = f.dealer_streak = 0
+    f.discarder = f.win_tile = f.wild = f.indicator = f.dealer_won = -1
+    f.winners = 1
+    f.by = BY_OTHER
+    f.first_turn = f.first_discard = f.declared_ready = False
+    f.kinds, f.nkinds = _NO_KINDS, 0
+    f.flowers = f.melds = ()
+    f.win_by = "self_draw"
+    f.options = _NO_OPTIONS
+
+
+def fields(s: Any) -> Fields:
+    """The Fields of a Situation (or of anything with its attributes), unchecked: what check_situation checks
+    and the kernel reads. A value the kernel cannot hold (a kind that is no tile, a seat that is no whole
+    number) raises SituationError."""
+    f = _new_fields()
+    d = getattr(s, "__dict__", None)
+    get = d.get if type(d) is dict and "seat" in d else None
+    f.seat = _whole(get("seat") if get else s.seat, "seat")
+    f.dealer = _whole(get("dealer") if get else s.dealer, "dealer")
+    f.concealed = get("concealed") if get else s.concealed
+    f.melds = tuple(get("melds") if get else s.melds)
+    f.win_tile = _kind_or_none(get("win_tile") if get else s.win_tile, "win_tile")
+    wb = get("win_by") if get else s.win_by
+    f.win_by = wb
+    f.by = _BY.get(wb, BY_OTHER) if type(wb) is str else BY_OTHER
+    f.discarder = _whole(get("discarder") if get else s.discarder, "discarder")
+    f.wild = _kind_or_none(get("wild") if get else s.wild, "wild")
+    f.indicator = _kind_or_none(get("indicator") if get else s.indicator, "indicator")
+    f.flowers = _kinds_of(get("flowers") if get else s.flowers, "flowers")
+    f.wild_discards = _whole(get("wild_discards") if get else s.wild_discards, "wild_discards")
+    f.dealer_streak = _whole(get("dealer_streak") if get else s.dealer_streak, "dealer_streak")
+    f.first_turn = bool(get("first_turn") if get else s.first_turn)
+    f.first_discard = bool(get("first_discard") if get else s.first_discard)
+    f.declared_ready = bool(get("declared_ready") if get else s.declared_ready)
+    opts = get("options") if get else s.options
+    f.options = opts if type(opts) is dict else dict(opts)
+    f.winners = _whole(get("winners") if get else s.winners, "winners")
+    if get is not None and "dealer_won" in d:
+        won = d["dealer_won"]   # (Situation.dealer_among_winners without the property's call)
+        f.dealer_won = -1 if won is None else 1 if won else 0
+    else:
+        f.dealer_won = 1 if s.dealer_among_winners else 0
+    return f
+
+
+def _whole(v: Any, key: str) -> cython.long:
+    """An int (not a bool; a NumPy integer too) as a C long, else SituationError."""
+    if type(v) is int:
+        try:
+            return v
+        except OverflowError:
+            raise SituationError(f"'{key}' is {v}, out of range", key) from None
+    return _whole(_index(v, key), key)
+
+
+def _index(v: Any, key: str) -> int:
+    """v as an int where it is a whole number (an int or a NumPy integer, not a bool), else SituationError."""
+    if not isinstance(v, bool):
+        try:
+            return operator.index(v)
+        except TypeError:
+            pass
+    raise SituationError(f"'{key}' must be a whole number, not {v!r}", key)
+
+
+def _kind_or_none(v: Any, key: str) -> cython.int:
+    if v is None:
+        return -1
+    k: cython.long = _whole(v, key)
+    if not 0 <= k < NKINDS:
+        raise SituationError(f"'{key}' is {k}, not a tile kind (0..{NKINDS - 1})", key)
+    return k
+
+
+@cython.locals(k=cython.long)
+def _kinds_of(v: Any, key: str) -> tuple:
+    """A sequence of tile kinds as a tuple of ints, each 0..41, else SituationError."""
+    t = v if type(v) is tuple else tuple(v)
+    for x in t:
+        k = _whole(x, key)
+        if not 0 <= k < NKINDS:
+            raise SituationError(f"'{key}' holds {k}, not a tile kind (0..{NKINDS - 1})", key)
+    return t if all(type(x) is int for x in t) else tuple([operator.index(x) for x in t])
+
+
+class Reader:
+    """situation_from_dict and check_situation for one variant (see the module docstring); made once per
+    variant (reader()), holding what the checks ask of it."""
+
+    def __init__(self, variant: Variant) -> None:
+        w, t = variant.wild, variant.tiles
+        self.variant = variant
+        self.players = variant.players
+        self.size = variant.win_size
+        self.copies = [t.copies[k] if k < len(t.copies) else 0 for k in range(NKINDS)]
+        self.wild_of = [-1 for _ in range(NKINDS)]
+        self.playable = self.scored = 0
+        for k in t.playable:
+            if 0 <= k < NKINDS:
+                self.playable |= 1 << k
+        for k in t.scored_flowers:
+            if 0 <= k < NKINDS:
+                self.scored |= 1 << k
+        self.chi = variant.claims.chi_from != "none"
+        self.kongs = bool(variant.claims.kongs)
+        self.has_wild = w is not None
+        self.fixed = w is not None and w.mode == "fixed"
+        self.fixed_wild = w.fixed if self.fixed else -1
+        self.no_calls = w is not None and bool(w.no_calls)
+        self.indicator_stays = w is not None and bool(w.indicator_stays)
+        self.indicator_copy = w is not None and w.mode == "indicator"
+        self.rob_gold = w is not None and variant.rob_wild is not None
+        if w is not None and not self.fixed:
+            for k in range(NKINDS):
+                try:
+                    self.wild_of[k] = w.wild_kind(k)
+                except ValueError:
+                    pass
+        self.option_types = {o.name: o.type for o in variant.options}
+
+    # ---- reading a dict --------------------------------------------------------------------------------
+    @cython.wraparound(False)
+    @cython.boundscheck(False)
+    @cython.locals(n=cython.long, i=cython.Py_ssize_t, nk=cython.Py_ssize_t, b=cython.int, slot=cython.int,
+                   wild=cython.int, indicator=cython.int, marks=cython.bint, check_all=cython.bint)
+    def read(self, d: Any, pre_draw: cython.bint = False) -> Fields:
+        """The checked Fields of a situation dict (see the README); raises SituationError. With pre_draw, the
+        hand is one tile short of complete (for waits) and has no winning tile yet."""
+        if not isinstance(d, dict):
+            raise SituationError("a situation is a JSON object")
+        items: dict = d
+        seat = dealer = concealed = melds = win_tile = win_by = discarder = wild_v = indicator_v = flowers = \
+            wild_discards = dealer_streak = first_turn = first_discard = declared_ready = options = winners = \
+            dealer_won = _ABSENT
+        odd = _ABSENT     # the first key that is not a string
+        unknown = None    # the keys that are none of KEYS
+        for key, value in items.items():
+            if type(key) is not str:   # (before any lookup: a key object's own == or hash may raise)
+                if odd is _ABSENT:
+                    odd = key
+                continue
+            slot = -1
+            for i in range(18):   # a literal's key is the interned name itself: no look-up
+                if key is _KEY_NAMES[i]:
+                    slot = i
+                    break
+            if slot < 0:
+                at = _SLOTS.get(key)
+                if at is None:
+                    if unknown is None:
+                        unknown = []
+                    unknown.append(key)
+                    continue
+                slot = at
+            if slot == 0:
+                seat = value
+            elif slot == 1:
+                dealer = value
+            elif slot == 2:
+                concealed = value
+            elif slot == 3:
+                melds = value
+            elif slot == 4:
+                win_tile = value
+            elif slot == 5:
+                win_by = value
+            elif slot == 6:
+                discarder = value
+            elif slot == 7:
+                wild_v = value
+            elif slot == 8:
+                indicator_v = value
+            elif slot == 9:
+                flowers = value
+            elif slot == 10:
+                wild_discards = value
+            elif slot == 11:
+                dealer_streak = value
+            elif slot == 12:
+                first_turn = value
+            elif slot == 13:
+                first_discard = value
+            elif slot == 14:
+                declared_ready = value
+            elif slot == 15:
+                options = value
+            elif slot == 16:
+                winners = value
+            else:
+                dealer_won = value
+        if odd is not _ABSENT:
+            raise SituationError(f"a situation's keys are strings, not {type(odd).__name__} (known: {', '.join(KEYS)})")
+        if unknown is not None:
+            unknown.sort()
+            raise SituationError(f"unknown key(s): {', '.join(unknown)}; known: {', '.join(KEYS)}", unknown[0])
+        f = _new_fields()
+        n = self.players
+        check_all = n < 2  # from two players on, each default below is in its range: an absent key needs no check
+        if check_all or seat is not _ABSENT:
+            f.seat = _in_range(seat, "seat", 0, 0, n - 1)
+        if check_all or dealer is not _ABSENT:
+            f.dealer = _in_range(dealer, "dealer", 0, 0, n - 1)
+        if win_by is _ABSENT:
+            win_by = "self_draw"
+        elif win_by not in WIN_BY:
+            raise SituationError(f"'win_by' is {win_by!r}; one of: {', '.join(WIN_BY)}", "win_by")
+        f.win_by = win_by
+        f.by = _BY.get(win_by, BY_OTHER)
+        if check_all or discarder is not _ABSENT:
+            f.discarder = _in_range(discarder, "discarder", -1, -1, n - 1)
+        text = _text(concealed, "concealed") if concealed is not _ABSENT else ""
+        buf = scan_buffer(len(text))
+        nk = _scan(text, "concealed", buf)
+        marks = False
+        for i in range(nk):
+            marks |= (buf[i] & 0x80) != 0
+        f.kinds, f.nkinds = buf, nk   # (the marks are cleared below, once checked)
+        if melds is not _ABSENT:
+            m = melds
+            try:
+                f.melds = tuple(parse_melds(" ".join(m) if isinstance(m, list) else m))
+            except TileError as e:
+                raise SituationError(f"'melds': {e}", "melds") from None
+            except TypeError:
+                raise SituationError("'melds' must be a list of melds such as [\"[555p]\", \"{1111m}\"]",
+                                     "melds") from None
+        wild = indicator = -1
+        if wild_v is not _ABSENT and indicator_v is not _ABSENT:
+            raise SituationError("give 'wild' or 'indicator', not both", "indicator")
+        if wild_v is not _ABSENT:
+            wild = _one_tile(wild_v, "wild")
+        if indicator_v is not _ABSENT:
+            indicator = _one_tile(indicator_v, "indicator")
+        if win_tile is not _ABSENT:
+            f.win_tile = _one_tile(win_tile, "win_tile")
+        if flowers is not _ABSENT:
+            text = _text(flowers, "flowers")
+            fb = scan_buffer(len(text))
+            f.flowers = tuple([fb[i] & 0x7F for i in range(_scan(text, "flowers", fb))])
+        opts = options if options is not _ABSENT else _NO_OPTIONS
+        if not isinstance(opts, dict):
+            raise SituationError("'options' must be an object of option names to values", "options")
+        if self.has_wild and indicator >= 0:
+            if self.fixed:
+                raise SituationError("this variant's wild is fixed; it has no indicator", "indicator")
+            if self.wild_of[indicator] < 0:
+                raise SituationError(f"{tile_name(indicator)} cannot be an indicator in this variant", "indicator")
+            wild = self.wild_of[indicator]
+        if self.has_wild and wild < 0:
+            if self.fixed:
+                wild = self.fixed_wild
+            elif marks:
+                raise SituationError("wild tiles are marked, but neither 'wild' nor 'indicator' says which kind is "
+                                     "wild", "wild")
+        if marks:
+            for i in range(nk):
+                b = buf[i]
+                if b & 0x80:
+                    if not self.has_wild:
+                        raise SituationError(f"{tile_name(b & 0x7F)}* is marked wild, but this variant has no wilds",
+                                             "concealed")
+                    if b & 0x7F != wild:
+                        raise SituationError(f"{tile_name(b & 0x7F)}* is marked wild, but the wild kind is "
+                                             f"{tile_name(wild)}", "concealed")
+                    buf[i] = b & 0x7F
+        f.wild, f.indicator = wild, indicator
+        if check_all or wild_discards is not _ABSENT:
+            f.wild_discards = _in_range(wild_discards, "wild_discards", 0, 0, 200)
+        if check_all or dealer_streak is not _ABSENT:
+            f.dealer_streak = _in_range(dealer_streak, "dealer_streak", 0, 0, 10_000)
+        if first_turn is not _ABSENT:
+            f.first_turn = _flag(first_turn, "first_turn")
+        if first_discard is not _ABSENT:
+            f.first_discard = _flag(first_discard, "first_discard")
+        if declared_ready is not _ABSENT:
+            f.declared_ready = _flag(declared_ready, "declared_ready")
+        if opts:
+            f.options = {k: (operator.index(x) if _numpy_int(x) else x) for k, x in opts.items()}
+        if check_all or winners is not _ABSENT:
+            f.winners = _in_range(winners, "winners", 1, 1, n - 1)
+        if dealer_won is not _ABSENT:
+            f.dealer_won = 1 if _flag(dealer_won, "dealer_won") else 0
+        self.check(f, pre_draw)
+        return f
+
+    # ---- checking --------------------------------------------------------------------------------------
+    @cython.wraparound(False)
+    @cython.boundscheck(False)
+    @cython.locals(size=cython.Py_ssize_t, held=cython.Py_ssize_t, k=cython.int, i=cython.Py_ssize_t,
+                   extra=cython.int, wild=cython.int, found=cython.bint, over=cython.bint, kinds=bytearray)
+    def check(self, f: Fields, pre_draw: cython.bint = False) -> None:
+        """Refuse impossible situations with a message naming what is wrong (SituationError)."""
+        count = cython.declare(cython.int[42])
+        for i in range(NKINDS):
+            count[i] = 0
+        over = False
+        size = self.size - (1 if pre_draw else 0)
+        held = f.nkinds + 3 * len(f.melds)
+        if held != size:
+            what = "a pre-draw hand" if pre_draw else "a complete hand"
+            raise SituationError(f"{f.nkinds} concealed tiles and {len(f.melds)} melds make {held} tiles; "
+                                 f"{what} in this variant has {size} (kongs count as 3)", "concealed")
+        kinds = f.kinds
+        for i in range(f.nkinds):
+            k = kinds[i]
+            if not (self.playable >> k) & 1:
+                why = "a scored flower: it never stays in a hand" if (self.scored >> k) & 1 else \
+                    "not in this variant's tile set"
+                raise SituationError(f"{tile_name(k)} is {why}", "concealed")
+            count[k] += 1
+            over |= count[k] > self.copies[k]
+        wild = f.wild
+        for m in f.melds:
+            for x in m.tiles:
+                k = _kind_in(x)
+                if k < 0 or not (self.playable >> k) & 1:
+                    raise SituationError(f"meld {m} uses {_name(x)}, which is not playable in this variant",
+                                         "melds")
+                count[k] += 1
+                over |= count[k] > self.copies[k]
+            if m.kind == "chi" and not self.chi:
+                raise SituationError(f"meld {m} is a chi, but this variant has no chi", "melds")
+            if m.kind == "kong" and not self.kongs:
+                raise SituationError(f"meld {m} is a kong, but this variant has no kongs", "melds")
+            if wild >= 0 and self.no_calls and wild in m.tiles:
+                raise SituationError(f"meld {m} uses the wild kind {tile_name(wild)}; wilds are never used in "
+                                     "calls", "melds")
+        for x in f.flowers:
+            k = x
+            if not (self.scored >> k) & 1:
+                raise SituationError(f"{tile_name(k)} is not a scored flower in this variant", "flowers")
+            count[k] += 1
+            over |= count[k] > self.copies[k]
+        if f.by != BY_ROB_GOLD and self.has_wild:   # the face-up indicator counts as a copy
+            extra = f.indicator if f.indicator >= 0 and self.indicator_stays else \
+                wild if wild >= 0 and self.indicator_copy else -1
+            if extra >= 0:
+                count[extra] += 1
+                over |= count[extra] > self.copies[extra]
+        for k in range(NKINDS if over else 0):   # (the first kind over its copies)
+            if count[k] > self.copies[k]:
+                where = " (the indicator is one of them)" if self.has_wild and (k == f.indicator or k == wild) \
+                    else ""
+                raise SituationError(f"{count[k]} copies of {tile_name(k)}{where}, but the variant has "
+                                     f"{self.copies[k]}", "concealed")
+        if wild >= 0 and self.has_wild and not (self.playable >> wild) & 1:
+            raise SituationError(f"{tile_name(wild)} cannot be the wild kind here", "wild")
+        if f.win_tile >= 0 and not pre_draw:
+            found = False
+            for i in range(f.nkinds):
+                if kinds[i] == f.win_tile:
+                    found = True
+                    break
+            if not found:
+                raise SituationError(f"the winning tile {tile_name(f.win_tile)} is not among the concealed tiles",
+                                     "win_tile")
+        if f.by == BY_DISCARD or f.by == BY_ROB_KONG:
+            if f.discarder < 0:
+                raise SituationError(f"win_by {f.win_by} needs 'discarder'", "discarder")
+            if f.discarder == f.seat:
+                raise SituationError("a player cannot win on his own discard", "discarder")
+        elif f.discarder >= 0:
+            raise SituationError(f"'discarder' is only for discard and rob_kong wins, not {f.win_by}", "discarder")
+        if f.first_discard and (f.by != BY_DISCARD or f.discarder != f.dealer):
+            raise SituationError("'first_discard' means a win on the hand's first discard, which is the dealer's",
+                                 "first_discard")
+        if f.by == BY_DEALT and f.melds:
+            raise SituationError("a dealt hand has no melds", "melds")
+        if f.by == BY_ROB_GOLD and not self.rob_gold:
+            raise SituationError("win_by rob_gold needs a variant whose wild indicator can be robbed", "win_by")
+        if f.options:
+            self._check_options(f.options)
+
+    def _check_options(self, options: dict) -> None:
+        types = self.option_types
+        for k, v in options.items():
+            t = types.get(k)
+            if t is None:
+                from difflib import get_close_matches
+
+                close = get_close_matches(k, list(types), 1) if type(k) is str else []
+                raise SituationError(f"unknown option '{k}'" + (f"; did you mean '{close[0]}'?" if close else ""),
+                                     "options")
+            ok = {"bool": isinstance(v, bool),
+                  "num": (isinstance(v, (int, float)) or _numpy_int(v)) and not isinstance(v, bool),
+                  "str": isinstance(v, str)}[t]
+            if not ok:
+                raise SituationError(f"option '{k}' takes a {t}, not {v!r}", "options")
+
+
+def _kind_in(x: Any) -> cython.int:
+    """A meld's tile kind as an int 0..41, or -1 where it is none."""
+    if type(x) is int and 0 <= x < NKINDS:
+        return x
+    return -1
+
+
+def _name(k: Any) -> str:
+    """tile_name(k), or k itself where it is no tile kind."""
     try:
-        return parse_tiles(value)
-    except TileError as e:
-        raise SituationError(f"'{key}': {e}", key) from None
+        return tile_name(k)
+    except (TileError, TypeError):
+        return repr(k)
 
 
-def _one_tile(value: Any, key: str) -> Tile:
-    if not isinstance(value, str):
-        raise SituationError(f"'{key}' must be one tile such as \"3s\"", key)
+def _numpy_int(v: Any) -> bool:
+    """v is an integer of another type than int and bool (a NumPy integer): it is read as the int it is."""
+    if type(v) is int or isinstance(v, (bool, float, str)):
+        return False
     try:
-        return parse_tile(value)
-    except TileError as e:
-        raise SituationError(f"'{key}': {e}", key) from None
+        operator.index(v)
+    except TypeError:
+        return False
+    return True
 
 
-def _int(d: dict, key: str, default: int, lo: int, hi: int) -> int:
-    v = d.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise SituationError(f"'{key}' must be a whole number, not {v!r}", key)
+def _in_range(v: Any, key: str, default: cython.long, lo: cython.long, hi: cython.long) -> cython.long:
+    """A whole number (an int or a NumPy integer, not a bool) in lo..hi, else SituationError."""
+    if v is _ABSENT:
+        v = default
+    if type(v) is not int:
+        if isinstance(v, bool):
+            raise SituationError(f"'{key}' must be a whole number, not {v!r}", key)
+        v = _index(v, key)
     if not lo <= v <= hi:
         raise SituationError(f"'{key}' is {v}, outside {lo}..{hi}", key)
     return v
 
 
-def _bool(d: dict, key: str) -> bool:
-    v = d.get(key, False)
+def _flag(v: Any, key: str) -> cython.bint:
     if not isinstance(v, bool):
         raise SituationError(f"'{key}' must be true or false, not {v!r}", key)
     return v
+
+
+def _text(value: Any, key: str) -> str:
+    """A field's tiles as text: tile notation, or a list of tiles (each parsed alone, as the notation joined by
+    spaces)."""
+    if isinstance(value, (list, tuple)):
+        value = " ".join(map(str, value))
+    if not isinstance(value, str):
+        raise SituationError(f"'{key}' must be tiles in notation such as \"123m 9s*\", not {type(value).__name__}",
+                             key)
+    return value
+
+
+def _scan(text: str, key: str, out: bytearray) -> int:
+    """The tiles of a field's text into out as scan_into writes them (kind | 0x80 where marked wild); how many."""
+    try:
+        return scan_into(text, 0, len(text), out, None)
+    except TileError as e:
+        raise SituationError(f"'{key}': {e}", key) from None
+
+
+def _one_tile(value: Any, key: str) -> cython.int:
+    if not isinstance(value, str):
+        raise SituationError(f"'{key}' must be one tile such as \"3s\"", key)
+    try:
+        return tile_kind(value)
+    except TileError as e:
+        raise SituationError(f"'{key}': {e}", key) from None
+
+
+_READERS: dict[int, tuple[weakref.ref, Reader]] = {}  # id(variant) -> (the variant, its reader)
+
+
+def reader(variant: Variant) -> Reader:
+    """The variant's Reader, made once (the IR is frozen)."""
+    got = _READERS.get(id(variant))
+    if got is None or got[0]() is not variant:
+        if len(_READERS) >= 64:
+            _READERS.clear()
+        got = _READERS[id(variant)] = (weakref.ref(variant), Reader(variant))
+    return got[1]
 
 
 def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool = False) -> Situation:
@@ -196,197 +666,12 @@ def situation_from_dict(variant: Variant, d: dict[str, Any], *, pre_draw: bool =
     if isinstance(d, Situation):
         check_situation(variant, d, pre_draw=pre_draw)
         return d
-    if not isinstance(d, dict):
-        raise SituationError("a situation is a JSON object")
-    if not all(type(k) is str for k in d):  # (before any lookup: a key object's own == or hash may raise)
-        bad = next(k for k in d if type(k) is not str)
-        raise SituationError(f"a situation's keys are strings, not {type(bad).__name__} (known: {', '.join(KEYS)})")
-    if not _KEYS.issuperset(d):
-        unknown = sorted(set(d) - set(KEYS))
-        raise SituationError(f"unknown key(s): {', '.join(unknown)}; known: {', '.join(KEYS)}", unknown[0])
-    n = variant.players
-    check_all = n < 2  # from two players on, each default below is in its range: an absent key needs no check
-    seat = _int(d, "seat", 0, 0, n - 1) if check_all or "seat" in d else 0
-    dealer = _int(d, "dealer", 0, 0, n - 1) if check_all or "dealer" in d else 0
-    win_by = d.get("win_by", "self_draw")
-    if win_by not in WIN_BY:
-        raise SituationError(f"'win_by' is {win_by!r}; one of: {', '.join(WIN_BY)}", "win_by")
-    discarder = _int(d, "discarder", -1, -1, n - 1) if check_all or "discarder" in d else -1
-    text = d.get("concealed", "")
-    fast = _fast_kinds(text) if type(text) is str else None
-    if fast is None:
-        concealed_t = _tiles(text, "concealed")
-        concealed, marked = tuple([t.kind for t in concealed_t]), [t.kind for t in concealed_t if t.wild]
-    else:
-        concealed, marked = fast  # the kinds of _tiles(text, ...), and those of its tiles marked wild
-    try:
-        if "melds" in d:
-            m = d["melds"]
-            melds = tuple(parse_melds(" ".join(m) if isinstance(m, list) else m))
-        else:
-            melds = ()
-    except TileError as e:
-        raise SituationError(f"'melds': {e}", "melds") from None
-    except TypeError:
-        raise SituationError("'melds' must be a list of melds such as [\"[555p]\", \"{1111m}\"]", "melds") from None
-    wild = indicator = None
-    if "wild" in d and "indicator" in d:
-        raise SituationError("give 'wild' or 'indicator', not both", "indicator")
-    if "wild" in d:
-        wild = _one_tile(d["wild"], "wild").kind
-    if "indicator" in d:
-        indicator = _one_tile(d["indicator"], "indicator").kind
-    win_tile = _one_tile(d["win_tile"], "win_tile").kind if "win_tile" in d else None
-    flowers = tuple([t.kind for t in _tiles(d["flowers"], "flowers")]) if "flowers" in d else ()
-    opts = d.get("options", {})
-    if not isinstance(opts, dict):
-        raise SituationError("'options' must be an object of option names to values", "options")
-    if variant.wild is not None and indicator is not None:
-        if variant.wild.mode == "fixed":
-            raise SituationError("this variant's wild is fixed; it has no indicator", "indicator")
-        try:
-            wild = variant.wild.wild_kind(indicator)
-        except ValueError:
-            raise SituationError(f"{tile_name(indicator)} cannot be an indicator in this variant", "indicator") from None
-    if variant.wild is not None and wild is None:
-        if variant.wild.mode == "fixed":
-            wild = variant.wild.fixed
-        elif marked:
-            raise SituationError("wild tiles are marked, but neither 'wild' nor 'indicator' says which kind is wild",
-                                 "wild")
-    if marked and variant.wild is None:
-        raise SituationError(f"{tile_name(marked[0])}* is marked wild, but this variant has no wilds",
-                             "concealed")
-    for k in marked:
-        if k != wild:
-            raise SituationError(f"{tile_name(k)}* is marked wild, but the wild kind is {tile_name(wild)}",
-                                 "concealed")
-    s = _new_situation(
-        seat, dealer, concealed, melds, win_tile, win_by, discarder, wild, indicator,
-        flowers, _int(d, "wild_discards", 0, 0, 200) if check_all or "wild_discards" in d else 0,
-        _int(d, "dealer_streak", 0, 0, 10_000) if check_all or "dealer_streak" in d else 0,
-        _bool(d, "first_turn") if "first_turn" in d else False,
-        _bool(d, "first_discard") if "first_discard" in d else False,
-        _bool(d, "declared_ready") if "declared_ready" in d else False, dict(opts),
-        _int(d, "winners", 1, 1, n - 1) if check_all or "winners" in d else 1,
-        _bool(d, "dealer_won") if "dealer_won" in d else None)
-    check_situation(variant, s, pre_draw=pre_draw)
-    return s
+    return reader(variant).read(d, pre_draw).situation()
 
 
-class _Facts:
-    """What check_situation asks of a variant, worked out once per variant (the IR is frozen)."""
-
-    __slots__ = ("chi", "copies", "indicator_copy", "indicator_stays", "kongs", "no_calls", "options",
-                 "playable", "rob_gold", "same", "scored", "sizes", "wild")
-
-    def __init__(self, v: Variant):
-        w, copies = v.wild, tuple(v.tiles.copies)
-        self.playable = frozenset(v.tiles.playable)
-        self.scored = frozenset(v.tiles.scored_flowers)
-        self.copies = copies
-        # the copies of each playable kind when all have as many, no scored flower is playable and each has a
-        # copy; else None
-        same = {copies[k] for k in self.playable}
-        self.same = (same.pop() if len(same) == 1 and not self.playable & self.scored
-                     and all(copies[k] >= 1 for k in self.scored) else None)
-        self.sizes = (v.win_size, v.win_size - 1)
-        self.chi = v.claims.chi_from != "none"
-        self.kongs = bool(v.claims.kongs)
-        self.wild = w is not None
-        self.no_calls = w is not None and bool(w.no_calls)
-        self.indicator_stays = w is not None and bool(w.indicator_stays)
-        self.indicator_copy = w is not None and w.mode == "indicator"
-        self.rob_gold = w is not None and v.rob_wild is not None
-        self.options = {o.name: o.type for o in v.options}
-
-
-_FACTS: dict[int, tuple[weakref.ref, _Facts]] = {}  # id(variant) -> (the variant, its facts)
-
-
-def _facts(variant: Variant) -> _Facts:
-    got = _FACTS.get(id(variant))
-    if got is None or got[0]() is not variant:
-        if len(_FACTS) >= 64:
-            _FACTS.clear()
-        got = _FACTS[id(variant)] = (weakref.ref(variant), _Facts(variant))
-    return got[1]
-
-
-def _plainly_legal(variant: Variant, s: Situation, pre_draw: bool) -> bool:
-    """True only if check_situation would accept s: the same tests on plain values, without the messages.
-    Anything it is unsure of (an odd type, a failed test) is left to check_situation's own path."""
-    f = _facts(variant)
-    concealed, melds, playable = s.concealed, s.melds, f.playable
-    if len(concealed) + 3 * len(melds) != f.sizes[pre_draw] or not playable.issuperset(concealed):
-        return False
-    wild = s.wild
-    held = [*concealed]
-    for m in melds:
-        ks = m.tiles
-        if (not playable.issuperset(ks) or (m.kind == "chi" and not f.chi)
-                or (m.kind == "kong" and not f.kongs) or (wild is not None and f.no_calls and wild in ks)):
-            return False
-        held += ks
-    flowers = s.flowers
-    if not f.scored.issuperset(flowers):
-        return False
-    if s.win_by != "rob_gold":  # the face-up indicator counts as a copy
-        extra = s.indicator if s.indicator is not None and f.indicator_stays else \
-            wild if wild is not None and f.indicator_copy else None
-        if extra is not None:
-            if extra not in playable:
-                return False
-            held.append(extra)
-    if type(sum(held) + sum(flowers)) is not int:
-        return False  # a kind that is not an int, which counts() refuses
-    # copies: in sorted order, a kind held more than q times has equal tiles q places apart
-    q = f.same
-    if q is not None:
-        held.sort()
-        if any(map(eq, held, held[q:])):
-            return False
-        if len(set(flowers)) != len(flowers):  # a flower more than once: no kind beyond its copies
-            copies = f.copies
-            for k in set(flowers):
-                if flowers.count(k) > copies[k]:
-                    return False
-    else:
-        c = [0] * len(f.copies)
-        for k in held:
-            c[k] += 1
-        for k in flowers:
-            c[k] += 1
-        if any(map(gt, c, f.copies)):
-            return False
-    if wild is not None and f.wild and wild not in playable:
-        return False
-    if s.win_tile is not None and not pre_draw and s.win_tile not in concealed:
-        return False
-    win_by, discarder = s.win_by, s.discarder
-    if win_by in ("discard", "rob_kong"):
-        if discarder < 0 or discarder == s.seat:
-            return False
-    elif discarder >= 0:
-        return False
-    if s.first_discard and (win_by != "discard" or discarder != s.dealer):
-        return False
-    if (win_by == "dealt" and melds) or (win_by == "rob_gold" and not f.rob_gold):
-        return False
-    types = f.options
-    for k, v in s.options.items():
-        t = types.get(k)
-        if t == "bool":
-            ok = isinstance(v, bool)
-        elif t == "num":
-            ok = isinstance(v, (int, float)) and not isinstance(v, bool)
-        elif t == "str":
-            ok = isinstance(v, str)
-        else:
-            return False
-        if not ok:
-            return False
-    return True
+def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -> None:
+    """Refuse impossible situations with a message naming what is wrong."""
+    reader(variant).check(fields(s), pre_draw)
 
 
 def _counted(variant: Variant, s: Situation) -> list[int]:
@@ -413,73 +698,13 @@ def drawable_kinds(variant: Variant, s: Situation) -> frozenset[int]:
     return frozenset(k for k in variant.tiles.playable if c[k] < copies[k])
 
 
-def check_situation(variant: Variant, s: Situation, *, pre_draw: bool = False) -> None:
-    """Refuse impossible situations with a message naming what is wrong."""
-    try:
-        legal = _plainly_legal(variant, s, pre_draw)
-    except Exception:  # noqa: BLE001 - an odd value: the checks below say what is wrong with it
-        legal = False
-    if legal:
-        return
-    tiles = variant.tiles
-    size = variant.win_size - (1 if pre_draw else 0)
-    held = len(s.concealed) + 3 * len(s.melds)
-    if held != size:
-        what = "a pre-draw hand" if pre_draw else "a complete hand"
-        raise SituationError(f"{len(s.concealed)} concealed tiles and {len(s.melds)} melds make {held} tiles; "
-                             f"{what} in this variant has {size} (kongs count as 3)", "concealed")
-    playable = set(tiles.playable)
-    for k in s.concealed:
-        if k not in playable:
-            why = "a scored flower: it never stays in a hand" if k in tiles.scored_flowers else "not in this variant's tile set"
-            raise SituationError(f"{tile_name(k)} is {why}", "concealed")
-    for m in s.melds:
-        for k in m.tiles:
-            if k not in playable:
-                raise SituationError(f"meld {m} uses {tile_name(k)}, which is not playable in this variant", "melds")
-        if m.kind == "chi" and variant.claims.chi_from == "none":
-            raise SituationError(f"meld {m} is a chi, but this variant has no chi", "melds")
-        if m.kind == "kong" and not variant.claims.kongs:
-            raise SituationError(f"meld {m} is a kong, but this variant has no kongs", "melds")
-        if s.wild is not None and variant.wild is not None and variant.wild.no_calls and s.wild in m.tiles:
-            raise SituationError(f"meld {m} uses the wild kind {tile_name(s.wild)}; wilds are never used in calls",
-                                 "melds")
-    for k in s.flowers:
-        if k not in tiles.scored_flowers:
-            raise SituationError(f"{tile_name(k)} is not a scored flower in this variant", "flowers")
-    c = counts(_counted(variant, s))
-    for k, n in enumerate(c):
-        if n > tiles.copies[k]:
-            where = " (the indicator is one of them)" if k in (s.indicator, s.wild) and variant.wild else ""
-            raise SituationError(f"{n} copies of {tile_name(k)}{where}, but the variant has {tiles.copies[k]}",
-                                 "concealed")
-    if s.wild is not None and variant.wild is not None and s.wild not in playable:
-        raise SituationError(f"{tile_name(s.wild)} cannot be the wild kind here", "wild")
-    if s.win_tile is not None and not pre_draw and s.win_tile not in s.concealed:
-        raise SituationError(f"the winning tile {tile_name(s.win_tile)} is not among the concealed tiles", "win_tile")
-    if s.win_by in ("discard", "rob_kong"):
-        if s.discarder < 0:
-            raise SituationError(f"win_by {s.win_by} needs 'discarder'", "discarder")
-        if s.discarder == s.seat:
-            raise SituationError("a player cannot win on his own discard", "discarder")
-    elif s.discarder >= 0:
-        raise SituationError(f"'discarder' is only for discard and rob_kong wins, not {s.win_by}", "discarder")
-    if s.first_discard and (s.win_by != "discard" or s.discarder != s.dealer):
-        raise SituationError("'first_discard' means a win on the hand's first discard, which is the dealer's",
-                             "first_discard")
-    if s.win_by == "dealt" and s.melds:
-        raise SituationError("a dealt hand has no melds", "melds")
-    if s.win_by == "rob_gold" and (variant.wild is None or variant.rob_wild is None):
-        raise SituationError("win_by rob_gold needs a variant whose wild indicator can be robbed", "win_by")
-    names = {o.name: o for o in variant.options}
-    for k, v in s.options.items():
-        o = names.get(k)
-        if o is None:
-            from difflib import get_close_matches
-
-            close = get_close_matches(k, list(names), 1)
-            raise SituationError(f"unknown option '{k}'" + (f"; did you mean '{close[0]}'?" if close else ""), "options")
-        ok = {"bool": isinstance(v, bool), "num": isinstance(v, (int, float)) and not isinstance(v, bool),
-              "str": isinstance(v, str)}[o.type]
-        if not ok:
-            raise SituationError(f"option '{k}' takes a {o.type}, not {v!r}", "options")
+def pre_draw_situation(variant: Variant, situation: dict[str, Any] | Situation) -> Situation:
+    """The checked pre-draw hand (one tile short, no winning tile yet) of a situation dict or Situation, for
+    waits and ready; its winning tile, if given, is left out. Raises SituationError as situation_from_dict."""
+    if isinstance(situation, Situation):
+        s = situation.replace(win_tile=None)
+        check_situation(variant, s, pre_draw=True)
+        return s
+    if isinstance(situation, dict) and "win_tile" in situation:
+        situation = {k: v for k, v in situation.items() if k != "win_tile"}
+    return situation_from_dict(variant, situation, pre_draw=True)

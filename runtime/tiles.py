@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Tile model, Tenhou/Chinese notation parsing and formatting for tiles and melds."""
 
 from __future__ import annotations
@@ -5,6 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
+
+import cython
+
+if cython.compiled:  # pragma: no cover - the compiled module's own
+    from cython.cimports.cpython.bytearray import PyByteArray_FromStringAndSize
 
 __all__ = [
     "CHINESE_NAMES",
@@ -202,190 +208,180 @@ def shown(text: str, width: int = 80) -> str:
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
+WILD = 0x80  # scan_into's mark of a tile written wild: the byte is its kind | WILD (0x80 in its code)
+
+
+def scan_buffer(n: int) -> bytearray:
+    """A bytearray of n bytes for scan_into to write (bytearray(n), without the type call where compiled)."""
+    if cython.compiled:
+        return PyByteArray_FromStringAndSize(cython.NULL, n)
+    return bytearray(n)
+
+
+@cython.wraparound(False)
+@cython.boundscheck(False)   # (out's room is checked once, on entry)
+@cython.locals(i=cython.Py_ssize_t, n=cython.Py_ssize_t, npend=cython.Py_ssize_t, first=cython.Py_ssize_t,
+               last_digit=cython.Py_ssize_t, star=cython.Py_ssize_t, j=cython.Py_ssize_t, c=cython.Py_UCS4,
+               ch=cython.int, d=cython.int, top=cython.int, base=cython.int, after=cython.int, at=cython.Py_ssize_t)
+def scan_into(text: str, start: cython.Py_ssize_t, end: cython.Py_ssize_t, out: bytearray,
+              where: list | None = None) -> cython.Py_ssize_t:
+    """Read the tiles of text[start:end] (Tenhou-like '123m 9s* f1' and/or Chinese '一萬 東 春*' notation) into
+    out, one byte a tile: its kind, | WILD where it is marked wild; returns how many. out must have room for
+    end - start bytes (no text holds more tiles than characters). With `where`, also appends each tile's
+    (position, token) to it. Raises TileError naming the first fault and its position.
+
+    The one scanner of the notation: parse_tiles, parse_tile, melds and the situation reader all read tiles
+    through it, one character at a time. Digits wait in out itself (digit | WILD) until their suit letter
+    turns them into kinds; the position of a waiting digit is found again (_digit_at) only for an error or for
+    `where`. An 'f' or a Chinese numeral waits for the character after it (`after`)."""
+    if len(out) < end - start:
+        raise ValueError("scan_into: out has no room for the text's tiles")
+    n = 0            # tiles read: out[:n]
+    npend = 0        # digits waiting for their suit letter: out[n:n + npend]
+    first = -1       # the position of the first of them
+    last_digit = -2  # the position of the last of them
+    star = -1        # the position right after the last tile read, where a '*' marks it
+    after = 0        # 1: an 'f' at `at` waits for its number; 2: a Chinese numeral at `at`, of rank d, its suit
+    at = -1
+    d = 0
+    i = start - 1
+    for c in text[start:end]:
+        i += 1
+        ch = ord(c)
+        if after == 1:   # the flower's number
+            after = 0
+            d = ch - 48
+            if not 0 <= d <= 9:
+                raise TileError(_at("'f'", at, text) + " is not followed by a flower number 1..8",
+                                text=text, pos=at, token="f")
+            if not 1 <= d <= 8:
+                token = f"f{d}"
+                raise TileError(_at(f"bad tile '{token}'", at, text) + ": flowers run f1..f8",
+                                text=text, pos=at, token=token)
+            out[n] = 33 + d   # (f1 is kind 34)
+            n += 1
+            if where is not None:
+                where.append((at, f"f{d}"))
+            star = i + 1
+        elif after == 2:   # the Chinese numeral's suit
+            after = 0
+            if chr(ch) not in _CN_SUIT:
+                raise _no_suit(text, at)
+            out[n] = kind(_CN_SUIT[chr(ch)], d)
+            n += 1
+            if where is not None:
+                where.append((at, text[at] + chr(ch)))
+            star = i + 1
+        elif 48 <= ch <= 57:   # a digit
+            if npend == 0:
+                first = i
+            out[n + npend] = ch - 48
+            npend += 1
+            last_digit = i
+        elif ch == 109 or ch == 112 or ch == 115 or ch == 122:   # m p s z
+            if npend == 0:
+                raise TileError(_at(f"suit letter '{chr(ch)}'", i, text) + ": no digits before it",
+                                text=text, pos=i, token=chr(ch))
+            top = 7 if ch == 122 else 9
+            base = 0 if ch == 109 else 9 if ch == 112 else 18 if ch == 115 else 27
+            for j in range(npend):
+                d = out[n + j] & 0x7F
+                if not 1 <= d <= top:
+                    token = f"{d}{chr(ch)}"
+                    pos = _digit_at(text, first, j)
+                    raise TileError(_at(f"bad tile '{token}'", pos, text) + f": {_range_reason(chr(ch))}",
+                                    text=text, pos=pos, token=token)
+                out[n + j] = (base + d - 1) | (out[n + j] & 0x80)
+                if where is not None:
+                    where.append((_digit_at(text, first, j), f"{d}{chr(ch)}"))
+            n += npend
+            npend = 0
+            star = i + 1
+        elif ch == 42:   # '*'
+            if npend and last_digit == i - 1:
+                out[n + npend - 1] |= 0x80
+            elif not npend and n and star == i and not out[n - 1] & 0x80:
+                out[n - 1] |= 0x80
+            else:
+                raise TileError(_at("unexpected character '*'", i, text)
+                                + ": a wild marker must directly follow a tile that is not already wild",
+                                text=text, pos=i, token="*")
+        elif ch == 102:   # 'f'
+            if npend:
+                raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
+            after, at = 1, i
+        elif ch == 32 or 9 <= ch <= 13 or 28 <= ch <= 31 or (ch > 127 and chr(ch).isspace()):   # (str.isspace)
+            pass
+        elif chr(ch) in _CN_SINGLE:
+            if npend:
+                raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
+            out[n] = _CN_SINGLE[chr(ch)]
+            n += 1
+            if where is not None:
+                where.append((i, chr(ch)))
+            star = i + 1
+        elif chr(ch) in _NUMERALS:
+            if npend:
+                raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
+            after, at, d = 2, i, _NUMERALS.index(chr(ch)) + 1
+        else:
+            raise TileError(_at(f"unexpected character '{chr(ch)}'", i, text), text=text, pos=i, token=chr(ch))
+    if after == 1:
+        raise TileError(_at("'f'", at, text) + " is not followed by a flower number 1..8", text=text, pos=at,
+                        token="f")
+    if after == 2:
+        raise _no_suit(text, at)
+    if npend:
+        raise _dangling(text, first, last_digit, out[n + npend - 1] & 0x80)
+    return n
+
+
+def _no_suit(text: str, at: int) -> TileError:
+    """A Chinese numeral with no suit after it."""
+    return TileError(_at(f"'{text[at]}'", at, text) + " is not followed by a suit (萬/万, 筒/饼/餅, 條/条/索)",
+                     text=text, pos=at, token=text[at])
+
+
+@cython.locals(i=cython.Py_ssize_t, ch=cython.int)
+def _digit_at(text: str, first: cython.Py_ssize_t, j: cython.Py_ssize_t) -> cython.Py_ssize_t:
+    """The position of the j-th digit waiting for its suit letter, the first at `first`: between them the text
+    holds only digits, '*' and spaces (anything else ends the wait or is an error)."""
+    i = first
+    while True:
+        ch = ord(text[i])
+        if 48 <= ch <= 57:
+            if j == 0:
+                return i
+            j -= 1
+        i += 1
+
+
+def _dangling(text: str, first: int, last: int, wild: int) -> TileError:
+    """Digits at the end of the text, or before a flower or a Chinese tile, with no suit letter after them."""
+    token = text[first:last + (2 if wild else 1)]
+    return TileError(f"digits '{token}' at position {first} are not followed by a suit letter (m, p, s, z)"
+                     f' in "{shown(text)}"', text=text, pos=first, token=token)
+
+
 def _scan(text: str, start: int = 0, end: int | None = None) -> list[_Item]:
     """Parse text[start:end] into tiles, keeping absolute positions for error messages."""
+    if type(text) is not str:
+        raise TypeError(f"tile notation is text, not {type(text).__name__}")
     end = len(text) if end is None else end
-    items: list[_Item] = []
-    pending: list[tuple[int, int, bool]] = []  # (digit, position, wild) awaiting a suit letter
-    star_target = -1  # position right after the last completed tile token, where '*' may follow
-
-    def dangling() -> TileError:
-        first, last = pending[0][1], pending[-1][1] + (2 if pending[-1][2] else 1)
-        token = text[first:last]
-        return TileError(
-            f"digits '{token}' at position {first} are not followed by a suit letter (m, p, s, z)"
-            f' in "{shown(text)}"',
-            text=text, pos=first, token=token,
-        )  # fmt: skip
-
-    i = start
-    while i < end:
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-        elif ch in "0123456789":
-            pending.append((int(ch), i, False))
-            i += 1
-        elif ch == "*":
-            if pending and pending[-1][1] == i - 1:
-                pending[-1] = (pending[-1][0], pending[-1][1], True)
-            elif not pending and items and star_target == i and not items[-1].tile.wild:
-                last = items[-1]
-                items[-1] = _Item(Tile(last.tile.kind, True), last.pos, last.token)
-            else:
-                raise TileError(
-                    _at("unexpected character '*'", i, text)
-                    + ": a wild marker must directly follow a tile that is not already wild",
-                    text=text, pos=i, token="*",
-                )  # fmt: skip
-            i += 1
-        elif ch in "mpsz":
-            if not pending:
-                raise TileError(
-                    _at(f"suit letter '{ch}'", i, text) + ": no digits before it",
-                    text=text, pos=i, token=ch,
-                )  # fmt: skip
-            top = 7 if ch == "z" else 9
-            for digit, pos, wild in pending:
-                if not 1 <= digit <= top:
-                    token = f"{digit}{ch}"
-                    raise TileError(
-                        _at(f"bad tile '{token}'", pos, text) + f": {_range_reason(ch)}",
-                        text=text, pos=pos, token=token,
-                    )  # fmt: skip
-                items.append(_Item(Tile(kind(ch, digit), wild), pos, f"{digit}{ch}"))
-            pending.clear()
-            i += 1
-            star_target = i
-        elif ch == "f":
-            if pending:
-                raise dangling()
-            nxt = text[i + 1] if i + 1 < end else ""
-            if not nxt or nxt not in "0123456789":
-                raise TileError(
-                    _at("'f'", i, text) + " is not followed by a flower number 1..8",
-                    text=text, pos=i, token="f",
-                )  # fmt: skip
-            token = "f" + nxt
-            if not 1 <= int(nxt) <= 8:
-                raise TileError(
-                    _at(f"bad tile '{token}'", i, text) + ": flowers run f1..f8",
-                    text=text, pos=i, token=token,
-                )  # fmt: skip
-            items.append(_Item(Tile(kind("f", int(nxt))), i, token))
-            i += 2
-            star_target = i
-        elif ch in _CN_SINGLE or ch in _NUMERALS:
-            if pending:
-                raise dangling()
-            if ch in _CN_SINGLE:
-                items.append(_Item(Tile(_CN_SINGLE[ch]), i, ch))
-                i += 1
-            else:
-                nxt = text[i + 1] if i + 1 < end else ""
-                if nxt not in _CN_SUIT:
-                    raise TileError(
-                        _at(f"'{ch}'", i, text) + " is not followed by a suit (萬/万, 筒/饼/餅, 條/条/索)",
-                        text=text, pos=i, token=ch,
-                    )  # fmt: skip
-                items.append(_Item(Tile(kind(_CN_SUIT[nxt], _NUMERALS.index(ch) + 1)), i, ch + nxt))
-                i += 2
-            star_target = i
-        else:
-            raise TileError(_at(f"unexpected character '{ch}'", i, text), text=text, pos=i, token=ch)
-    if pending:
-        raise dangling()
-    return items
-
-
-# Fast path. _scan handles every ASCII suit letter m, p, s, z itself and leaves nothing pending after it, so
-# cutting the text right after each suit letter (and after a '*' that directly follows one, which marks that
-# tile) gives pieces that parse alone exactly as they do in place: only a '*' reads what came before it, and a
-# piece starting with '*' is an error alone and in place. Each distinct short piece is scanned once and
-# remembered. A piece _scan refuses sends the whole text to the full scanner, whose error names the position.
-# piece -> (its tiles, their kinds, the kinds of its wild tiles), or None where _scan refuses the piece
-_PIECES: dict[str, tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]] | None] = {}
-_PIECES_LIMIT = 4096  # distinct pieces remembered (the memo is emptied when full)
-_PIECE_LEN = 24  # longer pieces are scanned each time, not remembered
-
-
-def _piece(piece: str) -> tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]] | None:
-    """A piece's tiles, their kinds and the kinds of its wild tiles; None if _scan refuses it."""
-    try:
-        tiles = tuple([item.tile for item in _scan(piece)])
-        got = tiles, tuple([t.kind for t in tiles]), tuple([t.kind for t in tiles if t.wild])
-    except TileError:
-        got = None
-    if len(piece) <= _PIECE_LEN:
-        if len(_PIECES) >= _PIECES_LIMIT:
-            _PIECES.clear()
-        _PIECES[piece] = got
-    return got
-
-
-def _pieces(text: str) -> list[tuple[tuple[Tile, ...], tuple[int, ...], tuple[int, ...]]] | None:
-    """_piece of each piece of text (cut after each suit letter and its '*'), or None when the full scanner
-    must decide (and report the error)."""
-    if "\0" in text:
-        return None
-    out = []
-    memo = _PIECES
-    for piece in (text.replace("m", "m\0").replace("p", "p\0").replace("s", "s\0").replace("z", "z\0")
-                  .replace("\0*", "*\0").split("\0")):
-        try:
-            got = memo[piece]
-        except KeyError:
-            got = _piece(piece)
-        if got is None:
-            return None
-        out.append(got)
-    return out
-
-
-def _fast_tiles(text: str) -> list[Tile] | None:
-    """parse_tiles(text), or None when the full scanner must decide (and report the error)."""
-    pieces = _pieces(text)
-    if pieces is None:
-        return None
-    out: list[Tile] = []
-    for got in pieces:
-        out += got[0]
-    return out
-
-
-def _fast_kinds(text: str) -> tuple[tuple[int, ...], list[int]] | None:
-    """The kinds of parse_tiles(text) and the kinds of its wild tiles, or None as for _fast_tiles."""
-    pieces = _pieces(text)
-    if pieces is None:
-        return None
-    kinds: list[int] = []
-    wilds: list[int] = []
-    for got in pieces:
-        kinds += got[1]
-        if got[2]:
-            wilds += got[2]
-    return tuple(kinds), wilds
-
-
-def _fast_tile_list(items: list | tuple) -> list[Tile] | None:
-    """parse_tiles(" ".join(items)) when every item is a str spelling one tile ('3s', 'f1'), else None. The
-    spaces keep the items apart: each parses alone, and a '*' after a space is an error."""
-    out = []
-    for x in items:
-        t = _ONE_TILE.get(x) if type(x) is str else None
-        if t is None:
-            return None
-        out.append(t)
-    return out
+    out = scan_buffer(max(end - start, 0))
+    where: list[tuple[int, str]] = []
+    n = scan_into(text, start, end, out, where)
+    return [_Item(_TILE[out[i]], pos, token) for i, (pos, token) in zip(range(n), where)]
 
 
 def parse_tiles(text: str) -> list[Tile]:
     """Parse Tenhou-like ('123m 9s* f1') and/or Chinese ('一萬 東 春*') notation into tiles."""
-    if type(text) is str:
-        tiles = _fast_tiles(text)
-        if tiles is not None:
-            return tiles
-    return [item.tile for item in _scan(text)]
+    if type(text) is not str:
+        return [item.tile for item in _scan(text)]
+    out = scan_buffer(len(text))
+    n = scan_into(text, 0, len(text), out)
+    tile = _TILE
+    return [tile[out[i]] for i in range(n)]
 
 
 def parse_tile(text: str) -> Tile:
@@ -400,12 +396,26 @@ def parse_tile(text: str) -> Tile:
     return items[0].tile
 
 
-# Every ASCII spelling of one tile ('3s', '9s*', '9*s', 'f1'), as parse_tile reads it.
+# the Tile of each byte scan_into writes (its kind, | WILD where marked)
+_TILE: list[Tile | None] = [None] * 256
+for _k in range(N_KINDS):
+    _TILE[_k], _TILE[_k | WILD] = Tile(_k), Tile(_k, True)
+del _k
+
+# Every ASCII spelling of one tile ('3s', '9s*', '9*s', 'f1'), as parse_tile reads it, and its kind.
 _ONE_TILE: dict[str, Tile] = {}
+_ONE_KIND: dict[str, int] = {}
 for _name in TILE_NAMES:
     for _text in (_name, _name + "*", _name[0] + "*" + _name[1]) if _name[0] != "f" else (_name, _name + "*"):
         _ONE_TILE[_text] = _scan(_text)[0].tile
+        _ONE_KIND[_text] = _ONE_TILE[_text].kind
 del _name, _text
+
+
+def tile_kind(text: str) -> int:
+    """parse_tile(text).kind: the kind of exactly one tile (raises TileError as parse_tile)."""
+    k = _ONE_KIND.get(text)
+    return k if k is not None else parse_tile(text).kind
 
 
 def _make_meld(text: str, start: int, end: int, concealed: bool) -> Meld:
@@ -479,7 +489,8 @@ def parse_meld(text: str) -> Meld:
     return melds[0]
 
 
-_MELDS: dict[str, tuple[Meld, ...]] = {}  # texts parsed without error (melds are immutable), as _PIECES
+_MELDS: dict[str, tuple[Meld, ...]] = {}  # texts parsed without error (melds are immutable)
+_MELDS_LIMIT = 4096  # texts remembered (the memo is emptied when full)
 _MELDS_LEN = 64  # longer texts are not remembered
 
 
@@ -489,7 +500,7 @@ def parse_melds(text: str) -> list[Meld]:
     if melds is None:
         found = _scan_melds(text)
         if type(text) is str and len(text) <= _MELDS_LEN:
-            if len(_MELDS) >= _PIECES_LIMIT:
+            if len(_MELDS) >= _MELDS_LIMIT:
                 _MELDS.clear()
             _MELDS[text] = tuple(found)
         return found

@@ -31,7 +31,7 @@ LOAD = """
 import json, sys
 import mjrules
 e = mjrules.load(sys.argv[1], backend=sys.argv[2])
-r = e.evaluate(json.loads(sys.argv[3])) if len(sys.argv) > 3 else None
+r = e.evaluate(json.loads(sys.argv[3])).to_dict() if len(sys.argv) > 3 else None
 print(json.dumps({"lark": "lark" in sys.modules, "parser": "mjrules.compiler.parser" in sys.modules,
                   "ir": e.variant.to_json(), "result": r}))
 """

@@ -13,6 +13,7 @@ import mjrules.specs
 import pytest
 from mjrules import readings as R
 from mjrules.compiler import shipped_names
+from mjrules.result import Result
 from mjrules.situation import SituationError
 
 SPECS = Path(mjrules.specs.__file__).resolve().parent  # the shipped specs, installed or in the source tree
@@ -185,10 +186,13 @@ def test_evaluate_without_explain(variant, situation, backend):
 
 def _containers(x, frozen=False):
     """(container, frozen) for every list and dict in a result: frozen says it lies in the reading or explain."""
-    if isinstance(x, (list, dict)):
+    if isinstance(x, Result):
+        for k, y in x.items():
+            yield from _containers(y, k in ("reading", "explain"))
+    elif isinstance(x, (list, dict)):
         yield x, frozen
-        for k, y in (x.items() if isinstance(x, dict) else enumerate(x)):
-            yield from _containers(y, frozen or (isinstance(x, dict) and "win" in x and k in ("reading", "explain")))
+        for y in (x.values() if isinstance(x, dict) else x):
+            yield from _containers(y, frozen)
 
 
 _REFUSED = [lambda x: x.append(1), lambda x: x.extend([1]), lambda x: x.insert(0, 1), lambda x: x.pop(),
@@ -203,10 +207,10 @@ _REFUSED_D = [lambda x: x.__setitem__("k", 1), lambda x: x.update(k=1), lambda x
 @pytest.mark.parametrize("explain", [True, False])
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
 def test_results_are_the_callers_own(variant, explain, backend):
-    """The native back end remembers results whole and shares their reading and explanation between them. The
-    top level, patterns and payments are the caller's own: changing them changes nothing of the next result for
-    the same situation. The reading and explain are frozen all the way down, in both back ends and on the
-    Python path (a Situation): every way of changing them raises TypeError and leaves them as they were."""
+    """Both back ends return a Result (mjrules.result), read-only at the top: its patterns and payments are the
+    caller's own (changing them changes nothing of the next result for the same situation, however it was
+    made); its reading and explain are frozen all the way down, on every path (a dict, a Situation): every
+    way of changing them raises TypeError and leaves them as they were."""
     from mjrules.frozen import FrozenDict, FrozenList
     from mjrules.situation import situation_from_dict
 
@@ -218,11 +222,17 @@ def test_results_are_the_callers_own(variant, explain, backend):
         except SituationError:   # (the table's illegal situations)
             continue
         for first in results:
+            assert type(first) is Result
             wins += first["win"]
             loses += not first["win"]
             want = repr(first)
             assert ("explain" in first) == explain and ("reading" in first) == explain
+            for change in (lambda r: r.__setitem__("win", False), lambda r: r.__delitem__("win"),
+                           lambda r: setattr(r, "value", 99)):
+                with pytest.raises((TypeError, AttributeError)):
+                    change(first)
             seen = list(_containers(first))
+            assert sum(not frozen for _, frozen in seen) == 2   # its patterns and payments
             for x, frozen in seen:
                 if frozen:
                     assert type(x) in (FrozenList, FrozenDict), (d, x)
@@ -239,6 +249,7 @@ def test_results_are_the_callers_own(variant, explain, backend):
                         x["changed"] = True
                     else:
                         x.append("changed")
+            assert repr(first) != want and first["patterns"][-1] == "changed"
             assert repr(eng.evaluate(d, explain)) == want, d
     assert wins >= 3 and (loses >= 1 or variant == JX)
 
@@ -246,9 +257,9 @@ def test_results_are_the_callers_own(variant, explain, backend):
 @pytest.mark.parametrize("explain", [True, False])
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
 def test_a_cycle_through_a_result_is_collected(variant, explain):
-    """The native back end fills a result's dicts in place (runtime/_result.pxi, mj_dict_put): a dict given a
-    container must still be tracked by the cycle collector, or a cycle made through it would never be freed.
-    Each winning hand twice: built new, then remembered whole (the second copy comes from _own_copy)."""
+    """A Result and its own patterns list are tracked by the cycle collector: a cycle made through them (here
+    an object holding the result, put in its patterns) is freed. Each winning hand three times: a result whose
+    pieces are made, then ones whose pieces the engine remembers."""
     import gc
     import weakref
 
@@ -277,31 +288,58 @@ def test_a_cycle_through_a_result_is_collected(variant, explain):
     assert checked >= 9
 
 
+@pytest.mark.parametrize("backend", ["native", "reference"])
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
-def test_a_result_is_remembered_at_its_second_sight(variant):
-    """A winning hand's result is built at its first and second evaluate and remembered whole at the second
-    (ResultBuilder._remember): the third is a copy of the second, sharing its frozen reading and explanation.
-    Fails where the filter that spares a new hand its key
-    (ResultBuilder.kept) loses a kept key, or where a result is remembered too early."""
-    eng = mjrules.load(variant, backend="native")
-    checked = remembered = 0
+def test_an_explanation_is_made_when_first_read(variant, backend):
+    """A result's reading and explanation are made when first read, from what it holds of its own hand: read
+    after many other hands were evaluated (in any order), they are what the other back end gives, made at
+    once. A result made with explain=False has no reading and no explain lines: as keys, as attributes."""
+    eng = mjrules.load(variant, backend=backend)
+    other = engine(variant, "reference" if backend == "native" else "native")
+    kept = []
     for d in HANDS[variant]:
         try:
-            r1 = eng.evaluate(d)
+            kept.append((d, eng.evaluate(d), eng.evaluate(d, explain=False)))
         except SituationError:
             continue
-        if not r1["win"]:
-            continue
-        r2, r3 = eng.evaluate(d), eng.evaluate(d)
-        assert r1 == r2 == r3, d
-        assert r3 is not r2 and r3["patterns"] is not r2["patterns"] and r3["payments"] is not r2["payments"], d
-        checked += 1
-        if r3["reading"] is r2["reading"] and r3["explain"] is r2["explain"]:
-            # (a hand whose result an earlier hand's key already holds shares it from its first sight)
-            remembered += 1
-        else:   # a settlement that is not remembered (a 飞宝 count past what the engine keeps, say)
-            assert r3["reading"] is not r2["reading"] and r2["reading"] is not r1["reading"], d
-    assert checked >= 10 and remembered >= checked - 2, (checked, remembered)
+    for d, full, lean in reversed(kept):
+        want = other.evaluate(d)
+        assert full.explain == want["explain"] and full["reading"] == want["reading"], d
+        assert full.to_dict() == want.to_dict() == dict(want.items())
+        assert lean == {k: x for k, x in want.items() if k not in ("reading", "explain")}
+        assert "explain" not in lean and lean.get("reading", 0) == 0 and len(lean) == 7
+        with pytest.raises(KeyError):
+            _ = lean["explain"]
+        with pytest.raises(AttributeError, match="explain=False"):
+            lean.reading
+    assert len(kept) >= 10
+
+
+def test_a_result_is_a_mapping_that_serialises():
+    """A Result reads as the dict of its items (a Mapping: keys, items, get, in, len, ==, dict(), **), gives
+    json its plain dict (to_dict, thaw), pickles and copies as itself, and is not hashable (as a dict)."""
+    import copy
+    import json
+    import pickle
+    from collections.abc import Mapping
+
+    eng = engine(SR, "native")
+    r = eng.evaluate({"concealed": "123m456m789p234s9s*7z", "win_tile": "7z", "wild": "9s"})
+    d = r.to_dict()
+    assert isinstance(r, Mapping) and not isinstance(r, dict)
+    assert list(r) == list(d) == list(r.keys()) and dict(r) == d == {**r} and len(r) == len(d)
+    assert r == d and d == r and not (r != d) and r.get("nope", 5) == 5  # noqa: SIM202 - (!= itself) and "win" in r and "nope" not in r
+    assert (r.win, r.reason, r.pattern, r.status, r.value) == (d["win"], d["reason"], d["pattern"], d["status"],
+                                                               d["value"])
+    assert json.loads(json.dumps(d)) == r == json.loads(json.dumps(mjrules.thaw(r)))
+    for back in (pickle.loads(pickle.dumps(r)), copy.copy(r), copy.deepcopy(r)):
+        assert type(back) is Result and back == r and back.explain == r.explain
+    with pytest.raises(TypeError):
+        hash(r)
+    with pytest.raises(TypeError):
+        json.dumps(r)
+    lean = eng.evaluate({"concealed": "123m456m789p234s9s*7z", "win_tile": "7z", "wild": "9s"}, explain=False)
+    assert pickle.loads(pickle.dumps(lean)) == lean and "explain" not in pickle.loads(pickle.dumps(lean))
 
 
 @pytest.mark.parametrize("d", [
@@ -312,8 +350,7 @@ def test_a_result_is_remembered_at_its_second_sight(variant):
      "seat": 1, "dealer": 3},
 ])
 def test_a_reading_without_groups_is_described_as_the_reference_does(d):
-    """福州's 三金倒 (a free shape: no groups) lists every tile and what each gold stands for; the native back end
-    writes that line from each name packed ahead (_loose_text_packed), the reference joins the names."""
+    """福州's 三金倒 (a free shape: no groups) lists every tile and what each gold stands for."""
     nat, ref = mjrules.load(FJ, backend="native"), mjrules.load(FJ, backend="reference")
     a, b = nat.evaluate(d), ref.evaluate(d)
     assert a == b
@@ -322,9 +359,8 @@ def test_a_reading_without_groups_is_described_as_the_reference_does(d):
 
 @pytest.mark.parametrize("variant", [SR, FJ])
 def test_a_signature_someone_holds_is_never_written_again(variant):
-    """The kernel writes the next evaluate's signature and settlement signature into the last ones' bytes
-    objects where nothing else holds them (mj_bytes_again): a signature the caller keeps stays as it was, and
-    each kept one is its own object. Both signatures are asked the way the engine asks them."""
+    """The kernel keeps the chosen reading's signature in its own buffer, written again at every evaluate; the
+    signature its evaluate() hands out is a copy: one a caller keeps stays as it was, each its own object."""
     from mjrules.situation import situation_from_dict
     import mjrules._core as core
 
@@ -339,15 +375,15 @@ def test_a_signature_someone_holds_is_never_written_again(variant):
         r = kern.evaluate(s, eng._defaults, float(eng._strings[s.win_by]))
         if r[0] == core.WIN:
             kept.append((r[3], r[3].hex()))
-            eng._build(s, r)   # (the settlement's signature: made, and dropped, by the build)
+            eng._build(s)   # (the settlement's signature: made by the build)
     assert len(kept) >= 10
     assert all(sig.hex() == was for sig, was in kept)
     assert len({id(sig) for sig, _ in kept}) == len(kept)
 
 
 def test_evaluate_answers_alike_however_it_is_called():
-    """The engine's evaluate (a FastEvaluate) takes a call with the situation alone through its vectorcall
-    slot, every other form through __call__: each form gives the same result, and a wrong call the same error."""
+    """The engine's evaluate (FastEvaluate.evaluate, a method of a C type) gives each call form the same result,
+    and a wrong call the same error."""
     eng = mjrules.load(SR, backend="native")
     ev = eng.evaluate
     d = {"concealed": "3m3m3m9p9p9p1s1s5s5s7s7s7s4s*", "win_tile": "1s", "wild": "4s"}
@@ -359,7 +395,7 @@ def test_evaluate_answers_alike_however_it_is_called():
     lean = {k: v for k, v in want.items() if k not in ("reading", "explain")}
     assert ev(d, False) == ev(d, 0) == ev(d, explain=False) == ev(d, explain=[]) == type(ev).__call__(ev, d, False) \
         == lean
-    for args, kwargs, message in [((), {}, "at least 1 positional"), ((d, True, 3), {}, "at most 2 positional"),
+    for args, kwargs, message in [((), {}, "at least 1 positional|missing"), ((d, True, 3), {}, "at most 2 positional"),
                                   ((d,), {"foo": 1}, "unexpected keyword argument 'foo'")]:
         with pytest.raises(TypeError, match=message):
             ev(*args, **kwargs)
@@ -396,77 +432,6 @@ def test_a_situation_is_read_alike_whatever_its_key_objects(variant):
         assert eng.evaluate(fresh) == want == eng.evaluate(d), d
         checked += 1
     assert checked >= 10
-
-
-def test_frozen_containers_are_freed_whole_however_deep():
-    """A native engine frees its frozen lists and dicts without subtype_dealloc (mj_fast_dealloc): a chain of
-    them far deeper than the C stack allows a recursion is still freed (the trashcan), subclasses (with and
-    without __del__, whose own dealloc then calls it) run their finalizer, and no reference to a type leaks."""
-    import gc
-    import sys
-    from mjrules.frozen import FrozenDict, FrozenList
-
-    eng = mjrules.load(SR, backend="native")   # (installs it; kept, with the frozen values it holds)
-    eng.evaluate(HANDS[SR][0])
-    dels = []
-
-    class WithDel(FrozenList):
-        __slots__ = ()
-
-        def __del__(self):
-            dels.append(1)
-
-    class Plain(FrozenDict):
-        pass
-
-    gc.collect()
-    before = [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)]
-    for make in (lambda x: FrozenList([x]), lambda x: FrozenDict(a=x), lambda x: Plain(a=x)):
-        x = None
-        for _ in range(200_000):
-            x = make(x)
-        del x
-    for _ in range(1000):
-        w = WithDel([FrozenList([1]), Plain(b=FrozenDict(c=2))])
-    del w
-    gc.collect()
-    assert len(dels) == 1000
-    after = [sys.getrefcount(t) for t in (FrozenList, FrozenDict, WithDel, Plain)]
-    # (the subclasses are this test's own; the frozen types are held by every engine alive in the process, and a
-    # collection may free some, never add any: a lost reference per object would add 200,000)
-    assert after[2:] == before[2:] and after[0] <= before[0] and after[1] <= before[1], (before, after)
-    assert eng.evaluate(HANDS[SR][0])["win"]
-
-
-def test_frozen_types_of_another_layout_are_made_the_slow_way(monkeypatch):
-    """ResultBuilder makes a result's frozen lists and dicts as plain ones given their type (mj_list_as) only
-    where the type is laid out as list and dict: a subclass with a __dict__ is made by its own tp_new, and
-    the results are the same."""
-    import mjrules.native as native
-    from mjrules.frozen import FrozenDict, FrozenList
-
-    class LooseList(FrozenList):   # (no __slots__: instances have a __dict__, a larger layout)
-        pass
-
-    class LooseDict(FrozenDict):
-        pass
-
-    monkeypatch.setattr(native, "FrozenList", LooseList)
-    monkeypatch.setattr(native, "FrozenDict", LooseDict)
-    eng, ref = mjrules.load(SR, backend="native"), mjrules.load(SR, backend="reference")
-    built = 0
-    for d in HANDS[SR]:
-        try:
-            got, want = eng.evaluate(d), ref.evaluate(d)
-        except SituationError:
-            continue
-        assert got == want, d
-        if got["win"] and type(got["explain"]) is LooseList:   # (built in C: not the Python path's freeze())
-            built += 1
-            assert type(got["reading"]) is LooseDict and type(got["reading"]["groups"]) is LooseList
-            assert type(got["explain"][0]) is LooseDict and type(got["reading"]["wilds_as"]) is LooseList
-            assert vars(got["explain"]) == {} and vars(got["reading"]) == {}   # (room their layout has)
-    assert built >= 3
 
 
 @pytest.mark.parametrize("variant,situation", [
@@ -1266,21 +1231,23 @@ def test_kernel_lock_is_a_lock():
 
 
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
-def test_evaluate_from_many_threads(variant):
+def test_evaluate_from_many_threads(variant, monkeypatch):
     """One native engine called from four threads at once gives each situation its own result: the engine's
-    lock keeps the kernel's chosen reading until the result built from it is done (the C fast path and the
-    Python path take the same lock), with the interpreter switching threads as often as it can."""
+    lock keeps the kernel's chosen reading until the result made from it is done (the C fast path and the
+    Python path take the same lock), with the interpreter switching threads as often as it can; each result's
+    explanation, made when it is read, is its own hand's."""
     import sys
     from concurrent.futures import ThreadPoolExecutor
 
     from bench.suite import SEED, HandMaker
+    from mjrules.native import NativeEngine
 
     import time
 
+    for name in ("_middle_of", "_settle"):  # the result's pieces made in Python give the other threads their turn
+        made = getattr(NativeEngine, name)
+        monkeypatch.setattr(NativeEngine, name, lambda *a, _made=made: (time.sleep(0.001), _made(*a))[1])
     eng = mjrules.load(variant)  # a fresh engine: nothing remembered yet, so the slow paths run too
-    for name in ("_middle", "_settle"):  # the result's pieces made in Python give the other threads their turn
-        made = getattr(eng, name)
-        setattr(eng, name, lambda *a, _made=made: (time.sleep(0.001), _made(*a))[1])
     maker = HandMaker(eng, SEED)
     sits = [d for nw in maker.wild_counts() for c in ("winning", "near") for d in maker.make(6, nw)[c]]
     # seats and ways of winning vary, so that results differ in their payments too

@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """The game: one hand of any compiled variant, a state machine that agents drive through a step API.
 
 This module is the one implementation of the rules of play: the deal, flowers, the wild's reveal, the ready

@@ -1,0 +1,27 @@
+# cython: language_level=3
+"""Types for compiling mjrules.result (runtime/result.py) in Cython's pure-Python mode: the one result type, which
+the native kernel makes in C (`cimport mjrules.result`)."""
+
+cimport cython
+
+@cython.freelist(16)
+cdef class Result:
+    cdef readonly bint win
+    cdef readonly object reason, pattern, status, value
+    cdef readonly bint explained      # made with explain=True: it has a reading and explain lines
+    cdef tuple _patterns              # the patterns, shared
+    cdef dict _payments               # the payments, shared (never changed)
+    cdef object _own_patterns         # this result's list and dict of them, made when first read
+    cdef object _own_payments
+    cdef object _reading, _explain    # made when first read (_tell)
+    cdef int _pattern_index
+    cdef object _teller               # what makes them (teller.tell(pattern_index, facts)), None once made
+    cdef object _facts
+    cdef tuple _lines                 # the explanation lines after the pattern's, then the settlement's
+    cdef tuple _pay_lines
+
+
+cpdef Result new_result(bint win, reason, pattern, tuple patterns, status, value, dict payments, bint explained,
+                        int pattern_index, teller, facts, tuple lines, tuple pay_lines)
+cdef _fill(Result r, bint win, reason, pattern, tuple patterns, status, value, dict payments, bint explained,
+           int pattern_index, teller, facts, tuple lines, tuple pay_lines)

@@ -1,0 +1,10 @@
+# cython: language_level=3
+"""Types for compiling mjrules.tiles (runtime/tiles.py) in Cython's pure-Python mode: its tile scanner is the one
+reader of tile notation, and the situation reader calls it from C."""
+
+cpdef Py_ssize_t scan_into(str text, Py_ssize_t start, Py_ssize_t end, bytearray out, list where=*) except? -1
+cdef Py_ssize_t _digit_at(str text, Py_ssize_t first, Py_ssize_t j) except? -1
+cpdef int tile_kind(str text) except? -1
+cpdef bytearray scan_buffer(Py_ssize_t n)
+
+cdef dict _ONE_TILE, _ONE_KIND
