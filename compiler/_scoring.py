@@ -219,9 +219,58 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
             cap = self.x.check(cc.value, B.GAME, ANY_STAGE, "num")
         cap_cond = self.x.cond(cc.cond, cc.cond_kind, B.GAME, ANY_STAGE)
         cap_src = self.src(cc)
+    if blocks["on_win"]:
+        if blocks["win"]:
+            self.col.error("E041", "a settlement pays wins in 'win' (with the hand's score) or in 'on_win' (in play, "
+                                   "as each win happens), not both", c.span if c else None)
+        blocks["win"] = _scored_on_win(blocks["on_win"])
     return ir.Settlement(*(tuple(blocks[k]) for k in ("win", "draw", "hand_end", "kong_exposed", "kong_added",
                                                        "kong_concealed")), cap, cap_cond, cap_src,
                          tuple(blocks["wall_end"]), tuple(blocks["on_win"]), tuple(sorted(set(at_once))))
+
+
+# What the on_win context knows beyond the win context, as a hand scored alone has it: the first win of the hand,
+# every player still in, no horses turned, no kong fed.
+_AS_FIRST_WIN = {"horse_hits": ir.Expr("const", (0,)), "fed": ir.Expr("const", (False,)),
+                 "first_winners": ir.Expr("const", (1,)), "wall_ended": ir.Expr("const", (False,)),
+                 "winner": ir.Expr("var", ("seat",))}
+_WIN_PAYERS = frozenset({"others", "discarder", "dealer", "non_dealers", "winner"})
+
+
+def _scored_on_win(on_win: list[ir.Payment]) -> list[ir.Payment]:
+    """The win payments a hand scored alone shows, from a spec's on_win block: its pay clauses as at the hand's
+    first win (every player in, no horses, no kong fed); a clause that reads the table (a seat function, payer or
+    payee) or pays a set only play has (players, feeder), and refunds and transfers, are play's alone."""
+    out = []
+    for p in on_win:
+        if p.action != "pay" or p.payer not in _WIN_PAYERS or p.payee not in _WIN_PAYERS:
+            continue
+        amount, cond = _as_first_win(p.amount), None if p.cond is None else _as_first_win(p.cond)
+        if amount is not None and (p.cond is None or cond is not None):
+            out.append(ir.Payment(p.payer, p.payee, amount, cond, p.src))
+    return out
+
+
+def _as_first_win(e: ir.Expr) -> ir.Expr | None:
+    """e in the win context (_AS_FIRST_WIN's facts put in), or None where it reads what only play knows."""
+    if e.op == "var":
+        name = e.args[0]
+        if name in _AS_FIRST_WIN:
+            return _AS_FIRST_WIN[name]
+        b = B.VARIABLES.get(name)
+        return e if b is None or B.WIN in b.contexts else None
+    if e.op == "call":
+        f = B.FUNCTIONS.get(e.args[0])
+        if f is not None and B.WIN not in f.contexts:
+            return None
+    args = []
+    for a in e.args:
+        if isinstance(a, ir.Expr):
+            a = _as_first_win(a)
+            if a is None:
+                return None
+        args.append(a)
+    return ir.Expr(e.op, tuple(args))
 
 
 def _payments(self, block: Clause, where: str) -> list[ir.Payment]:

@@ -22,7 +22,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "14"
+CODEGEN_VERSION = "15"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -37,6 +37,8 @@ _SITUATION_VARS = {
     "melds": ("(<double>x.f.nmelds)", "n"), "no_melds": ("x.f.no_melds", "b"),
     "kongs": ("(<double>x.f.kongs)", "n"), "kongs_exposed": ("(<double>x.f.kongs_exposed)", "n"),
     "kongs_concealed": ("(<double>x.f.kongs_concealed)", "n"), "wilds": ("(<double>x.f.jokers)", "n"),
+    "last_tile": ("x.f.last_tile", "b"), "after_kong": ("x.f.after_kong", "b"), "first_draw": ("x.f.first_draw", "b"),
+    "exposed_melds": ("(<double>x.f.exposed)", "n"),
     "waits_all": ("var_waits_all(x)", "b"),
 }
 _READING_VARS = {
@@ -101,7 +103,7 @@ def walk(v: Variant) -> list[Expr]:
     return [e for e in out if e is not None]
 
 
-_READING_CALLS = frozenset(_COUNTS) | {"spacing"}
+_READING_CALLS = frozenset(_COUNTS) | {"spacing", "every_group"}
 
 
 def reading_blind(v: Variant) -> list[int]:
@@ -411,6 +413,8 @@ class ExprCompiler:
             return code or f"{_COUNTS[name]}(rd.counts, {self._group(args[0])})", "n" if name == "count_in" else "b"
         if name == "spacing":
             return f"rf_spacing(rd.counts, {self.num(args[0])})", "b"
+        if name == "every_group":
+            return f"rf_every_group(x, rd, {self._group(args[0])})", "b"
         return "n_err(x)", "n"
 
     # ---- three-valued (free-shape pruning; the counts so far are `c`) -----------------------------------
@@ -485,6 +489,8 @@ class ExprCompiler:
         if name == "spacing":
             return f"(-1 if c == NULL else pv_spacing(c, {self.pnum(args[0])}))", "t"
         g = self._group(args[0])
+        if name == "every_group":
+            return f"pv_every_group(x, {g})", "t"
         if name == "all_in":
             return f"(-1 if c == NULL else pv_anti({_counts_code(name, 'c', args[0]) or f'rf_all_in(c, {g})'}))", "t"
         if name == "contains":

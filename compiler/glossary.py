@@ -304,4 +304,5 @@ ERRORS: dict[str, str] = {
     "E038": "division by a constant zero",
     "E039": "a number or a constant expression outside the range of values, +-10^300",
     "E040": "more than 1,000 of one kind of item (patterns, modifiers, ...) or rows in one table",
+    "E041": "a settlement with both a win block and an on_win block",
 }

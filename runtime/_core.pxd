@@ -15,6 +15,7 @@ cdef enum:
     NALL = 42        # every kind, flowers included
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
+    MAXM = 12        # melds in one hand
     CORE_ABI = 16    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
@@ -63,6 +64,10 @@ cdef struct Facts:
     int flower_counts[NALL]
     double win_by        # a string id
     bint is_dealer, first_turn, first_discard, declared_ready, no_melds
+    bint last_tile, after_kong, first_draw
+    int exposed              # melds that are not concealed kongs
+    int nmg                  # the melds as groups: each one's kinds as a mask (a pung's one kind, a chi's three)
+    unsigned long long mg[MAXM]
     int seat, dealer, discarder, wild_discards, dealer_streak
     int nflowers, nmelds, kongs, kongs_exposed, kongs_concealed
     int winners              # the win settlement's count of winners (一炮多響)
@@ -484,6 +489,33 @@ cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept nogil:
             if rd.groups[i].kind == G_SEQ:
                 return 0
     return 1
+
+cdef inline bint rf_every_group(Ctx* x, Reading* rd, unsigned long long mask) noexcept nogil:
+    """Every group of the reading (its sets and pairs, and the melds) holds a kind of the mask; false for a reading
+    of no groups (a free shape's)."""
+    cdef int i
+    cdef Group* g
+    if rd.ngroups == 0:
+        return 0
+    for i in range(x.f.nmg):
+        if not x.f.mg[i] & mask:
+            return 0
+    for i in range(rd.ngroups):
+        g = &rd.groups[i]
+        if g.kind == G_SEQ:
+            if not (mask >> g.k0) & 7:
+                return 0
+        elif not (mask >> g.k0) & 1:
+            return 0
+    return 1
+
+cdef inline signed char pv_every_group(Ctx* x, unsigned long long mask) noexcept nogil:
+    """every_group before the reading is known: false when a meld holds no kind of the mask, else unknown."""
+    cdef int i
+    for i in range(x.f.nmg):
+        if not x.f.mg[i] & mask:
+            return 0
+    return -1
 
 cdef inline bint rf_all_in(int* c, unsigned long long mask) noexcept nogil:
     cdef int k

@@ -2574,6 +2574,15 @@ cdef class Kernel:
                     f.kongs_concealed += 1
                 else:
                     f.kongs_exposed += 1
+            if not (kong and m.concealed):
+                f.exposed += 1
+            if f.nmg < MAXM:
+                for k in m.tiles:
+                    if 0 <= k < NK:
+                        f.mg[f.nmg] |= 1ULL << k
+                f.nmg += 1
+            else:
+                x.err |= ERR_OTHER
             for k in m.tiles:
                 if 0 <= k < NK:
                     f.meld_counts[k] += 1
@@ -2610,6 +2619,7 @@ cdef class Kernel:
         f.is_dealer = f.seat == f.dealer
         f.wild_discards, f.dealer_streak = st.wild_discards, st.dealer_streak
         f.first_turn, f.first_discard = st.first_turn, st.first_discard
+        f.last_tile, f.after_kong, f.first_draw = st.last_tile, st.after_kong, st.first_draw
         f.declared_ready = st.declared_ready
         f.no_melds = f.nmelds == 0
         f.winners = st.winners

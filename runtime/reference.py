@@ -73,6 +73,8 @@ class _Facts:
             "kongs": sum(m.kind == "kong" for m in s.melds),
             "kongs_exposed": sum(m.kind == "kong" and not m.concealed for m in s.melds),
             "kongs_concealed": sum(m.kind == "kong" and m.concealed for m in s.melds),
+            "exposed_melds": sum(not (m.kind == "kong" and m.concealed) for m in s.melds),
+            "last_tile": s.last_tile, "after_kong": s.after_kong, "first_draw": s.first_draw,
             "wilds": self.jokers,
         }
 
@@ -154,6 +156,15 @@ class _ReadingEnv(_SituationEnv):
             return True if ok else (UNKNOWN if self.partial else False)
         if name == "count_in":
             return UNKNOWN if self.partial else sum(c[k] for k in args[0] if k < R.N)
+        if name == "every_group":
+            if self.rd is None:
+                return UNKNOWN if self.partial else False
+            g = set(args[0])
+            if not all(g.intersection(m.tiles) for m in self.f.s.melds):
+                return False
+            if self.partial:
+                return UNKNOWN
+            return bool(self.rd.groups) and all(g.intersection(x.kinds) for x in self.rd.groups)
         if name == "spacing":
             d = args[0]
             ok = True

@@ -369,8 +369,9 @@ def _value_sections(v: Variant, out: list[str]) -> None:
     _section(out, "Settlement")
     out.append("Each line: every player of the payer set pays every other player of the payee set.")
     at_once = lambda kind: " (paid when it is made)" if kind in st.at_once else " (paid at the hand's end)"  # noqa: E731
-    for title, pays in (("Win (settled with the hand's value)", st.win),
-                        ("Each win, settled by the game as it happens (on_win)", st.on_win),
+    for title, pays in (("Win (settled with the hand's value)", () if st.on_win else st.win),
+                        ("Each win, settled by the game as it happens (on_win; a hand scored alone is paid as the "
+                         "hand's first win, every player in)", st.on_win),
                         ("Draw", st.draw), ("End of every hand", st.hand_end), ("End of the wall", st.wall_end),
                         ("Exposed kong" + at_once("exposed"), st.kong_exposed),
                         ("Added kong" + at_once("added"), st.kong_added),

@@ -22,7 +22,7 @@ cdef class Fields:
     cdef public int win_tile, wild, indicator    # -1: none
     cdef public int by                          # BY_*
     cdef public int dealer_won                  # -1: None (the winner's own), else 0 or 1
-    cdef public bint first_turn, first_discard, declared_ready
+    cdef public bint first_turn, first_discard, declared_ready, last_tile, after_kong, first_draw
     cdef public bytearray kinds                 # the concealed tiles' kinds: kinds[:nkinds]
     cdef public Py_ssize_t nkinds
     cdef public tuple flowers, melds

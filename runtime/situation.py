@@ -22,7 +22,7 @@ from .tiles import Meld, Tile, TileError, parse_melds, scan_buffer, scan_into, t
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
         "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
-        "dealer_won")
+        "dealer_won", "last_tile", "after_kong", "first_draw")
 if not cython.compiled:   # (compiled, they are the C constants situation.pxd declares)
     # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
     BY_OTHER, BY_DISCARD, BY_ROB_KONG, BY_DEALT, BY_ROB_GOLD = range(5)
@@ -59,6 +59,9 @@ class Situation:
     options: dict[str, Any] = field(default_factory=dict)
     winners: int = 1  # in a game: how many players won the hand (一炮多響), for the win settlement
     dealer_won: bool | None = None  # in a game: the dealer is among the winners (None: the winner is the dealer)
+    last_tile: bool = False   # won on the wall's last drawable tile, drawn or discarded (海底)
+    after_kong: bool = False  # won on a discard its discarder made right after his own kong's replacement draw
+    first_draw: bool = False  # won by self-draw on the player's first draw, no claim made in the hand before it
 
     @property
     def is_dealer(self) -> bool:
@@ -119,11 +122,12 @@ if tuple(f.name for f in dataclasses.fields(Situation)) != KEYS:  # pragma: no c
     raise ImportError("Situation's fields and situation.KEYS differ")
 
 
-def _new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
+def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
                    win_tile: int | None, win_by: str, discarder: int, wild: int | None, indicator: int | None,
                    flowers: tuple[int, ...], wild_discards: int, dealer_streak: int, first_turn: bool,
                    first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
-                   dealer_won: bool | None) -> Situation:
+                   dealer_won: bool | None, last_tile: bool = False, after_kong: bool = False,
+                   first_draw: bool = False) -> Situation:
     """Situation(...) with every field given in order, filling the instance dict at once: the frozen
     dataclass's __init__ makes one object.__setattr__ call per field (Situation has no __post_init__)."""
     s = object.__new__(Situation)
@@ -132,7 +136,8 @@ def _new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tu
         "win_by": win_by, "discarder": discarder, "wild": wild, "indicator": indicator, "flowers": flowers,
         "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
         "first_discard": first_discard, "declared_ready": declared_ready, "options": options,
-        "winners": winners, "dealer_won": dealer_won})
+        "winners": winners, "dealer_won": dealer_won, "last_tile": last_tile, "after_kong": after_kong,
+        "first_draw": first_draw})
     return s
 
 
@@ -163,12 +168,12 @@ class Fields:
 
     def situation(self) -> Situation:
         """The Situation of these fields."""
-        return _new_situation(
+        return new_situation(
             self.seat, self.dealer, self.concealed, self.melds, None if self.win_tile < 0 else self.win_tile,
             self.win_by, self.discarder, None if self.wild < 0 else self.wild,
             None if self.indicator < 0 else self.indicator, self.flowers, self.wild_discards, self.dealer_streak,
             self.first_turn, self.first_discard, self.declared_ready, dict(self.options), self.winners,
-            None if self.dealer_won < 0 else self.dealer_won == 1)
+            None if self.dealer_won < 0 else self.dealer_won == 1, self.last_tile, self.after_kong, self.first_draw)
 
 
 _NO_OPTIONS: dict[str, Any] = {}   # Fields' options when none are given (never changed)
@@ -188,6 +193,7 @@ def _defaults(f: Fields) -> None:
     f.winners = 1
     f.by = BY_OTHER
     f.first_turn = f.first_discard = f.declared_ready = False
+    f.last_tile = f.after_kong = f.first_draw = False
     f.kinds, f.nkinds = _NO_KINDS, 0
     f.flowers = f.melds = ()
     f.win_by = "self_draw"
@@ -218,6 +224,9 @@ def fields(s: Any) -> Fields:
     f.first_turn = bool(get("first_turn") if get else s.first_turn)
     f.first_discard = bool(get("first_discard") if get else s.first_discard)
     f.declared_ready = bool(get("declared_ready") if get else s.declared_ready)
+    f.last_tile = bool(get("last_tile", False) if get else getattr(s, "last_tile", False))
+    f.after_kong = bool(get("after_kong", False) if get else getattr(s, "after_kong", False))
+    f.first_draw = bool(get("first_draw", False) if get else getattr(s, "first_draw", False))
     opts = get("options") if get else s.options
     f.options = opts if type(opts) is dict else dict(opts)
     f.winners = _whole(get("winners") if get else s.winners, "winners")
@@ -317,7 +326,7 @@ class Reader:
         items: dict = d
         seat = dealer = concealed = melds = win_tile = win_by = discarder = wild_v = indicator_v = flowers = \
             wild_discards = dealer_streak = first_turn = first_discard = declared_ready = options = winners = \
-            dealer_won = _ABSENT
+            dealer_won = last_tile = after_kong = first_draw = _ABSENT
         odd = _ABSENT     # the first key that is not a string
         unknown = None    # the keys that are none of KEYS
         for key, value in items.items():
@@ -326,7 +335,7 @@ class Reader:
                     odd = key
                 continue
             slot = -1
-            for i in range(18):   # a literal's key is the interned name itself: no look-up
+            for i in range(21):   # a literal's key is the interned name itself: no look-up
                 if key is _KEY_NAMES[i]:
                     slot = i
                     break
@@ -372,8 +381,14 @@ class Reader:
                 options = value
             elif slot == 16:
                 winners = value
-            else:
+            elif slot == 17:
                 dealer_won = value
+            elif slot == 18:
+                last_tile = value
+            elif slot == 19:
+                after_kong = value
+            else:
+                first_draw = value
         if odd is not _ABSENT:
             raise SituationError(f"a situation's keys are strings, not {type(odd).__name__} (known: {', '.join(KEYS)})")
         if unknown is not None:
@@ -466,6 +481,12 @@ class Reader:
             f.winners = _in_range(winners, "winners", 1, 1, n - 1)
         if dealer_won is not _ABSENT:
             f.dealer_won = 1 if _flag(dealer_won, "dealer_won") else 0
+        if last_tile is not _ABSENT:
+            f.last_tile = _flag(last_tile, "last_tile")
+        if after_kong is not _ABSENT:
+            f.after_kong = _flag(after_kong, "after_kong")
+        if first_draw is not _ABSENT:
+            f.first_draw = _flag(first_draw, "first_draw")
         self.check(f, pre_draw)
         return f
 
@@ -552,6 +573,12 @@ class Reader:
                                  "first_discard")
         if f.by == BY_DEALT and f.melds:
             raise SituationError("a dealt hand has no melds", "melds")
+        if f.after_kong and f.by != BY_DISCARD:
+            raise SituationError("'after_kong' means a win on the discard its discarder made right after his own "
+                                 f"kong's replacement draw: win_by discard, not {f.win_by}", "after_kong")
+        if f.first_draw and (f.win_by != "self_draw" or f.melds):
+            raise SituationError("'first_draw' means a self-drawn win on the player's first draw, with no meld yet",
+                                 "first_draw")
         if f.by == BY_ROB_GOLD and not self.rob_gold:
             raise SituationError("win_by rob_gold needs a variant whose wild indicator can be robbed", "win_by")
         if f.options:

@@ -69,16 +69,16 @@ def test_native_shape_distance_is_the_references(variant):
 
 
 def test_fast_situation_is_a_situation():
-    """The game and the parser build Situations with situation._new_situation: exactly the dataclass's."""
+    """The game and the parser build Situations with situation.new_situation: exactly the dataclass's."""
     from mjrules import situation
     from mjrules.game import state
     from mjrules.situation import Situation
 
-    assert state._new_situation is situation._new_situation
+    assert state.new_situation is situation.new_situation
     args = (2, 1, (3, 4, 5), (), 5, "rob_kong", 0, None, None, (35, 36), 0, 4, False, True, False, {}, 2, True)
-    if situation._new_situation is Situation:
+    if situation.new_situation is Situation:
         pytest.skip("Situation changed shape: it is built with the dataclass's own constructor")
-    fast = situation._new_situation(*args)
+    fast = situation.new_situation(*args)
     assert fast == Situation(*args) and type(fast) is Situation and vars(fast) == vars(Situation(*args))
     assert list(vars(fast)) == list(vars(Situation(*args)))
 

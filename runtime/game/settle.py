@@ -392,7 +392,7 @@ def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
     v = g.v
     net = {p: 0 for p in range(g.n)}
     ledger: list[dict[str, Any]] = []
-    for w in g.winners:
+    for w in g.winners if not v.settlement.on_win else ():   # (with on_win, play pays each win as it happens)
         for line in w.result["explain"]:
             m = _PAY_LINE.match(line["text"])
             if m:

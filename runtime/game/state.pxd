@@ -181,7 +181,7 @@ cdef class Game:
     cdef object _situation(self, int seat, int tile, str win_by, int discarder, bint first)
     @cython.locals(s=Seat, r=Rules)
     cpdef object _situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
-                              int discarder, bint first, int winners=*, object dealer_won=*)
+                              int discarder, bint first, int winners=*, object dealer_won=*, bint history=*)
     @cython.locals(s=Seat, tile=int, conc=list)
     cdef object _claim_situation(self, tuple c, int winners=*, object dealer_won=*)
     @cython.locals(s=Seat)

@@ -28,7 +28,7 @@ from typing import Any
 
 import cython
 
-from ..situation import _new_situation
+from ..situation import new_situation
 from ..tiles import TILE_NAMES, Meld
 
 # ---- constants: the action ids (stable integers, the same for every variant), phases, sources, kong kinds ----
@@ -1178,18 +1178,26 @@ class Game:
             win_tile = self.drawn
         else:
             win_tile = conc[-1] if conc else -1
-        return self._situation_of(seat, tuple(conc), tuple(s.melds), win_tile, win_by, discarder, first)
+        return self._situation_of(seat, tuple(conc), tuple(s.melds), win_tile, win_by, discarder, first, 1, None, True)
 
     def _situation_of(self, seat: int, concealed: tuple, melds: tuple, win_tile: int, win_by: str, discarder: int,
-                      first: bool, winners: int = 1, dealer_won: Any = None) -> Any:
+                      first: bool, winners: int = 1, dealer_won: Any = None, history: bool = False) -> Any:
+        """The situation of seat's hand so; with `history`, an actual win's facts of play as well (the wall's last
+        tile, a discard right after its discarder's kong, the first draw)."""
         s = self.seats[seat]
         r = self.r
-        return _new_situation(
+        last_tile = after_kong = first_draw = False
+        if history:
+            if win_by == "self_draw" or win_by == "kong_replacement" or win_by == "discard":
+                last_tile = self._drawable() <= 0
+            after_kong = win_by == "discard" and self.ld_after_kong
+            first_draw = win_by == "self_draw" and self.claims_made == 0 and not s.discards and not s.melds
+        return new_situation(
             seat, self.dealer, concealed, melds, None if win_tile < 0 else win_tile, win_by, discarder,
             None if self.wild < 0 else self.wild,
             None if self.indicator < 0 or r.wild_mode == "fixed" else self.indicator,
             tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready,
-            r.overrides, winners, dealer_won)
+            r.overrides, winners, dealer_won, last_tile, after_kong, first_draw)
 
     def _claim_situation(self, c: tuple, winners: int = 1, dealer_won: Any = None) -> Any:
         """The situation of a win (seat, win_by, discarder) as it is taken."""
@@ -1210,7 +1218,7 @@ class Game:
             tile = self.drawn if self.drawn >= 0 else (conc[-1] if conc else -1)
         conc.sort()
         return self._situation_of(seat, tuple(conc), tuple(s.melds), tile, win_by, d,
-                                  win_by == "discard" and self.ld_first, winners, dealer_won)
+                                  win_by == "discard" and self.ld_first, winners, dealer_won, True)
 
     def _ready(self, seat: int) -> bool:
         s = self.seats[seat]
