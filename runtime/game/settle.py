@@ -434,7 +434,7 @@ def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
 def _book(net: dict[int, Any], ledger: list[dict[str, Any]], e: dict[str, Any]) -> None:
     net[e["from"]] -= e["amount"]
     net[e["to"]] += e["amount"]
-    ledger.append({k: x for k, x in e.items() if k not in ("kind", "kong")})
+    ledger.append({k: x for k, x in e.items() if k not in ("kind", "kong", "kongs")})
 
 
 _KONG_INDEX = {"exposed": 0, "added": 1, "concealed": 2}
@@ -470,12 +470,16 @@ def _record(g: Any, entries: list[dict[str, Any]]) -> None:
         g.log.append(("pay", e["from"], e["to"], e["amount"], e["why"]))
 
 
-def hand_goes_on(g: Any) -> bool:
-    """After a win where winners leave: does play go on (two or more still in, tiles to draw, `ends` false)?"""
-    if sum(1 for s in g.seats if not s.out) < 2 or g._drawable() <= 0:
-        return False
+def after_leaving(g: Any) -> int:
+    """After a win where winners leave: 1 when play goes on (two or more still in, tiles to draw, `ends` false);
+    0 when the hand ends with the win (fewer than two still in, or `ends` holds); -1 when it ends with the wall,
+    which the win emptied (those still in are settled as at the wall's end)."""
+    if sum(1 for s in g.seats if not s.out) < 2:
+        return 0
     e = g.r.ends
-    return e is None or not evaluate(e, GameEnv(g))
+    if e is not None and evaluate(e, GameEnv(g)):
+        return 0
+    return 1 if g.drawable > 0 else -1
 
 
 def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discarder: int, konger: int, kind: str,
@@ -527,10 +531,13 @@ def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str]
     every = list(g.ledger) + earlier
     paid = [e for e in every if e["kind"] == "kong" and (pay.what == "kong" or e["kong"] == g.kongs_made)]
     kongs = {e["kong"] for e in paid}
-    handed = [e for e in every if e["kind"] == "transfer" and e["kong"] in kongs]  # already handed on
+    handed = [e for e in every if e["kind"] == "transfer" and kongs.intersection(e["kongs"])]  # already handed on
     out = []
     if pay.action == "refund":
+        gone = {(e["from"], k) for e in every if e["kind"] == "transfer" for k in e["kongs"]}
         for e in paid:
+            if (e["to"], e["kong"]) in gone:
+                continue  # handed on already (呼叫转移): no longer the konger's to pay back
             env.payer, env.payee = e["to"], e["from"]
             if pay.cond is None or evaluate(pay.cond, env):
                 out.append({"from": e["to"], "to": e["from"], "amount": e["amount"], "rule": rule, "rules": rules,
@@ -546,7 +553,7 @@ def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str]
                 if got > 0 and (pay.cond is None or evaluate(pay.cond, env)):
                     out.append({"from": a, "to": b, "amount": _num(got), "rule": rule, "rules": rules,
                                 "why": f"{why}: kong money handed on", "kind": "transfer",
-                                "kong": max(kongs) if kongs else 0})
+                                "kong": max(kongs) if kongs else 0, "kongs": sorted(kongs)})
     env.payer = env.payee = -1
     return out
 

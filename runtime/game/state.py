@@ -1244,13 +1244,17 @@ class Game:
             if self.horses:
                 self.log.append(("horses", tuple(self.horses)))
         self.winners = self.winners + new
-        from .settle import hand_goes_on, pay_win_now
+        from .settle import after_leaving, pay_win_now
 
         pay_win_now(self, new)
         if self.r.leave:
             for w in new:
                 self.seats[w.seat].out = True
-            if hand_goes_on(self):
+            goes_on = after_leaving(self)
+            if goes_on < 0:
+                self._draw_game("the wall is exhausted")
+                return
+            if goes_on > 0:
                 # play goes on from the seat after the (last, in play order from the discarder) winner
                 d = claims[0][2]
                 last = max([c[0] for c in claims], key=lambda p: (p - d) % self.n) if d >= 0 else claims[0][0]
