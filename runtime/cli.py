@@ -157,7 +157,7 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
             d[key] = val
     if args.flowers:
         d["flowers"] = args.flowers.replace(",", " ").split()
-    for key in ("first_turn", "first_discard", "declared_ready"):
+    for key in ("first_turn", "first_discard", "declared_ready", "last_tile", "after_kong", "first_draw"):
         if getattr(args, key, False):
             d[key] = True
     if args.option:
@@ -471,6 +471,11 @@ def _situation_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--first-turn", dest="first_turn", action="store_true")
     p.add_argument("--first-discard", dest="first_discard", action="store_true")
     p.add_argument("--declared-ready", dest="declared_ready", action="store_true")
+    p.add_argument("--last-tile", dest="last_tile", action="store_true", help="won on the wall's last tile (海底)")
+    p.add_argument("--after-kong", dest="after_kong", action="store_true",
+                   help="won on a discard made right after its discarder's kong (杠上炮)")
+    p.add_argument("--first-draw", dest="first_draw", action="store_true",
+                   help="self-drawn on the player's first draw, no claim before it (地胡)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="override an option (repeatable)")
     p.add_argument("--backend", choices=["native", "reference"],
                    help="evaluation backend (default: $MJRULES_BACKEND or native)")
