@@ -47,6 +47,13 @@ HANDS: dict[str, list[dict[str, Any]]] = {
         {"concealed": "123m456m234p6s7p*8s99m", "win_tile": "9m", "wild": "7p", "melds": ["[5555s]"],
          "seat": 2, "win_by": "discard", "discarder": 3, "flowers": "2zf5"},
     ],
+    "sichuan_xuezhan": [
+        {"concealed": "123m456m789m11p999p", "win_tile": "9p", "win_by": "discard", "discarder": 2},
+        {"concealed": "111m333m555p777p99p", "win_tile": "9p"},
+        {"concealed": "1111m2233m4455m66m", "win_tile": "6m", "win_by": "discard", "discarder": 1},
+        {"concealed": "123m789m11p999p", "melds": ["[999m]"], "win_tile": "1p", "win_by": "discard", "discarder": 3},
+        {"concealed": "99p", "melds": ["[111m]", "[333m]", "[555p]", "[777p]"], "win_tile": "9p", "last_tile": True},
+    ],
 }
 
 

@@ -1,6 +1,6 @@
 """`mjrules bench`: one run measuring every performance target, for each variant and backend.
 
-For each variant (default: the three shipped base variants) and backend (native, reference; the reference
+For each variant (default: the shipped base variants) and backend (native, reference; the reference
 on fewer hands and loops) it measures, on deterministic hands generated legal for the variant:
 
 1. the win check (mjrules.check) on random, near-winning and winning hands with 0..4 wilds (only 0 where the
@@ -49,7 +49,7 @@ from typing import Any
 from . import play
 
 SCHEMA = "mjrules-bench/1"
-BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
+BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan")
 BACKENDS = ("native", "reference")
 CLASSES = ("random", "near", "winning")
 SEED = 20240601

@@ -22,6 +22,7 @@ VARIANT_RULES = [
     ("shangrao", "shangrao.md"),
     ("fuzhou_jiangxi", "fuzhou-jiangxi.md"),
     ("fuzhou_fujian", "fuzhou-fujian.md"),
+    ("sichuan_xuezhan", "sichuan-xuezhan.md"),
 ]
 RULES_OF = dict(VARIANT_RULES)
 ALL = shipped_names()
