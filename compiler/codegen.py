@@ -22,7 +22,7 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "14"
+CODEGEN_VERSION = "15"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -37,7 +37,7 @@ _SITUATION_VARS = {
     "melds": ("(<double>x.f.nmelds)", "n"), "no_melds": ("x.f.no_melds", "b"),
     "kongs": ("(<double>x.f.kongs)", "n"), "kongs_exposed": ("(<double>x.f.kongs_exposed)", "n"),
     "kongs_concealed": ("(<double>x.f.kongs_concealed)", "n"), "wilds": ("(<double>x.f.jokers)", "n"),
-    "waits_all": ("var_waits_all(x)", "b"),
+    "wild_in_force": ("(x.f.w >= 0)", "b"), "waits_all": ("var_waits_all(x)", "b"),
 }
 _READING_VARS = {
     "no_sequences": ("rf_no_sequences(x, rd)", "b"), "distinct": ("rf_distinct(rd.counts)", "b"),
