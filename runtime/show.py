@@ -368,7 +368,7 @@ def _value_sections(v: Variant, out: list[str]) -> None:
     st = v.settlement
     _section(out, "Settlement")
     out.append("Each line: every player of the payer set pays every other player of the payee set.")
-    at_once = lambda kind: " (paid when it is made)" if kind in st.at_once else " (paid at the hand's end)"  # noqa: E731
+    at_once = lambda kind: " (paid when it is made)" if kind in st.at_once else " (paid at the hand's end)"
     for title, pays in (("Win (settled with the hand's value)", st.win),
                         ("Each win, settled by the game as it happens (on_win)", st.on_win),
                         ("Draw", st.draw), ("End of every hand", st.hand_end), ("End of the wall", st.wall_end),

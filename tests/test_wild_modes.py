@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import examples, situations
-
 from mjrules import SituationError
 from mjrules.situation import situation_from_dict
 from mjrules.tiles import parse_tiles, tile_kind, tile_name
+from strategies import examples, situations
 
 SPEC = str(Path(__file__).parent / "data" / "wild_modes.mj")
 BASE = Path(SPEC).read_text(encoding="utf-8")
