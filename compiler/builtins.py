@@ -59,7 +59,9 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("melds", "num", _HW, "melds declared, concealed kongs included"),
     Builtin("no_melds", "bool", _HW, "no meld at all, not even a concealed kong"),
     Builtin("exposed_melds", "num", _HW, "melds declared in the open: every meld but concealed kongs"),
-    Builtin("wilds", "num", _HW, "wild tiles in the winning hand", True),
+    Builtin("wilds", "num", _HW, "wild tiles in the winning hand, a fact of the situation that events may test"),
+    Builtin("wild_in_force", "bool", _HW, "a wild kind is in force this hand: the hand's options choose a wild "
+            "mode other than `none`, and its kind is known (fixed, or named by the situation's wild or indicator)"),
     Builtin("pair_wilds", "num", _HW, "wild tiles in the reading's pair (0 without a pair)", True),
     Builtin("wilds_at_face", "bool", _HW, "every wild in the reading stands for its own face (宝还原)", True),
     Builtin("fours", "num", _HW, "kinds with all four copies among the winner's tiles, not declared as a kong (四歸一)", True),

@@ -481,11 +481,21 @@ class Checker:
             fl = rr.flags(("dice_stack", "stays", "after_flowers", "flowers_to_dealer"))
             dice, stays, after_flowers, to_dealer = ("dice_stack" in fl, "stays" in fl, "after_flowers" in fl,
                                                      "flowers_to_dealer" in fl)
-        modes = [kw for kw in ("successor", "same_as_indicator", "fixed") if kw in sec]
+        cases: list[ir.WildCase] = []
+        for cc in sec.get("none", []):
+            Reader(cc, self.col, "none when CONDITION").end()
+        fixed_default = [cc for cc in sec.get("fixed", []) if cc.cond is None]
+        modes = [kw for kw in ("successor", "same_as_indicator") if kw in sec] + (["fixed"] if fixed_default else [])
+        for kw in ("successor", "same_as_indicator"):
+            self.single(sec, kw, "wild")
+        for dup in fixed_default[1:]:
+            self.col.error("E018", "duplicate 'fixed' in wild", dup.key_span,
+                           f"the first is on line {fixed_default[0].span.line}; give the others a condition")
         mode, cycles, fixed = "fixed", (), None
         if len(modes) != 1:
             self.col.error("E019" if not modes else "E018", "a wild needs exactly one of: successor CYCLES, "
-                           "same_as_indicator, fixed TILE", c.span)
+                           "same_as_indicator, fixed TILE (other modes are chosen by options: none when ..., "
+                           "fixed TILE when ...)", c.span)
         elif modes[0] == "successor":
             mode = "successor"
             sc = sec["successor"][0]
@@ -505,12 +515,37 @@ class Checker:
             if not ic:
                 self.col.error("E019", "same_as_indicator needs an 'indicator' clause", c.span)
         else:
-            rr = Reader(sec["fixed"][0], self.col, "fixed TILE")
-            w = rr.take(("tiles",), "one tile such as 5z")
+            fixed = self.fixed_tile(fixed_default[0])
+        for cc in sec.get("none", []) + [x for x in sec.get("fixed", []) if x.cond is not None]:
+            if cc.cond is None:
+                self.col.error("E019", "'none' needs a condition: a wild that is never in force is no wild",
+                               cc.span, "none when OPTION == VALUE, or remove the wild block")
+                continue
+            cond = self.x.cond(cc.cond, cc.cond_kind, B.CONFIG, ANY_STAGE)
+            kt = self.fixed_tile(cc) if cc.keyword == "fixed" else None
+            cases.append(ir.WildCase(cc.keyword, kt, 0 if cc.keyword == "none" else 1, cond, self.src(cc)))
+        kinds = 1
+        for kc in sec.get("kinds", []):
+            rr = Reader(kc, self.col, "kinds N [when CONDITION]")
+            n = rr.int("how many wild kinds the indicator gives", 1, ir.MAX_WILD_KINDS)
             rr.end()
-            g = self.word_group(w) if w else ()
-            fixed = g[0] if len(g) == 1 else None
-        live = 4
+            shortest = min((len(cy) for cy in cycles), default=0)
+            if mode != "successor":
+                self.col.error("E023", "'kinds' needs a successor wild: the kinds after the indicator's",
+                               kc.span, "add `successor CYCLES`, or remove 'kinds'")
+            elif n >= shortest and not rr.failed:
+                self.col.error("E023", f"{n} wild kinds after the indicator, but the shortest successor cycle has "
+                               f"{shortest} kinds: the indicator's own kind would be wild", kc.span,
+                               f"at most {shortest - 1} here")
+            if kc.cond is None:
+                if kinds != 1:
+                    self.col.error("E018", "duplicate unconditional 'kinds' in wild", kc.key_span)
+                kinds = n
+            else:
+                cases.append(ir.WildCase("kinds", None, n, self.x.cond(kc.cond, kc.cond_kind, B.CONFIG, ANY_STAGE),
+                                         self.src(kc)))
+        cases.sort(key=lambda x: (x.src.line,))
+        live = 0
         lc = self.single(sec, "live", "wild")
         if lc:
             rr = Reader(lc, self.col, "live N")
@@ -531,7 +566,15 @@ class Checker:
             if self.single(sec, kw, "wild"):
                 Reader(sec[kw][0], self.col, kw).end()
         return ir.Wild(name, label, ind_end, dice, stays, after_flowers, to_dealer, mode, cycles, fixed, live,
-                       stands, "face_value" in sec, "no_calls" in sec, disc, self.src(c))
+                       stands, "face_value" in sec, "no_calls" in sec, disc, self.src(c), kinds, tuple(cases))
+
+    def fixed_tile(self, c: Clause) -> int | None:
+        """The one tile of a `fixed TILE` clause."""
+        rr = Reader(c, self.col, "fixed TILE [when CONDITION]")
+        w = rr.take(("tiles",), "one tile such as 5z")
+        rr.end()
+        g = self.word_group(w) if w else ()
+        return g[0] if len(g) == 1 else None
 
     def check_rob_wild(self, c: Clause | None, wild: ir.Wild | None) -> ir.RobWild | None:
         if c is None:

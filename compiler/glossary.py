@@ -102,6 +102,8 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                                             "dealer first")),
     ("flowers", "in_play"): ("in_play immediately", "a flower drawn in play is exposed and replaced at once"),
     # ---- wild ----
+    ("wild", "none"): ("none when CONDITION", ("no wild this hand when the condition (options only) holds: nothing is "
+                                              "flipped and `wild_in_force` is false")),
     ("wild", "indicator"): ("indicator head|tail [dice_stack] [stays] [after_flowers] [flowers_to_dealer]",
                             ("an indicator is flipped from that end: at the stack the dice choose (dice_stack); "
                              "left face up and skipped by draws (stays); after the first flower replacement "
@@ -110,8 +112,14 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("wild", "successor"): ("successor RANGE, RANGE, ...", ("the wild is the indicator's successor in its cycle "
                                                             "(`1m..9m, 東..北, 中..白`)")),
     ("wild", "same_as_indicator"): ("same_as_indicator", "the wild is the indicator's own kind"),
-    ("wild", "fixed"): ("fixed TILE", "the wild is always this kind"),
-    ("wild", "live"): ("live N", "how many copies of the wild kind are wilds (default 4)"),
+    ("wild", "fixed"): ("fixed TILE [when CONDITION]", ("the wild is always this kind, no indicator flipped; with a "
+                                                         "condition (options only), only in the hands where it holds "
+                                                         "(the first none or fixed that holds picks the mode)")),
+    ("wild", "kinds"): ("kinds N [when CONDITION]", ("a successor wild has N kinds (1 or 2): the indicator's "
+                                                     "successor and the kinds after it in its cycle; with a condition "
+                                                     "(options only), in the hands where it holds")),
+    ("wild", "live"): ("live N", ("how many copies of each wild kind are wilds (default: every copy, less the "
+                                  "indicator's where it stays face up and is the wild kind)")),
     ("wild", "stands_for"): ("stands_for GROUP...", ("the kinds a wild may stand for (default: every playable "
                                                      "kind; `all`)")),
     ("wild", "face_value"): ("face_value", "a wild may also be itself (宝还原)"),

@@ -113,6 +113,41 @@ class Flowers:
     src: Src
 
 
+MAX_WILD_KINDS = 2  # wild kinds one hand may have (the kernel's limit)
+
+
+@dataclass(frozen=True)
+class WildCase:
+    """A wild mode a hand's options choose: `none` (no wild this hand), `fixed` (the kind `fixed`, no indicator
+    flipped) or `kinds` (the indicator mode with `kinds` wild kinds: the indicator's successor and the kinds after
+    it). `cond` reads options only."""
+
+    mode: str  # none | fixed | kinds
+    fixed: int | None
+    kinds: int
+    cond: Expr
+    src: Src
+
+
+@dataclass(frozen=True)
+class HandWild:
+    """The wild of one hand, as its options choose it: `mode` none | fixed | successor | indicator, the fixed
+    kind (fixed), and how many wild kinds an indicator gives (successor: its successor and the kinds after it)."""
+
+    mode: str
+    fixed: int | None
+    kinds: int
+
+    @property
+    def in_force(self) -> bool:
+        return self.mode != "none"
+
+    @property
+    def flips(self) -> bool:
+        """An indicator is flipped for this hand."""
+        return self.mode in ("successor", "indicator")
+
+
 @dataclass(frozen=True)
 class Wild:
     name: str
@@ -122,26 +157,61 @@ class Wild:
     indicator_stays: bool
     after_flowers: bool
     flowers_to_dealer: bool
-    mode: str  # successor | indicator | fixed
+    mode: str  # successor | indicator | fixed: the mode when no case below holds
     cycles: tuple[tuple[int, ...], ...]
     fixed: int | None
-    live: int
+    live: int  # live copies of each wild kind; 0: every copy not face up as the indicator (Wild.live_count)
     stands_for: tuple[int, ...]
     face_value: bool
     no_calls: bool
     discard_unclaimable: bool
     src: Src
+    kinds: int = 1  # wild kinds the indicator gives when no `kinds` case holds
+    cases: tuple[WildCase, ...] = ()  # options choosing another mode (none, fixed) or number of kinds, in order
 
-    def wild_kind(self, indicator: int) -> int:
-        """The wild kind for a flipped indicator."""
+    def hand(self, holds: Callable[[Expr], bool]) -> HandWild:
+        """The hand's wild: the first none/fixed case whose condition holds, else the spec's own mode with the
+        first `kinds` case that holds (else `kinds`). `holds` evaluates a condition on the hand's options."""
+        kinds = self.kinds
+        for c in self.cases:
+            if c.mode == "kinds":
+                continue
+            if holds(c.cond):
+                return HandWild(c.mode, c.fixed, 0 if c.mode == "none" else 1)
         if self.mode == "fixed":
-            return self.fixed  # type: ignore[return-value]
+            return HandWild("fixed", self.fixed, 1)
+        for c in self.cases:
+            if c.mode == "kinds" and holds(c.cond):
+                kinds = c.kinds
+                break
+        return HandWild(self.mode, None, kinds)
+
+    def wild_kinds(self, indicator: int, kinds: int = 1) -> tuple[int, ...]:
+        """The wild kinds for a flipped indicator: its successor and the kinds - 1 after it in its cycle
+        (indicator mode: the indicator's own kind)."""
         if self.mode == "indicator":
-            return indicator
+            return (indicator,)
         for cyc in self.cycles:
             if indicator in cyc:
-                return cyc[(cyc.index(indicator) + 1) % len(cyc)]
+                i = cyc.index(indicator) + 1
+                return tuple(cyc[(i + j) % len(cyc)] for j in range(kinds))
         raise ValueError(f"indicator kind {indicator} is in no successor cycle")
+
+    def wild_kind(self, indicator: int) -> int:
+        """The (first) wild kind for a flipped indicator."""
+        if self.mode == "fixed":
+            return self.fixed  # type: ignore[return-value]
+        return self.wild_kinds(indicator)[0]
+
+    def live_count(self, kinds: tuple[int, ...], copies: tuple[int, ...], indicator_up: bool = True) -> int:
+        """The most wild tiles one hand may hold for these wild kinds: `live` of each (default: each kind's
+        copies, less the indicator's where it stays face up and is of a wild kind, as in indicator mode)."""
+        up = indicator_up and self.indicator_stays and self.mode == "indicator"
+        n = 0
+        for k in kinds:
+            c = copies[k] if 0 <= k < len(copies) else 0
+            n += min(c, self.live) if self.live else c - (1 if up and k == kinds[0] and c else 0)
+        return n
 
 
 @dataclass(frozen=True)

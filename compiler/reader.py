@@ -15,7 +15,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
              "empty_in_replacement"),
     "flowers": ("replace", "initial", "in_play"),
-    "wild": ("indicator", "successor", "same_as_indicator", "fixed", "live", "stands_for", "face_value",
+    "wild": ("none", "indicator", "successor", "same_as_indicator", "fixed", "kinds", "live", "stands_for", "face_value",
              "no_calls", "discard"),
     "rob_wild": ("after", "order", "requires"),
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
@@ -34,7 +34,7 @@ PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", 
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
-               "status", "declare", "exchange", "ends", "refund", "transfer"}
+               "status", "declare", "exchange", "ends", "refund", "transfer", "none", "fixed", "kinds"}
 
 
 class Reader:

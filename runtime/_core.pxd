@@ -58,6 +58,8 @@ cdef struct Facts:
     int nonkong[NK]
     bint meld_seq
     int w                # the wild kind, or -1
+    int w2               # a second wild kind, or -1 (w >= 0 then)
+    int jw2              # the wilds of kind w2 among jokers (the rest are w's)
     unsigned long long cand   # kinds a wild may stand for
     int ncand
     int cand_list[NK]
@@ -474,11 +476,13 @@ cdef inline double rf_pair_wilds(Ctx* x, Reading* rd) noexcept nogil:
     return n
 
 cdef inline bint rf_wilds_at_face(Ctx* x, Reading* rd) noexcept nogil:
-    cdef int i
+    cdef int i, n2 = 0
     for i in range(rd.nassign):
-        if rd.assign[i] != x.f.w:
+        if rd.assign[i] == x.f.w2:
+            n2 += 1
+        elif rd.assign[i] != x.f.w:
             return 0
-    return 1
+    return n2 == x.f.jw2
 
 cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept nogil:
     cdef int i

@@ -1525,7 +1525,8 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     cdef Ctx* y = x.inner
     cdef Spec* sp = x.spec
     cdef Facts* f
-    cdef int i, k, p, sets, w = x.f.w, j0 = x.f.jokers, jn, c
+    cdef int i, k, p, sets, w = x.f.w, w2 = x.f.w2, j0 = x.f.jokers, jn, c
+    cdef bint iw       # kind i drawn is a wild
     cdef int pre[NK]   # the pre-draw hand's real tiles
     cdef Units U
     cdef Plus P
@@ -1544,7 +1545,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     if x.f.nested or x.f.win_tile < 0 or x.f.dealt:
         x.f.waits_all = 0
         return 0
-    if y == NULL or x.f.win_tile >= NK and x.f.win_tile != w:
+    if y == NULL or x.f.win_tile >= NK and x.f.win_tile != w and x.f.win_tile != w2:
         x.err |= ERR_OTHER
         return 0
     f = &y.f
@@ -1552,7 +1553,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
     plain = sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and sets >= 0
     cover = _cover_exact(x)
     memcpy(pre, x.f.real, NK * sizeof(int))
-    if x.f.win_tile == w:
+    if x.f.win_tile == w or x.f.win_tile == w2:
         j0 -= 1
     else:
         pre[x.f.win_tile] -= 1
@@ -1578,16 +1579,17 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
         return 1
     for k in range(sp.nplayable):
         i = sp.playable[k]
-        if not (i == w or 0 <= i < NK):
+        iw = i == w or i == w2
+        if not (iw or 0 <= i < NK):
             x.err |= ERR_OTHER
             return 0
         std = -1
         ready = False
-        if anypair and (i == w or (x.f.cand >> i) & 1):
+        if anypair and (iw or (x.f.cand >> i) & 1):
             continue
         if pairs:   # the pairs shape first: a few sums, where the standard verdict looks a unit up
             groups, odd, bad, jn = groups0, odd0, bad0, j0
-            if i == w:
+            if iw:
                 jn += 1
             elif pre[i] % 2:
                 groups, odd, bad = groups + 1, odd - 1, bad - (not (x.f.cand >> i) & 1)
@@ -1596,18 +1598,18 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil:
             left = jn - odd
             if bad == 0 and left >= 0 and left % 2 == 0 and groups + odd + left // 2 == sp.win_size // 2 and (
                     left == 0 or x.f.ncand > 0):   # _pairs_exist on kind i's hand
-                if pcond[i == w] < 0:
+                if pcond[iw] < 0:
                     _nested_facts(x, i)
                     ready = True
-                    pcond[i == w] = _blind_pairs(x, &scratch)
-                if pcond[i == w] > 0:
+                    pcond[iw] = _blind_pairs(x, &scratch)
+                if pcond[iw] > 0:
                     continue    # a pairs reading exists, and a pairs pattern holds on any
-        if plain and (cover or (i != w and j0 == 0)):   # _table_exact on the hand with i drawn
+        if plain and (cover or (not iw and j0 == 0)):   # _table_exact on the hand with i drawn
             if not pinit:    # (the units once, when a kind first needs them)
                 _units_all(&U)
                 _plus_init(x, &P, &U)
                 pinit = True
-            if i == w:
+            if iw:
                 std = _plus_std(x, &P, &U, pre, -1, j0 + 1, sets)
             else:
                 pre[i] += 1
@@ -1669,11 +1671,17 @@ cdef inline void _nested_facts(Ctx* x, int i) noexcept nogil:
     f.nested, f.waits_all = True, 0
     if x.f.win_tile == x.f.w:
         f.jokers -= 1
+    elif x.f.win_tile == x.f.w2:
+        f.jokers -= 1
+        f.jw2 -= 1
     else:
         f.real[x.f.win_tile] -= 1
         f.base[x.f.win_tile] -= 1
     if i == x.f.w:
         f.jokers += 1
+    elif i == x.f.w2:
+        f.jokers += 1
+        f.jw2 += 1
     else:
         f.real[i] += 1
         f.base[i] += 1
@@ -1758,14 +1766,39 @@ cdef enum:
     CHK_WILDKIND = 4     # the wild kind is not a kind of this variant
 
 
+cdef inline int _wc(int w, int w2) noexcept nogil:
+    """The code of the wild kinds w and w2 (-1: none) as one int, as the bare check's contexts keep it: -1 none,
+    w for one kind, w | (w2 + 1) << 6 for two."""
+    return w if w < 0 or w2 < 0 else w | ((w2 + 1) << 6)
+
+
+def wild_code(kinds) -> int:
+    """The code (_wc) of a bare check's wild kinds: None, a kind index, or a pair of them."""
+    if kinds is None:
+        return -1
+    if isinstance(kinds, tuple):
+        return _wc(kinds[0], kinds[1]) if len(kinds) == 2 else kinds[0] if kinds else -1
+    return kinds
+
+
+def wild_kinds(int code):
+    """The inverse of wild_code: None, a kind index, or a pair."""
+    if code < 0:
+        return None
+    if code < 64:
+        return code
+    return (code & 63, (code >> 6) - 1)
+
+
 cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) noexcept nogil:
     """The facts every checked hand shares: concealed, no melds, self-drawn by the dealer, no winning tile
-    named, wild kind w (-1: none). CHK_OK, or CHK_WILDKIND * 64 when w cannot be the wild kind."""
+    named, wild kinds wc (_wc: -1 none, one kind, or a pair). CHK_OK, or CHK_WILDKIND * 64 when wc cannot be
+    the wild kinds."""
     cdef Facts* f = &x.f
     memset(f, 0, sizeof(Facts))
     _count_free_clear(x)
     x.err = 0
-    f.w = -1
+    f.w = f.w2 = -1
     f.cand = ~0ULL   # no kind set matches it: _set_wild fills the candidates
     if _set_wild(x, w, playable, NULL):
         return CHK_WILDKIND * 64
@@ -1778,22 +1811,33 @@ cdef int _prep_check(Ctx* x, int w, unsigned long long playable, double win_by) 
     return CHK_OK
 
 
-cdef int _set_wild(Ctx* x, int w, unsigned long long playable, unsigned char* lim) noexcept nogil:
-    """Switch facts that _prep_check made (and _limits' lim for them, unless NULL) to the wild kind w, changing
-    only what depends on it: the same facts as _prep_check(x, w) and _limits would make, without clearing and
-    refilling the rest. CHK_OK, or CHK_WILDKIND * 64 (nothing changed) when w cannot be the wild kind."""
+cdef int _set_wild(Ctx* x, int wc, unsigned long long playable, unsigned char* lim) noexcept nogil:
+    """Switch facts that _prep_check made (and _limits' lim for them, unless NULL) to the wild kinds wc (see
+    _wc), changing only what depends on them: the same facts as _prep_check(x, wc) and _limits would make,
+    without clearing and refilling the rest. CHK_OK, or CHK_WILDKIND * 64 (nothing changed) when wc cannot be
+    the wild kinds."""
     cdef Spec* sp = x.spec
     cdef Facts* f = &x.f
     cdef unsigned long long cand
     cdef int k
+    cdef int w = wc if wc < 64 else wc & 63
+    cdef int w2 = -1 if wc < 64 else (wc >> 6) - 1
     if w >= 0 and (w >= NK or not sp.has_wild or not (playable >> w) & 1):
         return CHK_WILDKIND * 64
+    if w2 >= 0 and (w2 >= NK or w2 == w or not (playable >> w2) & 1):
+        return CHK_WILDKIND * 64
+    if (f.w >= 0) != (w >= 0):
+        _count_free_clear(x)   # (wild_in_force changes)
     if f.w >= 0 and lim != NULL:
         lim[f.w] = <unsigned char>_lo(sp.copies[f.w], 255) if (playable >> f.w) & 1 else 0
-    f.w = w
+    if f.w2 >= 0 and lim != NULL:
+        lim[f.w2] = <unsigned char>_lo(sp.copies[f.w2], 255) if (playable >> f.w2) & 1 else 0
+    f.w, f.w2 = w, w2
     cand = sp.stands
     if sp.face_value and w >= 0:
         cand |= 1ULL << w
+        if w2 >= 0:
+            cand |= 1ULL << w2
     if cand != f.cand:
         # the count-free tests read the facts but never the wild's kind itself (the generated three-valued code
         # has no term for it: tests/test_native.py::test_count_free_code_reads_no_wild_kind), so only new
@@ -1807,6 +1851,8 @@ cdef int _set_wild(Ctx* x, int w, unsigned long long playable, unsigned char* li
                 f.ncand += 1
     if w >= 0 and lim != NULL:
         lim[w] = 255
+    if w2 >= 0 and lim != NULL:
+        lim[w2] = 255
     return CHK_OK
 
 
@@ -1818,15 +1864,18 @@ cdef void _limits(Ctx* x, unsigned long long playable, unsigned char* lim) noexc
         lim[k] = <unsigned char>_lo(x.spec.copies[k], 255) if (playable >> k) & 1 else 0
     if x.f.w >= 0:
         lim[x.f.w] = 255
+    if x.f.w2 >= 0:
+        lim[x.f.w2] = 255
 
 
 cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int live,
                    const unsigned char* lim, Units* U) noexcept nogil:
     """One hand's counts into facts _prep_check made: CHK_OK, or an error code * 64 + the kind at fault.
-    Tiles of the wild kind count as wilds; at most `live` of them. lim from _limits. U: NULL, or units to start
-    on the loaded x.f.real for _decide (filled from the bytes where the context is small), its odd count set."""
+    Tiles of a wild kind count as wilds (jokers: those of the first kind besides); at most `live` of each kind.
+    lim from _limits. U: NULL, or units to start on the loaded x.f.real for _decide (filled from the bytes where
+    the context is small and there is one wild kind), its odd count set."""
     cdef Facts* f = &x.f
-    cdef int k, v = 0, total, w = f.w
+    cdef int k, v = 0, v2 = 0, total, w = f.w, w2 = f.w2, cap
     cdef int* real = f.real
     cdef int* base = f.base
     cdef int over, odd
@@ -1842,7 +1891,14 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int l
         jokers += v
         total -= v
         real[w] = base[w] = 0
-        if jokers > x.spec.copies[w] or jokers > live:
+        cap = _lo(x.spec.copies[w], live)
+        if w2 >= 0:
+            v2 = real[w2]
+            jokers += v2
+            total -= v2
+            real[w2] = base[w2] = 0
+            cap += _lo(x.spec.copies[w2], live)
+        if jokers > cap:
             return CHK_COPIES * 64 + w
     elif jokers:
         return CHK_NOWILD * 64
@@ -1851,14 +1907,15 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int l
     if total + jokers != size:
         return CHK_TOTAL * 64
     f.jokers = jokers
+    f.jw2 = v2
     f.waits_all = -1
     x.err = 0
     if U != NULL:
-        if x.small:   # each count at most 4 now the limits passed (the wild kind's are wilds)
+        if x.small and w2 < 0:   # each count at most 4 now the limits passed (the wild kind's are wilds)
             _units_bytes(real, U, cnt, total, w, v)
         else:
             _units(real, U, False)
-        U.odd = odd - (v & 1)   # (v: the wild kind's tiles, which real has not)
+        U.odd = odd - (v & 1) - (v2 & 1)   # (v, v2: the wild kinds' tiles, which real has not)
     return CHK_OK
 
 
@@ -2100,6 +2157,10 @@ cdef bint _pungs_exist(Ctx* x, Units* U, int sets) noexcept nogil:
         need, n = t & 0xFF, t >> 8
         if x.f.w >= 0:
             c = U.b[x.f.w]
+            need -= _PUNG_FP[c]
+            n -= c == 1 or c == 2 or c == 4
+        if x.f.w2 >= 0:
+            c = U.b[x.f.w2]
             need -= _PUNG_FP[c]
             n -= c == 1 or c == 2 or c == 4
         if _every_kind_cand(x):   # exactly the units' table terms summed: no unit is looked up
@@ -2543,9 +2604,11 @@ cdef class Kernel:
         cdef tuple melds = st.melds
         memset(f, 0, sizeof(Facts))
         x.err = 0
-        f.w = -1
+        f.w = f.w2 = -1
         if self.sp.has_wild and st.wild != -1:
             f.w = st.wild
+            if st.wild2 != -1 and st.wild2 != st.wild:
+                f.w2 = st.wild2
         memset(self.rb, 0, sizeof(self.rb))
         self.rb_tiles, self.rb_over = 0, False
         cdef const unsigned char* kinds = <const unsigned char*>PyByteArray_AsString(st.kinds)
@@ -2555,6 +2618,9 @@ cdef class Kernel:
             k = kinds[i]
             if k == f.w:
                 f.jokers += 1
+            elif k == f.w2:
+                f.jokers += 1
+                f.jw2 += 1
             elif 0 <= k < NK:
                 f.real[k] += 1
                 self.rb[k] += 1
@@ -2595,6 +2661,8 @@ cdef class Kernel:
         f.cand = self.sp.stands
         if self.sp.face_value and 0 <= f.w < 64 and (self.playable >> f.w) & 1:
             f.cand |= 1ULL << f.w
+        if self.sp.face_value and 0 <= f.w2 < 64 and (self.playable >> f.w2) & 1:
+            f.cand |= 1ULL << f.w2
         if f.cand >> NK and f.jokers:
             x.err |= ERR_OTHER
         if not self.fs_known or self.fs_cand != f.cand:   # the list of the last mask serves again
@@ -2694,7 +2762,8 @@ cdef class Kernel:
             x.f.waits_all = waits_all
         _reset_memo(x)
         if st.by == BY_DISCARD:
-            if sp.has_wild and sp.discard_unclaimable and st.win_tile == st.wild:
+            if sp.has_wild and sp.discard_unclaimable and st.win_tile >= 0 and (st.win_tile == st.wild or
+                                                                                 st.win_tile == st.wild2):
                 return self._said(REFUSE, 0)
             ok = sp.has_win_on_discard and sp.claim(x)
             if x.err:
@@ -2704,7 +2773,7 @@ cdef class Kernel:
         elif st.by == BY_ROB_KONG:
             if not sp.rob_kong:
                 return self._said(REFUSE, 2)
-            if st.win_tile == st.wild and st.wild != -1:
+            if st.win_tile != -1 and (st.win_tile == st.wild or st.win_tile == st.wild2):
                 return self._said(REFUSE, 3)
         sets = (sp.win_size - 2) // 3 - x.f.nmelds
         if MJ_SWAR and not self.rb_over:   # the hand's units, looked up once for the feasibility and the shapes,
@@ -2836,7 +2905,7 @@ cdef class Kernel:
             return b
         c, k2, w2 = self.validate(counts, wilds, wild, pre_draw, None)
         n[0] = k2
-        w[0] = -1 if w2 is None else w2
+        w[0] = wild_code(w2)
         return bytes(c)
 
     cdef int _load(self, bytes counts, int wilds, int w, int size, Units* U) except -1:
@@ -2945,7 +3014,8 @@ cdef class Kernel:
         """The kinds (indices) completing a pre-draw concealed hand (one tile short), by is_win's verdict;
         drawing the wild kind adds a wild."""
         cdef Ctx* x = self.xc
-        cdef int e, r, k, i, w, pat, sets, u, std, odd, odd0
+        cdef int e, r, k, i, w, w2, pat, sets, u, std, odd, odd0, cap
+        cdef bint kw      # kind k is a wild kind
         cdef Plus P       # the pre-draw hand's units as _feasible sees them
         cdef Units U, V   # the pre-draw hand's units, and those of the hand with kind k added
         cdef Units* Vp    # &V, or NULL without wilds (_units_plus)
@@ -2963,7 +3033,9 @@ cdef class Kernel:
         cdef Sure S
         cdef int held
         cdef bytes b = self._hand(counts, wilds, wild, True, &U, &held)
-        w = self.xc_wild
+        w, w2 = x.f.w, x.f.w2
+        cap = _lo(self.sp.copies[w], self.chk_live) + (_lo(self.sp.copies[w2], self.chk_live) if w2 >= 0 else 0) \
+            if w >= 0 else 0
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
         _units_all(&U)    # the suits' table indices, to add one tile to without a rescan
@@ -2995,12 +3067,14 @@ cdef class Kernel:
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
                 continue
-            if skip and k != w and (skip >> (k // 9 if k < 27 else k - 24)) & 1:
+            kw = k == w or k == w2
+            if skip and not kw and (skip >> (k // 9 if k < 27 else k - 24)) & 1:
                 continue
-            if k == w:
-                if x.f.jokers >= self.sp.copies[w] or x.f.jokers >= self.chk_live or x.f.jokers >= MAXJ:
+            if kw:
+                if x.f.jokers >= cap or x.f.jokers >= MAXJ:
                     continue
                 x.f.jokers += 1
+                x.f.jw2 += k == w2
                 odd = odd0
             else:
                 if x.f.real[k] >= self.sp.copies[k]:
@@ -3010,16 +3084,16 @@ cdef class Kernel:
                 x.f.base[k] += 1
             x.err = 0
             x.f.waits_all = -1
-            Vp = _units_plus(&U, &V, k, w, odd, x)   # (NULL without wilds) for both tests below
+            Vp = _units_plus(&U, &V, k, k if kw else w, odd, x)   # (NULL without wilds) for both tests below
             # with wilds most real kinds have a sure shape: that test first, then the tables
-            if sure and k != w and (sure & SHAPE_SURE_FREE or _sure_shape(x, sure, &S, Vp, k // 9 if k < 27 else 3,
+            if sure and not kw and (sure & SHAPE_SURE_FREE or _sure_shape(x, sure, &S, Vp, k // 9 if k < 27 else 3,
                                                                       sets)):
                 r = 1   # (_decide's _shape_settles would say so, after its own set-up)
             else:
-                shapes = unsure if sure and k != w else 0   # (shapes just found empty: _decide asks them no more)
-                if nkeep == 0 and k != w:   # (no free pattern viable before the draw: none after a real tile)
+                shapes = unsure if sure and not kw else 0   # (shapes just found empty: _decide asks them no more)
+                if nkeep == 0 and not kw:   # (no free pattern viable before the draw: none after a real tile)
                     shapes |= SHAPE_NO_FREE
-                if k == w or odd_size:
+                if kw or odd_size:
                     std = -1
                 else:                                   # only k's unit changed: the others' table entries stand
                     std = _plus_std(x, &P, &U, x.f.real, k, x.f.jokers, sets)
@@ -3031,8 +3105,9 @@ cdef class Kernel:
                 else:
                     fits = True
                 r = _decide(x, 2, &val, &pat, std, odd, not std, Vp, shapes) if fits else 0
-            if k == w:
+            if kw:
                 x.f.jokers -= 1
+                x.f.jw2 -= k == w2
             else:
                 x.f.real[k] -= 1
                 x.f.base[k] -= 1
@@ -3042,22 +3117,26 @@ cdef class Kernel:
                 found[nfound] = k
                 nfound += 1
         if undecided:
-            return [k for k in range(NK) if self._completes(b, held, w, k)]
+            return [k for k in range(NK) if self._completes(b, held, w, w2, k)]
         return [_SMALL[found[i]] for i in range(nfound)]   # (the int objects made once)
 
-    def _completes(self, bytes counts, int wilds, int w, int k):
+    def _completes(self, bytes counts, int wilds, int w, int w2, int k):
         """The reference's verdict on the hand plus one tile of kind k (False where none is left)."""
         c = bytearray(counts)
+        cdef int cap = 0
         if w >= 0:
             wilds, c[w] = wilds + c[w], 0
+            cap = _lo(self.sp.copies[w], self.chk_live)
+        if w2 >= 0:
+            cap += _lo(self.sp.copies[w2], self.chk_live)
         if k == w:
             wilds += 1
         else:
             c[k] += 1
-        if not (self.playable >> k) & 1 or k != w and c[k] > self.sp.copies[k] or w >= 0 and (
-                wilds > self.sp.copies[w] or wilds > self.chk_live):
+        if not (self.playable >> k) & 1 or k != w and k != w2 and c[k] > self.sp.copies[k] or w >= 0 and (
+                wilds + (c[w2] if w2 >= 0 else 0) > cap):
             return False
-        return self.undecided(bytes(c), wilds, None if w < 0 else w)
+        return self.undecided(bytes(c), wilds, wild_kinds(_wc(w, w2)))
 
     def check_batch(self, const unsigned char[:, ::1] counts, const unsigned char[::1] wilds, signed char[::1] out,
                     int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None,
@@ -3109,7 +3188,7 @@ cdef class Kernel:
         finally:
             _ctx_free(x)
         if bad >= 0:
-            self.validate(bytes(counts[bad]), wilds[bad], None if wild < 0 else wild, False, row0 + bad)
+            self.validate(bytes(counts[bad]), wilds[bad], wild_kinds(wild), False, row0 + bad)
             raise ValueError(f"row {row0 + bad}: invalid hand")
 
     def fit_kinds(self, s, tuple opts, double win_by):
@@ -3131,14 +3210,14 @@ cdef class Kernel:
             if k < 0 or k >= NK:
                 out.append(k)
                 continue
-            if k == w:
+            if k == w or k == x.f.w2:
                 x.f.jokers += 1
             else:
                 x.f.real[k] += 1
                 x.f.base[k] += 1
             x.err = 0
             fits = _may_fit(x, sets, -1)
-            if k == w:
+            if k == w or k == x.f.w2:
                 x.f.jokers -= 1
             else:
                 x.f.real[k] -= 1
@@ -3147,11 +3226,12 @@ cdef class Kernel:
                 out.append(k)
         return out
 
-    def may_fit(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1):
+    def may_fit(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1, int wild2=-1):
         """False only when no pattern's shape can take a complete hand whatever its other facts: `counts` the
         concealed tiles (42 or 34 kind counts as bytes or bytearray, the wild kind's tiles among them), `plus`
         one tile more of that kind (-1: none), `meld_counts` the melds' tiles likewise, `nmelds` how many melds
-        (a kong counts as three tiles) and `meld_seq` whether one is a chi. The game's cheap test before it
+        (a kong counts as three tiles) and `meld_seq` whether one is a chi; `wild2` a second wild kind (-1:
+        none). The game's cheap test before it
         judges a hand in full; the caller makes sure no free pattern's test reads other facts
         (NativeEngine.may_fit)."""
         cdef Ctx* x = self.xc
@@ -3172,6 +3252,8 @@ cdef class Kernel:
             buf[plus] += 1
         elif plus >= NK:
             return False   # a flower or other unplayable kind never completes a hand
+        if wild2 >= 0 and wild >= 0:
+            wild = _wc(wild, wild2)
         if wild != self.xc_wild:
             if self.xc_wild == -2:
                 e = _prep_check(x, wild, self.playable, self.chk_win_by)

@@ -3,7 +3,10 @@
 A hand here is 34 kind counts (0-8 1m..9m, 9-17 1p..9p, 18-26 1s..9s, 27-33 1z..7z) plus a number of wild
 tiles. The verdict is `evaluate`'s `win` for that hand held concealed without melds, self-drawn by the
 dealer, with the spec's default options and no winning tile named (so nothing that depends on which
-tile completed the hand holds). Tiles of the wild kind in the counts are wilds, as in a situation.
+tile completed the hand holds). Tiles of the wild kind in the counts are wilds, as in a situation. `wild` is
+one kind (an index or a tile name), or a pair of kinds for a hand with two wild kinds (the `wilds` given
+besides are of the first; the tiles of either kind in the counts are wilds of that kind); None is the wild
+the default options fix (if any).
 
     eng.is_win(counts, wilds=0, wild=None) -> bool          # one hand (bytes are fastest)
     eng.hand_value(counts, wilds=0, wild=None) -> (value, pattern) | None   # its best reading
@@ -26,6 +29,8 @@ from typing import Any
 from .compiler.ir import Variant
 from .situation import Situation
 from .tiles import N_PLAYABLE_STD, parse_tiles, tile_name
+from .wildmode import hand_wild
+from .wildmode import live as live_of
 
 NK = N_PLAYABLE_STD
 
@@ -42,11 +47,26 @@ def whole(x: Any) -> int | None:
         return None
 
 
-def wild_kind(variant: Variant, wild: int | str | None) -> int | None:
-    """The wild kind of a check: an index, a tile name, or None for the variant's fixed wild (if any)."""
+Wild = int | tuple[int, int] | None   # a check's wild kinds: none, one, or a pair
+
+
+def wild_kind(variant: Variant, wild: Any) -> Wild:
+    """The wild kind(s) of a check: an index, a tile name, a pair of those, or None for the wild the default
+    options fix (if any)."""
     if wild is None:
-        w = variant.wild
-        return w.fixed if w is not None and w.mode == "fixed" else None
+        hw = hand_wild(variant)
+        return hw.fixed if hw is not None and hw.mode == "fixed" else None
+    if isinstance(wild, (tuple, list)):
+        if len(wild) != 2:
+            raise ValueError(f"wild: one kind or a pair of kinds, got {len(wild)}")
+        a, b = (_one_kind(k) for k in wild)
+        if a == b:
+            raise ValueError(f"wild: the pair names {_name(a)} twice")
+        return (a, b)
+    return _one_kind(wild)
+
+
+def _one_kind(wild: Any) -> int:
     if isinstance(wild, str):
         tiles = parse_tiles(wild)
         if len(tiles) != 1:
@@ -86,11 +106,13 @@ def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, 
     wilds = n
     playable = set(variant.tiles.playable)
     copies = variant.tiles.copies
+    kinds = kinds_of(w)
     if w is not None:
-        if variant.wild is None or w not in playable or not 0 <= w < NK:
-            raise ValueError(at + _not_wild(variant, w))
-        wilds += c[w]
-        c[w] = 0
+        for k in kinds:
+            if variant.wild is None or k not in playable or not 0 <= k < NK:
+                raise ValueError(at + _not_wild(variant, k))
+        wilds += c[kinds[0]]
+        c[kinds[0]] = 0
     elif wilds:
         raise ValueError(f"{at}{wilds} wild(s) given, but " + (
             "this variant has no wilds" if variant.wild is None else "no wild kind: pass wild=KIND"))
@@ -102,8 +124,10 @@ def validate(variant: Variant, counts: Any, wilds: int, wild: int | str | None, 
         if v > copies[k]:
             raise ValueError(f"{at}{v} tiles of {tile_name(k)}, but this variant has {copies[k]}"
                              + ("" if copies[k] else " (it does not play that kind)"))
-    if w is not None and wilds > live(variant, w):
-        raise ValueError(f"{at}{wilds} wilds, but this variant has {live(variant, w)} wild tiles of {tile_name(w)}")
+    held = wilds + sum(c[k] for k in kinds[1:])
+    if w is not None and held > live_of(variant, kinds):
+        raise ValueError(f"{at}{held} wilds, but this variant has {live_of(variant, kinds)} wild tiles of "
+                         f"{' and '.join(tile_name(k) for k in kinds)}")
     size = variant.win_size - (1 if pre_draw else 0)
     if sum(c) + wilds != size:
         raise ValueError(f"{at}{sum(c)} tiles and {wilds} wild(s) make {sum(c) + wilds}; "
@@ -116,9 +140,9 @@ def _not_wild(variant: Variant, w: Any) -> str:
         "this variant has no wilds" if variant.wild is None else "it is not one of its kinds")
 
 
-def live(variant: Variant, w: int) -> int:
-    """The most wilds of kind w one hand may hold: the live copies (an indicator may take one)."""
-    return min(variant.tiles.copies[w], variant.wild.live if variant.wild is not None else 0)
+def kinds_of(w: Wild) -> tuple[int, ...]:
+    """A check's wild kinds as a tuple (none, one or two)."""
+    return () if w is None else w if isinstance(w, tuple) else (w,)
 
 
 def _name(k: Any) -> str:
@@ -128,12 +152,14 @@ def _name(k: Any) -> str:
         return f"kind {k!r}"
 
 
-def situation_of(variant: Variant, c: Sequence[int], wilds: int, w: int | None) -> Situation:
+def situation_of(variant: Variant, c: Sequence[int], wilds: int, w: Wild) -> Situation:
     """The situation a check judges (see the module docstring); c and wilds as validate returns them."""
+    kinds = kinds_of(w)
     tiles = [k for k in range(NK) for _ in range(c[k])]
     if wilds:
-        tiles += [w] * wilds
-    return Situation(concealed=tuple(sorted(tiles)), wild=w)
+        tiles += [kinds[0]] * wilds
+    return Situation(concealed=tuple(sorted(tiles)), wild=kinds[0] if kinds else None,
+                     wild2=kinds[1] if len(kinds) > 1 else None)
 
 
 class Checks:
@@ -159,7 +185,7 @@ class Checks:
         """The kinds that complete this concealed hand one tile short (drawing the wild kind adds a wild)."""
         c, n, w = validate(self.variant, counts, wilds, wild, pre_draw=True)
         return [k for k in self.variant.tiles.playable if 0 <= k < NK and _room(self.variant, c, n, w, k)
-                and self.is_win(_plus(c, k, w), n + (k == w), w)]
+                and self.is_win(_plus(c, k, w), n + (k in kinds_of(w)[:1]), w)]
 
     def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
                     values: bool = False) -> Any:
@@ -176,7 +202,8 @@ class Checks:
         names = {p.name: i for i, p in enumerate(self.variant.patterns)}
         for i in range(len(cnt)):
             k = one if kinds is None else int(kinds[i])
-            c, n, w = validate(self.variant, cnt[i], int(wl[i]), None if k < 0 else k, row=i)
+            c, n, w = validate(self.variant, cnt[i], int(wl[i]), k if isinstance(k, tuple) else None if k < 0 else k,
+                               row=i)
             r = self.judge(situation_of(self.variant, c, n, w))
             win[i] = r["win"]
             if r["win"] and values:
@@ -184,13 +211,16 @@ class Checks:
         return (win, val, pat) if values else win
 
 
-def _room(variant: Variant, c: list[int], n: int, w: int | None, k: int) -> bool:
-    return n < live(variant, k) if k == w else c[k] < variant.tiles.copies[k]
+def _room(variant: Variant, c: list[int], n: int, w: Wild, k: int) -> bool:
+    kinds = kinds_of(w)
+    if k in kinds:
+        return n + sum(c[x] for x in kinds[1:]) < live_of(variant, kinds)
+    return c[k] < variant.tiles.copies[k]
 
 
-def _plus(c: list[int], k: int, w: int | None) -> list[int]:
+def _plus(c: list[int], k: int, w: Wild) -> list[int]:
     out = list(c)
-    if k != w:
+    if k not in kinds_of(w)[:1]:
         out[k] += 1
     return out
 
@@ -200,10 +230,11 @@ def batch_kinds(variant: Variant, wild: Any, n: int) -> tuple[int, Any]:
     row (a sequence or array of indices, -1 for none) -> (-1, an int32 array)."""
     import numpy as np
 
-    if wild is None or isinstance(wild, (str, int, np.integer)):
+    if wild is None or isinstance(wild, (str, int, np.integer, tuple)):
         w = wild_kind(variant, wild)
-        if w is not None and not -1 <= w < NK:
-            raise ValueError(_not_wild(variant, w))
+        for k in kinds_of(w):
+            if not -1 <= k < NK or isinstance(w, tuple) and k < 0:
+                raise ValueError(_not_wild(variant, k))
         return (-1 if w is None else w), None
     kinds = np.asarray(wild)
     if kinds.shape != (n,) or kinds.dtype.kind not in "iu":

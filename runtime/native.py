@@ -585,12 +585,16 @@ class NativeEngine(Plays):
         sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
         self._names[int(sd)] = "self_draw"
         fixed = _check.wild_kind(v, None)
+        cap = 0   # the most live wilds of each wild kind (besides its copies): Wild.live_count's
+        if w is not None:
+            up = w.indicator_stays and w.mode == "indicator"
+            cap = w.live or (max(v.tiles.copies) - 1 if up else 255)
         if self._defaults is None:  # options a double cannot hold: the reference decides every check
             self.is_win, self.wait_kinds = self._checks.is_win, self._checks.wait_kinds
             self.hand_value = self._checks.hand_value
         else:
-            self._kernel.configure_check(self._defaults, sd, -1 if fixed is None else fixed,
-                                         w.live if w is not None else 0, self._undecided, self._validate,
+            self._kernel.configure_check(self._defaults, sd, core.wild_code(fixed), cap, self._undecided,
+                                         self._validate,
                                          tuple(p.name for p in v.patterns))
             self.is_win, self.wait_kinds = self._kernel.is_win, self._kernel.wait_kinds
             self.hand_value = self._kernel.hand_value
@@ -624,6 +628,7 @@ class NativeEngine(Plays):
         cnt, wl = _check.batch_arrays(counts, wilds)
         n = len(cnt)
         w, kinds = _check.batch_kinds(self.variant, wild, n)
+        w = self._core.wild_code(w)
         threads = _check.batch_threads(threads)
         out = np.empty(n, dtype=np.int8)
         val = np.empty(n) if values else None

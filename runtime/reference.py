@@ -40,11 +40,13 @@ class _Facts:
     def __init__(self, eng: ReferenceEngine, s: Situation):
         v = eng.variant
         self.s = s
-        self.w = s.wild if v.wild is not None else None
-        self.jokers = sum(1 for k in s.concealed if k == self.w) if self.w is not None else 0
+        self.ws = frozenset(s.wild_kinds) if v.wild is not None else frozenset()   # the wild kinds
+        self.w = s.wild if self.ws else None
+        self.own = sorted(k for k in s.concealed if k in self.ws)   # the wilds' own kinds
+        self.jokers = len(self.own)
         real = [0] * R.N
         for k in s.concealed:
-            if k != self.w:
+            if k not in self.ws:
                 real[k] += 1
         self.real = real
         meld_counts = [0] * R.N
@@ -57,8 +59,8 @@ class _Facts:
         self.meld_counts, self.nonkong = meld_counts, nonkong
         self.meld_seq = any(m.kind == "chi" for m in s.melds)
         cand = set(v.wild.stands_for) if v.wild else set()
-        if v.wild and v.wild.face_value and self.w is not None:
-            cand.add(self.w)
+        if v.wild and v.wild.face_value:
+            cand |= self.ws
         self.cand = frozenset(k for k in cand if k in set(v.tiles.playable))
         self.flower_counts = [0] * 42
         for k in s.flowers:
@@ -75,7 +77,7 @@ class _Facts:
             "kongs_concealed": sum(m.kind == "kong" and m.concealed for m in s.melds),
             "exposed_melds": sum(not (m.kind == "kong" and m.concealed) for m in s.melds),
             "last_tile": s.last_tile, "after_kong": s.after_kong, "first_draw": s.first_draw,
-            "wilds": self.jokers,
+            "wilds": self.jokers, "wild_in_force": bool(self.ws),
         }
 
 
@@ -138,7 +140,7 @@ class _ReadingEnv(_SituationEnv):
         if name == "wilds_at_face":
             if self.partial:
                 return UNKNOWN
-            return all(k == self.f.w for k in self.rd.assignment)
+            return sorted(self.rd.assignment) == self.f.own
         return super().var(name)
 
     def _anti(self, holds: bool) -> Any:
@@ -321,7 +323,8 @@ class ReferenceEngine(Checks, Plays):
         w = v.wild
         stands = frozenset(k for k in (w.stands_for if w else ()) if k in set(v.tiles.playable))
 
-        def may_fit(counts: Any, meld_counts: Any, nmelds: int, meld_seq: bool, wild: int, plus: int = -1) -> bool:
+        def may_fit(counts: Any, meld_counts: Any, nmelds: int, meld_seq: bool, wild: int, plus: int = -1,
+                    wild2: int = -1) -> bool:
             if plus >= R.N:
                 return False
             c = list(counts[:R.N])
@@ -330,9 +333,11 @@ class ReferenceEngine(Checks, Plays):
             jokers = 0
             cand = stands
             if wild >= 0 and w is not None:
-                jokers, c[wild] = c[wild], 0
+                kinds = (wild,) if wild2 < 0 else (wild, wild2)
+                for k in kinds:
+                    jokers, c[k] = jokers + c[k], 0
                 if w.face_value:
-                    cand = stands | {wild}
+                    cand = stands | set(kinds)
             sets = (v.win_size - 2) // 3 - nmelds
             if "standard" in shapes and sets >= 0 and next(R.standard(c, jokers, sets, cand), None) is not None:
                 return True
@@ -416,14 +421,14 @@ class ReferenceEngine(Checks, Plays):
         v = self.variant
         c = v.claims
         if s.win_by == "discard":
-            if v.wild and v.wild.discard_unclaimable and s.win_tile == s.wild:
+            if v.wild and v.wild.discard_unclaimable and s.win_tile is not None and s.win_tile in s.wild_kinds:
                 return (f"a discarded {v.wild.label} ({v.wild.name}) cannot be claimed", v.wild.src)
             if c.win_on_discard is None or not evaluate(c.win_on_discard, senv):
                 return ("this variant does not allow a win on this discard", c.win_on_discard_src or c.src)
         if s.win_by == "rob_kong":
             if not c.rob_kong:
                 return ("this variant does not allow robbing a kong", c.src)
-            if s.win_tile == s.wild and s.wild is not None:
+            if s.win_tile is not None and s.win_tile in s.wild_kinds:
                 return ("a wild is never used in a kong, so it cannot be robbed", v.wild.src if v.wild else None)
         return None
 

@@ -2,7 +2,7 @@
 
 A game asks, after every draw and for every seat on every discard, whether a hand wins. Nearly always it does
 not, and nearly always no pattern's shape can even take the tiles. Each back end offers `fit_test(options)`: a
-function `may_fit(counts, meld_counts, nmelds, meld_seq, wild, plus=-1) -> bool` that is False only when no
+function `may_fit(counts, meld_counts, nmelds, meld_seq, wild, plus=-1, wild2=-1) -> bool` that is False only when no
 pattern's shape can take the complete hand (the concealed counts, one more tile of kind `plus`, and the melds),
 whatever its other facts; the game judges the hand in full only where it says True.
 
@@ -46,7 +46,8 @@ def free_tests_read_tiles_only(v: Variant, options_are_defaults: bool) -> bool:
     return all(p.cond is None or ok(p.cond) for p in v.patterns if p.shape == "free")
 
 
-def always_fits(counts: Any, meld_counts: Any, nmelds: int, meld_seq: bool, wild: int, plus: int = -1) -> bool:
+def always_fits(counts: Any, meld_counts: Any, nmelds: int, meld_seq: bool, wild: int, plus: int = -1,
+                wild2: int = -1) -> bool:
     """The test that never rules a hand out (the full judge decides every one)."""
     return plus < 34
 

@@ -19,7 +19,7 @@ cdef tuple _KEY_NAMES
 
 cdef class Fields:
     cdef public long seat, dealer, discarder, wild_discards, dealer_streak, winners
-    cdef public int win_tile, wild, indicator    # -1: none
+    cdef public int win_tile, wild, wild2, indicator    # -1: none (wild2: a second wild kind)
     cdef public int by                          # BY_*
     cdef public int dealer_won                  # -1: None (the winner's own), else 0 or 1
     cdef public bint first_turn, first_discard, declared_ready, last_tile, after_kong, first_draw
@@ -40,6 +40,8 @@ cdef class Reader:
     cdef bint chi, kongs, has_wild, fixed, no_calls, indicator_stays, indicator_copy, rob_gold
     cdef int fixed_wild
     cdef dict option_types
+    cdef bint cased             # options choose the hand's wild mode (wildmode.hand_wild)
+    cdef object hand0           # else the one HandWild of every hand (None without a wild)
 
     cpdef Fields read(self, d, bint pre_draw=*)
     cpdef check(self, Fields f, bint pre_draw=*)
@@ -57,3 +59,4 @@ cdef bint _flag(v, str key) except? -1
 cdef str _text(value, str key)
 cdef Py_ssize_t _scan(str text, str key, bytearray out) except? -1
 cdef int _one_tile(value, str key) except? -1
+cdef str _kinds_name(int wild, int wild2)

@@ -16,13 +16,15 @@ from typing import Any
 
 import cython
 
-from .compiler.ir import Variant
+from .compiler.ir import MAX_WILD_KINDS, Variant
 from .tiles import Meld, Tile, TileError, parse_melds, scan_buffer, scan_into, tile_kind, tile_name
+from .wildmode import hand_wild
 
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
         "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
         "dealer_won", "last_tile", "after_kong", "first_draw")
+FIELDS = KEYS + ("wild2",)   # Situation's fields: the dict's "wild" (one tile or a list) fills wild and wild2
 if not cython.compiled:   # (compiled, they are the C constants situation.pxd declares)
     # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
     BY_OTHER, BY_DISCARD, BY_ROB_KONG, BY_DEALT, BY_ROB_GOLD = range(5)
@@ -62,6 +64,12 @@ class Situation:
     last_tile: bool = False   # won on the wall's last drawable tile, drawn or discarded (海底)
     after_kong: bool = False  # won on a discard its discarder made right after his own kong's replacement draw
     first_draw: bool = False  # won by self-draw on the player's first draw, no claim made in the hand before it
+    wild2: int | None = None  # a second wild kind (a wild mode of two kinds), else None
+
+    @property
+    def wild_kinds(self) -> tuple[int, ...]:
+        """The hand's wild kinds: none, one, or two."""
+        return tuple(k for k in (self.wild, self.wild2) if k is not None)
 
     @property
     def is_dealer(self) -> bool:
@@ -85,7 +93,7 @@ class Situation:
     def to_dict(self) -> dict[str, Any]:
         from .tiles import format_meld, format_tiles
 
-        wild_kinds = {self.wild} if self.wild is not None else set()
+        wild_kinds = set(self.wild_kinds)
         d: dict[str, Any] = {
             "seat": self.seat, "dealer": self.dealer,
             "concealed": format_tiles(Tile(k, k in wild_kinds) for k in self.concealed),
@@ -98,6 +106,8 @@ class Situation:
             d["discarder"] = self.discarder
         if self.indicator is not None:
             d["indicator"] = tile_name(self.indicator)
+        elif self.wild2 is not None:
+            d["wild"] = [tile_name(k) for k in self.wild_kinds]
         elif self.wild is not None:
             d["wild"] = tile_name(self.wild)
         if self.flowers:
@@ -118,7 +128,7 @@ class Situation:
 
 
 _SITUATION_FIELDS = frozenset(f.name for f in dataclasses.fields(Situation))
-if tuple(f.name for f in dataclasses.fields(Situation)) != KEYS:  # pragma: no cover - a guard for editors
+if tuple(f.name for f in dataclasses.fields(Situation)) != FIELDS:  # pragma: no cover - a guard for editors
     raise ImportError("Situation's fields and situation.KEYS differ")
 
 
@@ -126,8 +136,8 @@ def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tup
                    win_tile: int | None, win_by: str, discarder: int, wild: int | None, indicator: int | None,
                    flowers: tuple[int, ...], wild_discards: int, dealer_streak: int, first_turn: bool,
                    first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
-                   dealer_won: bool | None, last_tile: bool = False, after_kong: bool = False,
-                   first_draw: bool = False) -> Situation:
+                   dealer_won: bool | None, wild2: int | None = None, last_tile: bool = False,
+                   after_kong: bool = False, first_draw: bool = False) -> Situation:
     """Situation(...) with every field given in order, filling the instance dict at once: the frozen
     dataclass's __init__ makes one object.__setattr__ call per field (Situation has no __post_init__)."""
     s = object.__new__(Situation)
@@ -137,7 +147,7 @@ def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tup
         "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
         "first_discard": first_discard, "declared_ready": declared_ready, "options": options,
         "winners": winners, "dealer_won": dealer_won, "last_tile": last_tile, "after_kong": after_kong,
-        "first_draw": first_draw})
+        "first_draw": first_draw, "wild2": wild2})
     return s
 
 
@@ -173,7 +183,8 @@ class Fields:
             self.win_by, self.discarder, None if self.wild < 0 else self.wild,
             None if self.indicator < 0 else self.indicator, self.flowers, self.wild_discards, self.dealer_streak,
             self.first_turn, self.first_discard, self.declared_ready, dict(self.options), self.winners,
-            None if self.dealer_won < 0 else self.dealer_won == 1, self.last_tile, self.after_kong, self.first_draw)
+            None if self.dealer_won < 0 else self.dealer_won == 1, None if self.wild2 < 0 else self.wild2,
+            self.last_tile, self.after_kong, self.first_draw)
 
 
 _NO_OPTIONS: dict[str, Any] = {}   # Fields' options when none are given (never changed)
@@ -189,7 +200,7 @@ def _new_fields() -> Fields:
 
 def _defaults(f: Fields) -> None:
     f.seat = f.dealer = f.wild_discards = f.dealer_streak = 0
-    f.discarder = f.win_tile = f.wild = f.indicator = f.dealer_won = -1
+    f.discarder = f.win_tile = f.wild = f.wild2 = f.indicator = f.dealer_won = -1
     f.winners = 1
     f.by = BY_OTHER
     f.first_turn = f.first_discard = f.declared_ready = False
@@ -217,6 +228,7 @@ def fields(s: Any) -> Fields:
     f.by = _BY.get(wb, BY_OTHER) if type(wb) is str else BY_OTHER
     f.discarder = _whole(get("discarder") if get else s.discarder, "discarder")
     f.wild = _kind_or_none(get("wild") if get else s.wild, "wild")
+    f.wild2 = _kind_or_none(get("wild2", None) if get else getattr(s, "wild2", None), "wild")
     f.indicator = _kind_or_none(get("indicator") if get else s.indicator, "indicator")
     f.flowers = _kinds_of(get("flowers") if get else s.flowers, "flowers")
     f.wild_discards = _whole(get("wild_discards") if get else s.wild_discards, "wild_discards")
@@ -244,7 +256,7 @@ def _whole(v: Any, key: str) -> cython.long:
         try:
             return v
         except OverflowError:
-            raise SituationError(f"'{key}' is {v}, out of range", key) from None
+            raise SituationError(f"'{key}' is {shown_value(v)}, out of range", key) from None
     return _whole(_index(v, key), key)
 
 
@@ -255,7 +267,7 @@ def _index(v: Any, key: str) -> int:
             return operator.index(v)
         except TypeError:
             pass
-    raise SituationError(f"'{key}' must be a whole number, not {v!r}", key)
+    raise SituationError(f"'{key}' must be a whole number, not {shown_value(v)}", key)
 
 
 def _kind_or_none(v: Any, key: str) -> cython.int:
@@ -305,6 +317,8 @@ class Reader:
         self.indicator_stays = w is not None and bool(w.indicator_stays)
         self.indicator_copy = w is not None and w.mode == "indicator"
         self.rob_gold = w is not None and variant.rob_wild is not None
+        self.cased = w is not None and bool(w.cases)   # options choose the hand's wild mode
+        self.hand0 = w.hand(bool) if w is not None and not w.cases else None
         if w is not None and not self.fixed:
             for k in range(NKINDS):
                 try:
@@ -404,7 +418,7 @@ class Reader:
         if win_by is _ABSENT:
             win_by = "self_draw"
         elif win_by not in WIN_BY:
-            raise SituationError(f"'win_by' is {win_by!r}; one of: {', '.join(WIN_BY)}", "win_by")
+            raise SituationError(f"'win_by' is {shown_value(win_by)}; one of: {', '.join(WIN_BY)}", "win_by")
         f.win_by = win_by
         f.by = _BY.get(win_by, BY_OTHER)
         if check_all or discarder is not _ABSENT:
@@ -418,6 +432,8 @@ class Reader:
         f.kinds, f.nkinds = buf, nk   # (the marks are cleared below, once checked)
         if melds is not _ABSENT:
             m = melds
+            if not isinstance(m, (list, str)):
+                raise SituationError("'melds' must be a list of melds such as [\"[555p]\", \"{1111m}\"]", "melds")
             try:
                 f.melds = tuple(parse_melds(" ".join(m) if isinstance(m, list) else m))
             except TileError as e:
@@ -425,11 +441,22 @@ class Reader:
             except TypeError:
                 raise SituationError("'melds' must be a list of melds such as [\"[555p]\", \"{1111m}\"]",
                                      "melds") from None
-        wild = indicator = -1
+        wild = wild2 = indicator = -1
+        if wild_v is None:
+            wild_v = _ABSENT
         if wild_v is not _ABSENT and indicator_v is not _ABSENT:
             raise SituationError("give 'wild' or 'indicator', not both", "indicator")
         if wild_v is not _ABSENT:
-            wild = _one_tile(wild_v, "wild")
+            if isinstance(wild_v, (list, tuple)):
+                if not 1 <= len(wild_v) <= MAX_WILD_KINDS:
+                    raise SituationError(f"'wild' is one tile or a list of 1 to {MAX_WILD_KINDS} tiles", "wild")
+                wild = _one_tile(wild_v[0], "wild")
+                if len(wild_v) > 1:
+                    wild2 = _one_tile(wild_v[1], "wild")
+                    if wild2 == wild:
+                        raise SituationError(f"'wild' names {tile_name(wild)} twice", "wild")
+            else:
+                wild = _one_tile(wild_v, "wild")
         if indicator_v is not _ABSENT:
             indicator = _one_tile(indicator_v, "indicator")
         if win_tile is not _ABSENT:
@@ -441,30 +468,45 @@ class Reader:
         opts = options if options is not _ABSENT else _NO_OPTIONS
         if not isinstance(opts, dict):
             raise SituationError("'options' must be an object of option names to values", "options")
-        if self.has_wild and indicator >= 0:
-            if self.fixed:
+        inforce, fixed, fixed_wild, nkinds = self.has_wild, self.fixed, self.fixed_wild, 1
+        if self.cased:   # the hand's options choose its wild mode
+            hw = hand_wild(self.variant, opts)
+            inforce, fixed, nkinds = hw.mode != "none", hw.mode == "fixed", hw.kinds
+            fixed_wild = hw.fixed if fixed else -1
+        elif self.hand0 is not None:
+            nkinds = self.hand0.kinds
+        if self.has_wild and not inforce and (wild >= 0 or indicator >= 0):
+            raise SituationError("no wild is in force in this hand: its options choose none",
+                                 "wild" if wild >= 0 else "indicator")
+        if inforce and indicator >= 0:
+            if fixed:
                 raise SituationError("this variant's wild is fixed; it has no indicator", "indicator")
             if self.wild_of[indicator] < 0:
                 raise SituationError(f"{tile_name(indicator)} cannot be an indicator in this variant", "indicator")
             wild = self.wild_of[indicator]
-        if self.has_wild and wild < 0:
-            if self.fixed:
-                wild = self.fixed_wild
+            if nkinds > 1:
+                wild2 = self.variant.wild.wild_kinds(indicator, nkinds)[1]
+        if inforce and wild < 0:
+            if fixed:
+                wild = fixed_wild
             elif marks:
                 raise SituationError("wild tiles are marked, but neither 'wild' nor 'indicator' says which kind is "
                                      "wild", "wild")
+        elif inforce and not fixed and (wild2 >= 0) != (nkinds > 1):
+            raise SituationError(f"this hand has {nkinds} wild kind(s), but 'wild' names {1 + (wild2 >= 0)}", "wild")
         if marks:
             for i in range(nk):
                 b = buf[i]
                 if b & 0x80:
-                    if not self.has_wild:
-                        raise SituationError(f"{tile_name(b & 0x7F)}* is marked wild, but this variant has no wilds",
-                                             "concealed")
-                    if b & 0x7F != wild:
+                    if not inforce:
+                        raise SituationError(f"{tile_name(b & 0x7F)}* is marked wild, but " + (
+                            "this variant has no wilds" if not self.has_wild else
+                            "no wild is in force in this hand: its options choose none"), "concealed")
+                    if b & 0x7F != wild and b & 0x7F != wild2:
                         raise SituationError(f"{tile_name(b & 0x7F)}* is marked wild, but the wild kind is "
-                                             f"{tile_name(wild)}", "concealed")
+                                             f"{_kinds_name(wild, wild2)}", "concealed")
                     buf[i] = b & 0x7F
-        f.wild, f.indicator = wild, indicator
+        f.wild, f.wild2, f.indicator = wild, wild2, indicator
         if check_all or wild_discards is not _ABSENT:
             f.wild_discards = _in_range(wild_discards, "wild_discards", 0, 0, 200)
         if check_all or dealer_streak is not _ABSENT:
@@ -529,8 +571,9 @@ class Reader:
                 raise SituationError(f"meld {m} is a chi, but this variant has no chi", "melds")
             if m.kind == "kong" and not self.kongs:
                 raise SituationError(f"meld {m} is a kong, but this variant has no kongs", "melds")
-            if wild >= 0 and self.no_calls and wild in m.tiles:
-                raise SituationError(f"meld {m} uses the wild kind {tile_name(wild)}; wilds are never used in "
+            if wild >= 0 and self.no_calls and (wild in m.tiles or f.wild2 >= 0 and f.wild2 in m.tiles):
+                raise SituationError(f"meld {m} uses the wild kind "
+                                     f"{tile_name(wild if wild in m.tiles else f.wild2)}; wilds are never used in "
                                      "calls", "melds")
         for x in f.flowers:
             k = x
@@ -552,6 +595,8 @@ class Reader:
                                      f"{self.copies[k]}", "concealed")
         if wild >= 0 and self.has_wild and not (self.playable >> wild) & 1:
             raise SituationError(f"{tile_name(wild)} cannot be the wild kind here", "wild")
+        if f.wild2 >= 0 and self.has_wild and not (self.playable >> f.wild2) & 1:
+            raise SituationError(f"{tile_name(f.wild2)} cannot be the wild kind here", "wild")
         if f.win_tile >= 0 and not pre_draw:
             found = False
             for i in range(f.nkinds):
@@ -598,7 +643,12 @@ class Reader:
                   "num": (isinstance(v, (int, float)) or _numpy_int(v)) and not isinstance(v, bool),
                   "str": isinstance(v, str)}[t]
             if not ok:
-                raise SituationError(f"option '{k}' takes a {t}, not {v!r}", "options")
+                raise SituationError(f"option '{k}' takes a {t}, not {shown_value(v)}", "options")
+
+
+def _kinds_name(wild: cython.int, wild2: cython.int) -> str:
+    """The wild kinds' names: '5m', or '5m or 6m'."""
+    return tile_name(wild) if wild2 < 0 else f"{tile_name(wild)} or {tile_name(wild2)}"
 
 
 def _kind_in(x: Any) -> cython.int:
@@ -633,24 +683,40 @@ def _in_range(v: Any, key: str, default: cython.long, lo: cython.long, hi: cytho
         v = default
     if type(v) is not int:
         if isinstance(v, bool):
-            raise SituationError(f"'{key}' must be a whole number, not {v!r}", key)
+            raise SituationError(f"'{key}' must be a whole number, not {shown_value(v)}", key)
         v = _index(v, key)
     if not lo <= v <= hi:
-        raise SituationError(f"'{key}' is {v}, outside {lo}..{hi}", key)
+        raise SituationError(f"'{key}' is {shown_value(v)}, outside {lo}..{hi}", key)
     return v
 
 
 def _flag(v: Any, key: str) -> cython.bint:
     if not isinstance(v, bool):
-        raise SituationError(f"'{key}' must be true or false, not {v!r}", key)
+        raise SituationError(f"'{key}' must be true or false, not {shown_value(v)}", key)
     return v
+
+
+def shown_value(v: Any, width: int = 60) -> str:
+    """A value for an error message, whatever it is: a huge number by its size, a nested one by its type, a long
+    one cut to `width` characters."""
+    if isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 128:
+        return f"a whole number of {'-' if v < 0 else ''}about {int(v.bit_length() * 0.30103) + 1} digits"
+    try:
+        s = repr(v)
+    except (RecursionError, ValueError):
+        return f"a {type(v).__name__} nested too deeply to show"
+    return s if len(s) <= width else s[:width] + "..."
 
 
 def _text(value: Any, key: str) -> str:
     """A field's tiles as text: tile notation, or a list of tiles (each parsed alone, as the notation joined by
     spaces)."""
     if isinstance(value, (list, tuple)):
-        value = " ".join(map(str, value))
+        for x in value:
+            if not isinstance(x, str):
+                raise SituationError(f"'{key}' must be tiles in notation, or a list of such strings; it holds "
+                                     f"a {type(x).__name__}", key)
+        value = " ".join(value)
     if not isinstance(value, str):
         raise SituationError(f"'{key}' must be tiles in notation such as \"123m 9s*\", not {type(value).__name__}",
                              key)

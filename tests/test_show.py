@@ -211,7 +211,7 @@ def test_render_is_deterministic(variant):
 @pytest.mark.parametrize("name, line", [
     ("shangrao", "shangrao (上饶麻将): 5 patterns, 3 modifiers, 7 options, rule ids 20/20 covered"),
     ("fuzhou_jiangxi", "fuzhou_jiangxi (撫州麻將): 4 patterns, 2 modifiers, 6 options, rule ids 25/25 covered"),
-    ("fuzhou_fujian", "fuzhou_fujian (福州麻將): 4 patterns, 0 modifiers, 4 options, rule ids 23/23 covered"),
+    ("fuzhou_fujian", "fuzhou_fujian (福州麻將): 4 patterns, 1 modifiers, 4 options, rule ids 23/23 covered"),
 ])
 def test_summary_line(name, line):
     assert render_summary_line(compile_variant(name)) == line

@@ -210,7 +210,7 @@ CASES: list[Case] = [
     T("context_wilds_in_win_on_discard", "E026", mutate("win_on_discard when big", "win_on_discard when wilds > 0")),
     T("context_pattern_in_wall_retain", "E026", mutate("retain = kongs", "retain = if basic then 1 else 0")),
     T("stage_pattern_uses_pattern", "E026", mutate("when no_melds", "when no_melds and basic")),
-    T("stage_event_uses_reading", "E026", mutate("win_by == dealt and is_dealer", "win_by == dealt and wilds == 0")),
+    T("stage_event_uses_reading", "E026", mutate("win_by == dealt and is_dealer", "win_by == dealt and pair_wilds == 0")),
     T("define_cycle", "E027",
       mutate("define bonus = if heaven then 2 else 1", "define bonus = if heaven then extra else 1\n    define extra = bonus + 1")),
     # ---- tables --------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
 
     start         variant, dealer, dealer_streak, seed, dice
     deal          hands (each seat's tiles, sorted), wall (tiles left)
-    wild          indicator (when one was flipped), wild
+    wild          indicator (when one was flipped), wild (and wild_kinds, both, where there are two)
     flowers       seat, tiles [, flipped: the indicator's flip turned up a flower]
     draw          seat, tile, tail (a replacement from the tail)
     action        seat, action (what the seat decided, as a readable action)
@@ -64,9 +64,11 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
             d["flipped"] = True
         return d
     if t == "wild":
-        if e[1] < 0:
-            return {"type": "wild", "wild": _NAMES[e[2]]}
-        return {"type": "wild", "indicator": _NAMES[e[1]], "wild": _NAMES[e[2]]}
+        d = {"type": "wild", "wild": _NAMES[e[2]]} if e[1] < 0 else \
+            {"type": "wild", "indicator": _NAMES[e[1]], "wild": _NAMES[e[2]]}
+        if len(e) > 3:   # a second wild kind
+            d["wild_kinds"] = [_NAMES[e[2]], _NAMES[e[3]]]
+        return d
     if t == "start":
         return {"type": "start", "variant": g.v.name, "dealer": e[1], "dealer_streak": e[2], "seed": e[3],
                 "dice": list(e[4])}

@@ -4,7 +4,7 @@
     melds       int8[P, 42]     each seat's melded tiles by kind (a kong's four), seats counted from this one
     discards    int8[P, 42]     each seat's discards still on the table, likewise
     flowers     int8[P, 42]     each seat's scored flowers, likewise
-    wild        int8[42]        1 at the wild kind, if any
+    wild        int8[42]        1 at each wild kind, if any
     indicator   int8[42]        1 at the flipped indicator's kind, if any
     claim_tile  int8[42]        1 at the tile on offer (a discard to claim, a kong to rob), if any
     facts       int32[F]        seat, dealer (relative), to_act (relative, -1), phase, drawable, dealer_streak,
@@ -42,6 +42,8 @@ def observe(g: Any, seat: int) -> dict[str, Any]:
     wild = np.zeros(N_KINDS, dtype=np.int8)
     if g.wild >= 0:
         wild[g.wild] = 1
+    if g.wild2 >= 0:
+        wild[g.wild2] = 1
     indicator = np.zeros(N_KINDS, dtype=np.int8)
     if g.indicator >= 0 and not g.indicator_taken:
         indicator[g.indicator] = 1

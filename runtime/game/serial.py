@@ -12,10 +12,12 @@ from ..tiles import Meld
 from .state import Game, Seat, Winner, rules_for
 
 STATE_VERSION = 1
-_SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "indicator", "indicator_taken",
+_SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "wild2", "indicator",
+            "indicator_taken",
             "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat", "ld_tile",
             "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made", "kong_feeder",
             "ld_after_kong")
+_SINCE = {"wild2": -1}   # scalars a state written before them lacks, and their value there
 _SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
                  "df_mask", "nc_mask", "nw_mask")
 
@@ -72,7 +74,7 @@ def from_state(engine: Any, data: dict[str, Any]) -> Game:
         g = Game.__new__(Game)
         g._init(r, data["seed"], data["dealer"], data["dealer_streak"])
         for name in _SCALARS:
-            setattr(g, name, data[name])
+            setattr(g, name, data[name] if name in data or name not in _SINCE else _SINCE[name])
         seats = []
         for d in data["seats"]:
             s = Seat()

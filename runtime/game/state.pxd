@@ -77,9 +77,9 @@ cdef class Winner:
 cdef class Rules:
     cdef public object engine, v, retain, fit, wins, draws, ends
     cdef public dict options, overrides, rob_shapes
-    cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, chi_from, final_round, retain_const
+    cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, wild_kinds, chi_from, final_round, retain_const
     cdef public int horse_count
-    cdef public list tiles, copies, playable, rounds, wild_of, priority, rob_order, pre, horse_seat
+    cdef public list tiles, copies, playable, rounds, wild_of, wild2_of, priority, rob_order, pre, horse_seat
     cdef public bytearray scored, at_once
     cdef public bint leave
     cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
@@ -93,7 +93,7 @@ cdef class Rules:
 cdef class Game:
     cdef public Rules r
     cdef public object engine, v, seed, outcome, agent_names
-    cdef public int n, dealer, dealer_streak, head, tail, wild, indicator, discard_count, claims_made
+    cdef public int n, dealer, dealer_streak, head, tail, wild, wild2, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
     cdef public int pre_step, first_winners, kongs_made, kong_feeder
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong

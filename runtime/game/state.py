@@ -232,9 +232,11 @@ class Rules:
         env = settle.TableEnv(self, 0, 0)
         cfg = lambda e, default: default if e is None else bool(settle.evaluate(e, env))
         w = v.wild
-        self.has_wild = w is not None
-        self.wild_mode = "" if w is None else w.mode
-        self.wild_fixed = -1 if w is None or w.fixed is None else w.fixed
+        hw = None if w is None else w.hand(lambda e: bool(settle.evaluate(e, env)))   # the mode these options choose
+        self.has_wild = hw is not None and hw.in_force
+        self.wild_mode = "" if hw is None else hw.mode
+        self.wild_fixed = -1 if hw is None or hw.fixed is None else hw.fixed
+        self.wild_kinds = 0 if not self.has_wild else hw.kinds
         self.wild_after_flowers = w is not None and w.after_flowers
         self.indicator_tail = w is not None and w.indicator_end == "tail"
         self.flowers_to_dealer = w is not None and w.flowers_to_dealer
@@ -242,12 +244,16 @@ class Rules:
         self.no_calls = w is not None and w.no_calls
         self.discard_unclaimable = w is not None and w.discard_unclaimable
         self.wild_of = [-1] * N_KINDS
-        if w is not None and w.mode != "fixed":
+        self.wild2_of = [-1] * N_KINDS   # the second wild kind an indicator gives (a mode of two kinds)
+        if self.has_wild and hw.flips:
             for k in range(N_KINDS):
                 try:
-                    self.wild_of[k] = w.wild_kind(k)
+                    kinds = w.wild_kinds(k, hw.kinds)
                 except ValueError:  # a kind that is no indicator
-                    self.wild_of[k] = -1
+                    continue
+                self.wild_of[k] = kinds[0]
+                if len(kinds) > 1:
+                    self.wild2_of[k] = kinds[1]
         self.has_flowers = v.flowers is not None
         c = v.claims
         self.chi_from = {"previous": 1, "any": 2}.get(c.chi_from, 0)
@@ -346,6 +352,7 @@ class Game:
         self.tail = 0
         self.full_wall = True
         self.wild = -1
+        self.wild2 = -1
         self.indicator = -1
         self.indicator_taken = False
         self.discard_count = 0
@@ -483,9 +490,10 @@ class Game:
             self.tail -= 1
         self.indicator = k
         self.wild = r.wild_of[k]
+        self.wild2 = r.wild2_of[k]
         if self.wild < 0:
             raise ValueError(f"the indicator {_NAMES[k]} names no wild kind")
-        self.log.append(("wild", k, self.wild))
+        self.log.append(("wild", k, self.wild) if self.wild2 < 0 else ("wild", k, self.wild, self.wild2))
 
     def _start_play(self) -> None:
         """The steps before play (exchanges, declarations), then the ready declaration, then the dealer's turn."""
@@ -726,7 +734,7 @@ class Game:
         s = self.seats[seat]
         if s.nw_mask and self._holds(s, s.nw_mask, -1):
             return False
-        if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1):
+        if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1, self.wild2):
             return False
         return self.r.wins(self._situation(seat, -1, self._self_win_by(seat), -1, False))
 
@@ -744,7 +752,7 @@ class Game:
         holding, and some pattern's shape fits."""
         if s.out or s.nw_mask and self._holds(s, s.nw_mask, k):
             return False
-        return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k)
+        return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k, self.wild2)
 
     def _next_in(self, seat: int) -> int:
         """The first seat from `seat` on, in play order, that is still in the hand."""
@@ -772,7 +780,7 @@ class Game:
             s.first_turn = False
         if self.claims_made == 0 and len(self.first_round) < self.n:
             self.first_round.append(k)
-        if k == self.wild:
+        if k == self.wild or k == self.wild2:
             s.wild_discards += 1
         self.log.append(("discard", seat, k))
         self.ld_seat = seat
@@ -839,7 +847,7 @@ class Game:
         d = self.ld_seat
         k = self.ld_tile
         n = self.n
-        unclaimable = k == self.wild and r.discard_unclaimable
+        unclaimable = (k == self.wild or k == self.wild2) and k >= 0 and r.discard_unclaimable
         last = self._drawable() <= 0
         seats = []
         legal = {}
@@ -886,7 +894,7 @@ class Game:
                     out.append(code)
 
     def _no_call(self, k: int) -> bool:
-        return k == self.wild and self.r.no_calls
+        return (k == self.wild or k == self.wild2) and k >= 0 and self.r.no_calls
 
     def _locked(self, seat: int) -> bool:
         return self.r.locks_hand and self.seats[seat].declared_ready
@@ -1197,7 +1205,8 @@ class Game:
             None if self.wild < 0 else self.wild,
             None if self.indicator < 0 or r.wild_mode == "fixed" else self.indicator,
             tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready,
-            r.overrides, winners, dealer_won, last_tile, after_kong, first_draw)
+            r.overrides, winners, dealer_won, None if self.wild2 < 0 else self.wild2, last_tile, after_kong,
+            first_draw)
 
     def _claim_situation(self, c: tuple, winners: int = 1, dealer_won: Any = None) -> Any:
         """The situation of a win (seat, win_by, discarder) as it is taken."""
@@ -1223,7 +1232,8 @@ class Game:
     def _ready(self, seat: int) -> bool:
         s = self.seats[seat]
         fit = self.r.fit
-        if not any(fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k) for k in self.r.playable):
+        if not any(fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k, self.wild2)
+                   for k in self.r.playable):
             return False
         try:
             return bool(self.engine.ready(self._situation_of(seat, tuple(_tiles_of(s.counts)), tuple(s.melds), -1,
@@ -1336,6 +1346,7 @@ class Game:
             "concealed": [names[k] for k in _tiles_of(me.counts)],
             "drawn": names[self.drawn] if self.drawn >= 0 and seat == self.current else None,
             "wild": names[self.wild] if self.wild >= 0 else None,
+            "wild_kinds": [names[k] for k in (self.wild, self.wild2) if k >= 0],
             "indicator": names[self.indicator] if self.indicator >= 0 else None,
             "drawable": self.drawable,
             "last_discard": names[self.claim_tile] if self.claim_tile >= 0 else None,
@@ -1409,6 +1420,7 @@ class Game:
         self.tail = o.tail
         self.full_wall = o.full_wall
         self.wild = o.wild
+        self.wild2 = o.wild2
         self.indicator = o.indicator
         self.indicator_taken = o.indicator_taken
         self.discard_count = o.discard_count
