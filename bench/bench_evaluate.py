@@ -54,6 +54,14 @@ HANDS: dict[str, list[dict[str, Any]]] = {
         {"concealed": "123m789m11p999p", "melds": ["[999m]"], "win_tile": "1p", "win_by": "discard", "discarder": 3},
         {"concealed": "99p", "melds": ["[111m]", "[333m]", "[555p]", "[777p]"], "win_tile": "9p", "last_tile": True},
     ],
+    "guangdong_tuidaohu": [
+        {"concealed": "123m456m789p234s1z9s*", "win_tile": "1z", "wild": "9s"},
+        {"concealed": "123m456m789p234s11z", "win_tile": "1z", "wild": "9s"},
+        {"concealed": "111m333m555p777p1z9s*", "win_tile": "1z", "wild": "9s"},
+        {"concealed": "19m19p19s123456z5s*1z", "win_tile": "1z", "wild": "5s"},
+        {"concealed": "123m456m789p23s1z5s*6s*", "win_tile": "1z", "wild": ["5s", "6s"],
+         "options": {"gui": "shuanggui"}},
+    ],
 }
 
 

@@ -49,7 +49,7 @@ from typing import Any
 from . import play
 
 SCHEMA = "mjrules-bench/1"
-BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan")
+BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu")
 BACKENDS = ("native", "reference")
 CLASSES = ("random", "near", "winning")
 SEED = 20240601

@@ -23,6 +23,7 @@ VARIANT_RULES = [
     ("fuzhou_jiangxi", "fuzhou-jiangxi.md"),
     ("fuzhou_fujian", "fuzhou-fujian.md"),
     ("sichuan_xuezhan", "sichuan-xuezhan.md"),
+    ("guangdong_tuidaohu", "guangdong-tuidaohu.md"),
 ]
 RULES_OF = dict(VARIANT_RULES)
 ALL = shipped_names()

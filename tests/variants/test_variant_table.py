@@ -334,9 +334,9 @@ ROWS = [
 
 
 # The variants this table has a column for. A variant shipped later gets its own table of hands worked out from
-# its rules until its column here is worked out row by row (四川血战到底: tests/test_sichuan.py); the test below
+# its rules until its column here is worked out row by row (四川血战到底, 广东推倒胡: OWN_TABLES); the test below
 # keeps that list honest.
-OWN_TABLES = {"sichuan_xuezhan": "tests/test_sichuan.py"}
+OWN_TABLES = {"sichuan_xuezhan": "tests/test_sichuan.py", "guangdong_tuidaohu": "tests/test_guangdong.py"}
 
 
 def _variants() -> list[str]:
