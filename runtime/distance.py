@@ -91,8 +91,9 @@ def pairs_shanten(c: list[int], n_pairs: int) -> int:
     return n_pairs - 1 - min(pairs, n_pairs) + max(0, n_pairs - kinds)
 
 
-def distance(engine: Any, situation: dict | Situation) -> int:
-    """The distance to ready of a pre-draw hand (win_size - 1 tiles) or of a hand after a draw."""
+def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int:
+    """The distance to ready of a pre-draw hand (win_size - 1 tiles) or of a hand after a draw; `partial_test` is
+    the reference interpreter's (ReferenceEngine.partial_test), which free patterns' estimates ask."""
     v = engine.variant
     held = situation if isinstance(situation, Situation) else None
     if held is None:
@@ -134,14 +135,14 @@ def distance(engine: Any, situation: dict | Situation) -> int:
         est.append(pairs_shanten(c, v.win_size // 2))
     for p in v.patterns:
         if p.shape == "free":
-            est.append(free_estimate(v, p, c, held))
+            est.append(free_estimate(v, p, c, held, partial_test))
     return max(1, min(est) - jokers) if est else 1
 
 
-def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation) -> int:
+def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation, partial_test: Any) -> int:
     """For a free-shape pattern: tiles to exchange = what is missing from the largest part of the hand that
     the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...)."""
-    ok = _engine_for(v).partial_test(pattern, held.replace(win_tile=None))
+    ok = partial_test(pattern, held.replace(win_tile=None))
     meld = [0] * N
     for m in held.melds:
         for k in m.tiles:
@@ -173,8 +174,9 @@ class Estimator:
     native back end's (`_core.ShapeEstimator`) computes the same in C. `counts` are bytes of 34 or more kind
     counts, the wild kind's tiles among them."""
 
-    def __init__(self, v: Any, options: dict[str, Any] | None = None, patterns: Any = None):
+    def __init__(self, v: Any, options: dict[str, Any] | None, patterns: Any, partial_test: Any):
         self.v = v
+        self.partial_test = partial_test   # the reference interpreter's, for free patterns
         pats = [p for p in v.patterns if patterns is None or p.name in patterns]
         shapes = {p.shape for p in pats}
         self.standard = "standard" in shapes
@@ -201,7 +203,7 @@ class Estimator:
             est.append(pairs_shanten(c, v.win_size // 2))
         if self.free and melds == 0:
             held = Situation(concealed=tuple(k for k in range(N) for _ in range(c[k])), options=self.options)
-            est += [free_estimate(v, p, c, held) for p in self.free]
+            est += [free_estimate(v, p, c, held, self.partial_test) for p in self.free]
         got = (min(est) if est else 8) - jokers
         if len(self._memo) > 100_000:
             self._memo.clear()
@@ -245,18 +247,6 @@ def reads_counts_only(e: Any) -> bool:
     if op in ("const", "enum", "group"):
         return True
     return op in _OPS and all(reads_counts_only(x) for x in a)
-
-
-_ENGINES: dict[int, object] = {}
-
-
-def _engine_for(v):
-    from .reference import ReferenceEngine
-
-    e = _ENGINES.get(id(v))
-    if e is None or e.variant is not v:
-        e = _ENGINES[id(v)] = ReferenceEngine(v)
-    return e
 
 
 def _size(v, d: dict) -> int:

@@ -63,20 +63,6 @@ class Engine(Protocol):
         """is_win for each row of an n x 34 array; with values, also each row's value and pattern index."""
 
 
-class Plays:
-    """What every engine offers for play, whatever its backend: new games of its variant."""
-
-    variant: Variant
-    spec: str = ""
-
-    def new_game(self, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
-                 options: dict[str, Any] | None = None) -> Any:
-        """A new hand of this variant, dealt from `seed`: a mjrules.game.Game to drive through its step API."""
-        from .game import Game
-
-        return Game(self, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options)
-
-
 def choose_backend(backend: str | None) -> str:
     """The backend argument, else MJRULES_BACKEND, else native."""
     b = backend or os.environ.get("MJRULES_BACKEND") or "native"

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple, Self
 
 from . import check as _check
 from .compiler.ir import Variant, dump_json
-from .engine import Plays
+from .plays import Plays
 from .readings import Group
 from .result import Explainer, Result, frozen_lines
 from .settle import settle_win
@@ -694,7 +694,7 @@ class NativeEngine(Plays):
                 got = self._core.ShapeEstimator(self._kernel, opts, float(sd), "standard" in shapes,
                                                 "pairs" in shapes and v.win_size % 2 == 0, free)
             else:
-                got = Estimator(v, options, patterns)
+                got = Estimator(v, options, patterns, self._reference().partial_test)
             cache[key] = got
         return got
 
@@ -787,7 +787,7 @@ class NativeEngine(Plays):
         """Distance to ready (see mjrules.distance): -1 wins, 0 ready, n about n exchanges away."""
         from .distance import distance
 
-        return distance(self, situation)
+        return distance(self, situation, self._reference().partial_test)
 
     # ---- deciding -------------------------------------------------------------------------------------
     def _reference(self) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 from . import readings as R
 from .check import Checks
 from .compiler.ir import Src, Variant
-from .engine import Plays
+from .plays import Plays
 from .interp import UNKNOWN, Env, evaluate, flower_call
 from .result import Explainer, Result
 from .settle import settle_win
@@ -361,7 +361,7 @@ class ReferenceEngine(Checks, Plays):
         """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.distance)."""
         from .distance import Estimator
 
-        return Estimator(self.variant, options, patterns)
+        return Estimator(self.variant, options, patterns, self.partial_test)
 
     def wins(self, s: Situation) -> bool:
         """judge(s)["win"]: the game's test before it offers a win."""
@@ -475,7 +475,7 @@ class ReferenceEngine(Checks, Plays):
         """Distance to ready (see mjrules.distance): -1 wins, 0 ready, n about n exchanges away."""
         from .distance import distance
 
-        return distance(self, situation)
+        return distance(self, situation, self.partial_test)
 
 
 class _WinEnv(Env):

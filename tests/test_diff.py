@@ -9,8 +9,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from mjrules._diff_games import compare, newcombe, wilson
-from mjrules._diff_rules import diff_rules
+from mjrules.diff.games import compare, newcombe, wilson
+from mjrules.diff.rules import diff_rules
 from mjrules.cli import main
 from mjrules.compiler import compile_file, compile_variant, locate
 from mjrules.diff import diff, render_text, score_command

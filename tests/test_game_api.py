@@ -198,8 +198,10 @@ def test_the_enums_of_the_pxd_are_the_source_values():
     """Compiled, the constants are state.pxd's C enums; interpreted, state.py's: they must agree."""
     here = Path(state.__file__)
     src = here.with_name("state.py").read_text(encoding="utf-8")
-    block = src[src.index("if not cython.compiled:"):src.index("ACTION_IDS =")]
-    values = dict(re.findall(r"^\s+([A-Z_0-9]+) = (\d+)", block, re.MULTILINE))
+    block = src[src.index("if not cython.compiled:"):src.index("SOURCES =")]
+    values = dict(re.findall(r"^\s+([A-Z_0-9]+) = (\d+)", block, re.MULTILINE))      # the state machine's own
+    public = here.with_name("actions.py").read_text(encoding="utf-8")                  # the action ids and phases
+    values.update(re.findall(r"^([A-Z_0-9]+) = (\d+)", public, re.MULTILINE))
     pxd = here.with_name("state.pxd").read_text(encoding="utf-8")
     enum = pxd[pxd.index("cpdef enum:"):pxd.index("cdef unsigned long long")]
     assert dict(re.findall(r"^\s+([A-Z_0-9]+) = (\d+)", enum, re.MULTILINE)) == values

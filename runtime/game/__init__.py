@@ -1,6 +1,7 @@
 """Games: the state machine of one hand (mjrules.game.state), agents, playing, logs, simulation, scenarios."""
 from __future__ import annotations
 
+from .actions import ACTION_IDS, N_ACTIONS, PHASES, IllegalAction, describe_action
 from .agents import AGENTS, GreedyAgent, PassAgent, RandomAgent, ScriptedAgent, SeekerAgent, make_agent
 from .play import (
     MAX_DECISIONS,
@@ -11,7 +12,7 @@ from .play import (
     replay_lines,
     run,
 )
-from .state import ACTION_IDS, N_ACTIONS, PHASES, Game, IllegalAction, StalledGame, describe_action
+from .state import Game, StalledGame
 
 __all__ = [
     "ACTION_IDS",

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import TILE_NAMES
-from .state import KONG_KINDS, describe_action
+from .actions import KONG_KINDS, describe_action
 
 _NAMES = TILE_NAMES
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from .state import N_ACTIONS, N_KINDS
+from .actions import N_ACTIONS, N_KINDS
 
 FACT_NAMES = ("seat", "dealer", "to_act", "phase", "drawable", "dealer_streak")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .state import CHOOSE, DECLARE, EXCHANGE, N_KINDS, SELECT
+from .actions import CHOOSE, DECLARE, EXCHANGE, N_KINDS, SELECT
 
 _OFFSET = {"next": 1, "previous": -1, "opposite": 2}
 
@@ -21,7 +21,7 @@ def open_exchange(g: Any, x: Any) -> None:
     order = [(g.dealer + i) % g.n for i in range(g.n)]
     for p in order:
         g.seats[p].picks = []
-    g._ask(order, {p: _selectable(g, p, x) for p in order})
+    g.ask_seats(order, {p: _selectable(g, p, x) for p in order})
 
 
 def _selectable(g: Any, seat: int, x: Any) -> list[int]:
@@ -45,7 +45,7 @@ def open_declaration(g: Any, d: Any) -> None:
     """Ask every seat for its choice in declaration `d`."""
     g.phase = DECLARE
     order = [(g.dealer + i) % g.n for i in range(g.n)]
-    g._ask(order, {p: [CHOOSE + i for i in range(len(d.choices))] for p in order})
+    g.ask_seats(order, {p: [CHOOSE + i for i in range(len(d.choices))] for p in order})
 
 
 def answered(g: Any, seat: int, a: int) -> None:
@@ -69,7 +69,7 @@ def answered(g: Any, seat: int, a: int) -> None:
         _pass_tiles(g, step)
     else:
         _bind(g, step, answers)
-    g._start_play()  # the next step before play, or play
+    g.start_play()  # the next step before play, or play
 
 
 def _pass_tiles(g: Any, x: Any) -> None:

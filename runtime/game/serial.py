@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..tiles import Meld
-from .state import Game, Seat, Winner, rules_for
 
 STATE_VERSION = 1
 _SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "wild2", "indicator",
@@ -32,7 +31,7 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def to_state(g: Game) -> dict[str, Any]:
+def to_state(g: Any) -> dict[str, Any]:
     """The whole state of g as JSON-ready data."""
     out: dict[str, Any] = {"state": "mjrules-game", "version": STATE_VERSION, "variant": g.v.name,
                            "spec_sha256": g.v.spec_sha256, "options": dict(g.r.overrides)}
@@ -59,9 +58,10 @@ def to_state(g: Game) -> dict[str, Any]:
     return out
 
 
-def from_state(engine: Any, data: dict[str, Any]) -> Game:
+def from_state(engine: Any, data: dict[str, Any], game: Any, seat: Any, winner: Any, rules_for: Any) -> Any:
     """The game to_state wrote, for `engine`; ValueError when the data is not such a state or is for another
-    spec."""
+    spec. The state machine's classes (`game`, `seat`, `winner`) and its `rules_for` make it: Game.from_state
+    passes its own."""
     if not isinstance(data, dict) or data.get("state") != "mjrules-game":
         raise ValueError("not a game state (mjrules-game)")
     if data.get("version") != STATE_VERSION:
@@ -71,13 +71,13 @@ def from_state(engine: Any, data: dict[str, Any]) -> Game:
                          f"{engine.variant.name} ({engine.variant.spec_sha256[:12]})")
     try:
         r = rules_for(engine, data.get("options") or None)
-        g = Game.__new__(Game)
-        g._init(r, data["seed"], data["dealer"], data["dealer_streak"])
+        g = game.__new__(game)
+        g.deal_hand(r, data["seed"], data["dealer"], data["dealer_streak"])
         for name in _SCALARS:
             setattr(g, name, data[name] if name in data or name not in _SINCE else _SINCE[name])
         seats = []
         for d in data["seats"]:
-            s = Seat()
+            s = seat()
             s.counts = bytearray(d["counts"])
             s.melds = [Meld(kind, tuple(tiles), bool(conc)) for kind, tiles, conc in d["melds"]]
             for m in s.melds:
@@ -95,7 +95,7 @@ def from_state(engine: Any, data: dict[str, Any]) -> Game:
         g.wall = list(data["wall"])
         g.first_round = list(data["first_round"])
         g.loose = list(data["loose"])
-        g.winners = [Winner(w["seat"], w["win_by"], w["discarder"], w["result"]) for w in data["winners"]]
+        g.winners = [winner(w["seat"], w["win_by"], w["discarder"], w["result"]) for w in data["winners"]]
         g.outcome = data["outcome"]
         g.asking = list(data["asking"])
         g.legal = {p: list(a) for p, a in data["legal"]}

@@ -125,7 +125,7 @@ def horse_hits(g: Any, seat: int) -> int:
 def _pre_draw(g: Any, seat: int) -> Any:
     """The seat's concealed hand as a pre-draw situation (its win_size - 1 tiles), for ready and best_value."""
     s = g.seats[seat]
-    return g._situation_of(seat, tuple(g.hand(seat)), tuple(s.melds), -1, "discard", (seat + 1) % g.n, False)
+    return g.situation_of(seat, tuple(g.hand(seat)), tuple(s.melds), -1, "discard", (seat + 1) % g.n, False)
 
 
 def _ready(g: Any, seat: int) -> bool:

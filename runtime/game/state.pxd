@@ -100,7 +100,7 @@ cdef class Game:
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
     cdef public dict legal, answers
 
-    cpdef _init(self, Rules r, object seed, int dealer, int dealer_streak)
+    cpdef deal_hand(self, Rules r, object seed, int dealer, int dealer_streak)
     @cython.locals(r=Rules, rng=Rng, n=int, p=int, s=Seat)
     cdef _setup(self, object wall, object hands, int indicator)
     @cython.locals(s=Seat)
@@ -111,8 +111,8 @@ cdef class Game:
     @cython.locals(r=Rules, k=int, stack=int, pos=int)
     cdef _reveal_wild(self, int indicator, Rng rng)
     @cython.locals(r=Rules, i=int, p=int)
-    cpdef _start_play(self)
-    cpdef _ask(self, list seats, dict legal)
+    cpdef start_play(self)
+    cpdef ask_seats(self, list seats, dict legal)
     @cython.locals(p=int)
     cpdef int _to_act(self)
     @cython.locals(got=list)
@@ -180,7 +180,7 @@ cdef class Game:
     @cython.locals(s=Seat, conc=list, win_tile=int)
     cdef object _situation(self, int seat, int tile, str win_by, int discarder, bint first)
     @cython.locals(s=Seat, r=Rules)
-    cpdef object _situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
+    cpdef object situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
                               int discarder, bint first, int winners=*, object dealer_won=*, bint history=*)
     @cython.locals(s=Seat, tile=int, conc=list)
     cdef object _claim_situation(self, tuple c, int winners=*, object dealer_won=*)

@@ -30,34 +30,37 @@ import cython
 
 from ..situation import new_situation
 from ..tiles import TILE_NAMES, Meld
+from .actions import KONG_KINDS, PHASES, SIMPLE_ACTIONS, IllegalAction, describe_action
 
-# ---- constants: the action ids (stable integers, the same for every variant), phases, sources, kong kinds ----
-# Compiled, these are the C enums of state.pxd (which must give the same values; a test holds them equal).
+# ---- constants: the action ids and phases are mjrules.game.actions' (the public, stable ones); sources, kong kinds
+# and claim kinds are the state machine's own. Compiled, they are the C enums of state.pxd (which must give the same
+# values; a test holds them equal).
 if not cython.compiled:
-    N_KINDS = 42
-    DISCARD = 0            # DISCARD + kind: discard a tile of that kind
-    KONG = 42              # KONG + kind: a kong of that kind (concealed or added on one's turn, exposed on a discard)
-    PON = 84
-    CHI_LOW = 85           # chi with the claimed tile the lowest of the run
-    CHI_MID = 86           # ... the middle one
-    CHI_HIGH = 87          # ... the highest one
-    WIN = 88               # win: self-drawn on one's turn, on the discard, on the robbed kong
-    PASS = 89
-    DECLARE_READY = 90     # 报听 and the like: declare ready before play
-    ROB_WILD = 91          # rob the flipped wild indicator (抢金)
-    SELECT = 92            # SELECT + kind: pick a tile to pass in an exchange (换三张)
-    CHOOSE = 134           # CHOOSE + i: name the i-th choice of a declaration (定缺)
-    N_ACTIONS = 142
-
-    SETUP = 0              # phases
-    READY = 1
-    TURN = 2
-    ROB_WILD_PHASE = 3
-    CLAIMS = 4
-    ROB_KONG = 5
-    OVER = 6
-    EXCHANGE = 7
-    DECLARE = 8
+    from .actions import (
+        CHI_HIGH,
+        CHI_LOW,
+        CHI_MID,
+        CHOOSE,
+        CLAIMS,
+        DECLARE,
+        DECLARE_READY,
+        DISCARD,
+        EXCHANGE,
+        KONG,
+        N_ACTIONS,
+        N_KINDS,
+        OVER,
+        PASS,
+        PON,
+        READY,
+        ROB_KONG,
+        ROB_WILD,
+        ROB_WILD_PHASE,
+        SELECT,
+        SETUP,
+        TURN,
+        WIN,
+    )
 
     SRC_DEAL = 0           # where the tile of a turn came from
     SRC_DRAW = 1
@@ -73,12 +76,7 @@ if not cython.compiled:
     C_PON = 4
     C_CHI = 8
 
-ACTION_IDS = {"discard": DISCARD, "kong": KONG, "pon": PON, "chi_low": CHI_LOW, "chi_mid": CHI_MID,
-              "chi_high": CHI_HIGH, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY,
-              "rob_gold": ROB_WILD, "select": SELECT, "choose": CHOOSE, "n_actions": N_ACTIONS}
-PHASES = ("setup", "ready", "turn", "rob_wild", "claims", "rob_kong", "over", "exchange", "declare")
 SOURCES = ("deal", "draw", "claim", "replacement")
-KONG_KINDS = ("exposed", "added", "concealed")
 _CLAIM_BITS = {"win": C_WIN, "kong": C_KONG, "pon": C_PON, "chi": C_CHI}
 
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -87,10 +85,6 @@ _MIX1 = 0xBF58476D1CE4E5B9
 _MIX2 = 0x94D049BB133111EB
 _NAMES = TILE_NAMES
 _KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal now; the game state is unchanged."""
 
 
 class Rng:
@@ -335,10 +329,10 @@ class Game:
         r = rules_for(engine, options)
         if not 0 <= dealer < r.n:
             raise ValueError(f"dealer must be a seat 0..{r.n - 1}")
-        self._init(r, seed, dealer, dealer_streak)
+        self.deal_hand(r, seed, dealer, dealer_streak)
         self._setup(wall, hands, -1 if indicator is None else indicator)
 
-    def _init(self, r: Rules, seed: int, dealer: int, dealer_streak: int) -> None:
+    def deal_hand(self, r: Rules, seed: int, dealer: int, dealer_streak: int) -> None:
         self.r = r
         self.engine = r.engine
         self.v = r.v
@@ -423,7 +417,7 @@ class Game:
         if r.has_wild and r.wild_after_flowers:
             self._reveal_wild(indicator, rng)
         self.current = self.dealer
-        self._start_play()
+        self.start_play()
 
     def _take_into(self, seat: int, count: int) -> None:
         s = self.seats[seat]
@@ -495,7 +489,7 @@ class Game:
             raise ValueError(f"the indicator {_NAMES[k]} names no wild kind")
         self.log.append(("wild", k, self.wild) if self.wild2 < 0 else ("wild", k, self.wild, self.wild2))
 
-    def _start_play(self) -> None:
+    def start_play(self) -> None:
         """The steps before play (exchanges, declarations), then the ready declaration, then the dealer's turn."""
         r = self.r
         if self.pre_step < len(r.pre):
@@ -518,12 +512,12 @@ class Game:
                     legal[p] = [DECLARE_READY, PASS]
             if seats:
                 self.phase = READY
-                self._ask(seats, legal)
+                self.ask_seats(seats, legal)
                 return
         self._turn(self.dealer, -1, SRC_DEAL)
 
     # ---- deciding -------------------------------------------------------------------------------------------
-    def _ask(self, seats: list, legal: dict) -> None:
+    def ask_seats(self, seats: list, legal: dict) -> None:
         self.asking = seats
         self.legal = legal
         self.answers = {}
@@ -684,7 +678,7 @@ class Game:
             if isinstance(e, IllegalAction):
                 raise
             raise IllegalAction(f"{_show(action)} names no tile or tiles ({e})") from None
-        got = _SIMPLE.get(t)
+        got = SIMPLE_ACTIONS.get(t)
         if got is None:
             raise IllegalAction(f"unknown action type {t!r}")
         return got
@@ -721,7 +715,7 @@ class Game:
             acts.extend(discards)
         else:
             acts = discards
-        self._ask([seat], {seat: acts})
+        self.ask_seats([seat], {seat: acts})
 
     def _self_win_by(self, seat: int) -> str:
         if self.source == SRC_REPLACEMENT:
@@ -805,7 +799,7 @@ class Game:
             if queue:
                 self.rob_queue = queue
                 self.phase = ROB_WILD_PHASE
-                self._ask([queue[0]], {queue[0]: [ROB_WILD, PASS]})
+                self.ask_seats([queue[0]], {queue[0]: [ROB_WILD, PASS]})
                 return
         self._open_claims()
 
@@ -831,7 +825,7 @@ class Game:
         self.rob_queue.pop(0)
         if self.rob_queue:
             p = self.rob_queue[0]
-            self._ask([p], {p: [ROB_WILD, PASS]})
+            self.ask_seats([p], {p: [ROB_WILD, PASS]})
         else:
             self._open_claims()
 
@@ -869,7 +863,7 @@ class Game:
                     legal[p] = acts
         if seats:
             self.phase = CLAIMS
-            self._ask(seats, legal)
+            self.ask_seats(seats, legal)
         else:
             self._next_draw((d + 1) % n)
 
@@ -1001,7 +995,7 @@ class Game:
         conc = list(concealed)
         if drop_drawn and self.drawn >= 0 and self.drawn in conc:
             conc.remove(self.drawn)
-        sit = self._situation_of(seat, tuple(conc), tuple(melds), -1, "self_draw", -1, False)
+        sit = self.situation_of(seat, tuple(conc), tuple(melds), -1, "self_draw", -1, False)
         return [w["tile"] for w in self.engine.waits(sit)]
 
     def _kong_room(self, exposed: int, concealed: int) -> bool:
@@ -1035,7 +1029,7 @@ class Game:
         self.log.append(("kong_declared", seat, k))
         if seats:
             self.phase = ROB_KONG
-            self._ask(seats, legal)
+            self.ask_seats(seats, legal)
         else:
             self._complete_added_kong()
 
@@ -1186,9 +1180,9 @@ class Game:
             win_tile = self.drawn
         else:
             win_tile = conc[-1] if conc else -1
-        return self._situation_of(seat, tuple(conc), tuple(s.melds), win_tile, win_by, discarder, first, 1, None, True)
+        return self.situation_of(seat, tuple(conc), tuple(s.melds), win_tile, win_by, discarder, first, 1, None, True)
 
-    def _situation_of(self, seat: int, concealed: tuple, melds: tuple, win_tile: int, win_by: str, discarder: int,
+    def situation_of(self, seat: int, concealed: tuple, melds: tuple, win_tile: int, win_by: str, discarder: int,
                       first: bool, winners: int = 1, dealer_won: Any = None, history: bool = False) -> Any:
         """The situation of seat's hand so; with `history`, an actual win's facts of play as well (the wall's last
         tile, a discard right after its discarder's kong, the first draw)."""
@@ -1226,7 +1220,7 @@ class Game:
         else:
             tile = self.drawn if self.drawn >= 0 else (conc[-1] if conc else -1)
         conc.sort()
-        return self._situation_of(seat, tuple(conc), tuple(s.melds), tile, win_by, d,
+        return self.situation_of(seat, tuple(conc), tuple(s.melds), tile, win_by, d,
                                   win_by == "discard" and self.ld_first, winners, dealer_won, True)
 
     def _ready(self, seat: int) -> bool:
@@ -1236,7 +1230,7 @@ class Game:
                    for k in self.r.playable):
             return False
         try:
-            return bool(self.engine.ready(self._situation_of(seat, tuple(_tiles_of(s.counts)), tuple(s.melds), -1,
+            return bool(self.engine.ready(self.situation_of(seat, tuple(_tiles_of(s.counts)), tuple(s.melds), -1,
                                                             "self_draw", -1, False)))
         except ValueError:
             return False
@@ -1409,7 +1403,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (for search): the same state, the same future for the same actions."""
         g = Game.__new__(Game)
-        g._init(self.r, self.seed, self.dealer, self.dealer_streak)
+        g.deal_hand(self.r, self.seed, self.dealer, self.dealer_streak)
         g._copy_from(self)
         return g
 
@@ -1465,7 +1459,7 @@ class Game:
         """The game `to_state` wrote, for this engine (its spec must be the one the state was written with)."""
         from .serial import from_state
 
-        return from_state(engine, data)
+        return from_state(engine, data, Game, Seat, Winner, rules_for)
 
 
 class RandomAgent:
@@ -1514,7 +1508,6 @@ def run(game: Game, agents: list, max_decisions: int = 5000) -> Game:
     return game
 
 
-_SIMPLE = {"pon": PON, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY, "rob_gold": ROB_WILD}
 
 
 def _claim_bit(a: int) -> int:
@@ -1537,27 +1530,6 @@ def _kind(name: Any) -> int:
     from ..tiles import parse_tile
 
     return parse_tile(name).kind
-
-
-def describe_action(a: int, detail: Any) -> dict[str, Any]:
-    """The readable action of id `a` (detail: a kong's kind, a chi's claimed tile, a declaration's choice name)."""
-    if 0 <= a < KONG:
-        return {"type": "discard", "tile": _NAMES[a]}
-    if SELECT <= a < CHOOSE:
-        return {"type": "select", "tile": _NAMES[a - SELECT]}
-    if CHOOSE <= a < N_ACTIONS:
-        return {"type": "choose", "choice": detail if isinstance(detail, str) else a - CHOOSE}
-    if KONG <= a < PON:
-        return {"type": "kong", "tile": _NAMES[a - KONG], "kind": KONG_KINDS[detail] if detail >= 0 else "any"}
-    if CHI_LOW <= a <= CHI_HIGH:
-        if detail < 0:
-            return {"type": "chi", "tiles": [("low", "mid", "high")[a - CHI_LOW]]}
-        lo = detail if a == CHI_LOW else detail - 1 if a == CHI_MID else detail - 2
-        return {"type": "chi", "tiles": sorted([_NAMES[t] for t in (lo, lo + 1, lo + 2) if t != detail])}
-    for t, x in _SIMPLE.items():
-        if x == a:
-            return {"type": t}
-    raise IllegalAction(f"no action has the id {a!r}")
 
 
 def _show(a: Any) -> str:

@@ -13,8 +13,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from .show import format_expr
-from .tiles import format_tiles, tile_name
+from ..show import format_expr
+from ..tiles import format_tiles, tile_name
 
 # Sections whose differences a single hand can show (the rest show only in whole games).
 HAND_SECTIONS = frozenset({"tiles", "deal", "wild", "rob_wild", "claims", "patterns", "modifiers", "events",

@@ -7,15 +7,15 @@ print(render_text(report))
 report["same"], report["rules"], report["hands"]["differences"], report["games"]
 ```
 
-- **rules** (mjrules._diff_rules): the IR compared section by section; every clause that differs, side by
+- **rules** (mjrules.diff.rules): the IR compared section by section; every clause that differs, side by
   side, with the rule ids each side cites. Provenance, names and labels are ignored.
-- **hands** (mjrules._diff_hands): canonical situations of every pattern of both variants plus a seeded
+- **hands** (mjrules.diff.hands): canonical situations of every pattern of both variants plus a seeded
   random search with shrinking; every situation is judged by both, and those whose verdict, value,
   payments or reading differ are grouped, each group shown by its smallest situation with both results and
   their explanations. Situations that exist in one variant only (other hand size, tile set, way of winning)
   are counted as such; when the hand sizes or tile sets differ, the same family of hands is also compared at
   each variant's own size ("analogous hands").
-- **games** (mjrules._diff_games, with games > 0): both variants simulated with the same seeds and agents;
+- **games** (mjrules.diff.games, with games > 0): both variants simulated with the same seeds and agents;
   rates and the mean value side by side with 95% intervals, significant differences flagged.
 
 A spec diffed with itself reports no difference. Evaluation uses `backend` (default: the reference
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._diff_hands import diff_hands
-from ._diff_rules import diff_rules
+from .hands import diff_hands
+from .rules import diff_rules
 
 __all__ = ["diff", "render_text", "score_command"]
 
@@ -44,8 +44,8 @@ def diff(a: Any, b: Any, *, backend: str = "reference", hands: bool = True, sear
 
     search: random situations tried (after the canonical families); examples: situations kept per group
     of differences; games: hands simulated per variant (0: none); agents, jobs: as for mjrules.simulate."""
-    from .compiler import compile_variant
-    from .compiler.ir import Variant
+    from ..compiler import compile_variant
+    from ..compiler.ir import Variant
 
     if games < 0 or search < 0 or examples < 1:
         raise ValueError("games and search must be >= 0, examples >= 1")
@@ -58,7 +58,7 @@ def diff(a: Any, b: Any, *, backend: str = "reference", hands: bool = True, sear
     h = diff_hands(va, vb, rules, backend=backend, search=search, seed=seed, examples=examples) if hands else None
     g = None
     if games:
-        from ._diff_games import diff_games
+        from .games import diff_games
 
         g = diff_games(a, b, games, seed=seed, agents=agents, backend=backend, jobs=jobs, progress=progress)
     counts = {"rules": len(rules),

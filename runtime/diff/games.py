@@ -64,7 +64,7 @@ def hands_from_log(path: Path) -> list[dict[str, Any]]:
 
 def run(spec: Any, games: int, *, seed: int, agents: list[str] | None, backend: str, jobs: int,
         progress: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from .game.simulate import simulate
+    from ..game.simulate import simulate
 
     with tempfile.TemporaryDirectory(prefix="mjrules-diff-") as d:
         summary = simulate(spec, games, seed=seed, agents=agents, jobs=jobs, out=d, backend=backend,

@@ -2,7 +2,7 @@
 
 Situations come from two sources, both deterministic:
 
-- **families** (mjrules._diff_cases): for each variant, canonical winning hands of every shape its patterns
+- **families** (mjrules.diff.cases): for each variant, canonical winning hands of every shape its patterns
   can take, at its own hand size and with its own tiles, with 0 to 3 wilds and each way of winning;
 - **search**: a seeded random search over sets-plus-pair hands with random melds, wilds and contexts; a
   situation that differs is shrunk toward fewer flowers, simpler contexts, fewer melds and fewer wilds while
@@ -22,10 +22,10 @@ import random
 import re
 from typing import Any
 
-from ._diff_cases import Cand, K, family_candidates, random_candidate
-from ._diff_cases import fmt_concealed as _fmt
-from .situation import SituationError
-from .tiles import parse_tile, tile_name
+from .cases import Cand, K, family_candidates, random_candidate
+from .cases import fmt_concealed as _fmt
+from ..situation import SituationError
+from ..tiles import parse_tile, tile_name
 
 # ---- evaluation with a cache -------------------------------------------------------------------------------
 
@@ -36,7 +36,7 @@ _RESULTS: dict[tuple[str, str, str], dict[str, Any]] = {}
 def engine(v: Any, backend: str) -> Any:
     key = (v.spec_sha256, backend)
     if key not in _ENGINES:
-        from .engine import load
+        from ..engine import load
 
         _ENGINES[key] = load(v, backend=backend)
     return _ENGINES[key]

@@ -1,4 +1,4 @@
-"""Situations for the hand diff (see mjrules._diff_hands): canonical families of winning hands for a variant,
+"""Situations for the hand diff (see mjrules.diff.hands): canonical families of winning hands for a variant,
 and random candidates for the seeded search.
 
 Families are built from the variant's own playable tiles at its own hand size, for every shape its patterns
@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .tiles import format_tiles, parse_tile, tile_name
+from ..tiles import format_tiles, parse_tile, tile_name
 
 N = 34
 
