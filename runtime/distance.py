@@ -112,7 +112,7 @@ def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int
         for k in sorted(set(held.concealed)):
             rest = list(held.concealed)
             rest.remove(k)
-            dist = distance(engine, held.replace(concealed=tuple(rest), win_tile=None))
+            dist = distance(engine, held.replace(concealed=tuple(rest), win_tile=None), partial_test)
             best = dist if best is None else min(best, dist)
             if best == 0:
                 break
