@@ -253,7 +253,19 @@ def _wild_section(v: Variant, out: list[str]) -> None:
     else:
         fixed = "?" if w.fixed is None else f"`{tile_name(w.fixed)}` ({chinese_name(w.fixed)})"
         out.append(f"- Wild kind: always {fixed}")
-    out.append(f"- Live copies: {w.live}")
+    if w.kinds > 1:
+        out.append(f"- Wild kinds: {w.kinds}, the indicator's successor and the kinds after it")
+    for c in w.cases:   # options choosing another mode, in order
+        if c.mode == "none":
+            out.append(f"- No wild{_when(c.cond)}{_ids(c.src)}")
+        elif c.mode == "fixed":
+            fixed = "?" if c.fixed is None else f"`{tile_name(c.fixed)}` ({chinese_name(c.fixed)})"
+            out.append(f"- The wild is {fixed}, nothing flipped,{_when(c.cond)}{_ids(c.src)}")
+        else:
+            out.append(f"- {c.kinds} wild kinds (the indicator's successor and the kinds after it){_when(c.cond)}"
+                       f"{_ids(c.src)}")
+    out.append("- Live copies: " + (f"{w.live}" if w.live else "every copy of each wild kind, less a face-up "
+                                                              "indicator of that kind"))
     out.append(f"- Stands for: {_group_named(v, w.stands_for)}")
     out.append("- Face value: " + ("a wild may also be itself" if w.face_value else "no"))
     out.append("- Calls: " + ("a wild is never used in chi, pon or kong" if w.no_calls else "allowed"))

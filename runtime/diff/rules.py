@@ -131,7 +131,13 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
         else:
             kind = f"fixed {tile_name(wi.fixed) if wi.fixed is not None else '?'}"
         put("wild", "kind", f"wild {wi.name}: {kind}", r)
-        put("wild", "live", f"wild {wi.name}: live {wi.live}", r)
+        put("wild", "live", f"wild {wi.name}: live {wi.live if wi.live else 'every copy of each wild kind'}", r)
+        if wi.kinds > 1:
+            put("wild", "kinds", f"wild {wi.name}: kinds {wi.kinds}", r)
+        for c in wi.cases:
+            what = {"none": "none", "fixed": f"fixed {tile_name(c.fixed) if c.fixed is not None else '?'}",
+                    "kinds": f"kinds {c.kinds}"}[c.mode]
+            put("wild", f"case {what}", f"wild {wi.name}: {what} when {format_expr(c.cond)}", r)
         put("wild", "stands_for", f"wild {wi.name}: stands_for {_kinds(wi.stands_for)}", r)
         put("wild", "face_value", f"wild {wi.name}: " + ("face_value" if wi.face_value else "never at face value"), r)
         put("wild", "no_calls", f"wild {wi.name}: " + ("no_calls" if wi.no_calls else "may be used in calls"), r)
