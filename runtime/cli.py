@@ -568,7 +568,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("bench", help="measure speed against the performance targets (PASS/MISS), native and reference")
-    p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: the three shipped base variants")
+    p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: the shipped base variants")
     p.add_argument("--repeats", type=_count(1, 1000), help="repeats per figure (default 5, --quick 2)")
     p.add_argument("--quick", action="store_true", help="fewer hands and loops: a smoke run of a few seconds")
     p.add_argument("--out", metavar="FILE", help="also write the results as JSON (atomically)")
