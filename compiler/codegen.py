@@ -39,7 +39,7 @@ _SITUATION_VARS = {
     "kongs_concealed": ("(<double>x.f.kongs_concealed)", "n"), "wilds": ("(<double>x.f.jokers)", "n"),
     "last_tile": ("x.f.last_tile", "b"), "after_kong": ("x.f.after_kong", "b"), "first_draw": ("x.f.first_draw", "b"),
     "exposed_melds": ("(<double>x.f.exposed)", "n"),
-    "wild_in_force": ("(x.f.w >= 0)", "b"), "waits_all": ("var_waits_all(x)", "b"),
+    "wild_in_force": ("x.f.wild_on", "b"), "waits_all": ("var_waits_all(x)", "b"),
 }
 _READING_VARS = {
     "no_sequences": ("rf_no_sequences(x, rd)", "b"), "distinct": ("rf_distinct(rd.counts)", "b"),

@@ -60,6 +60,7 @@ cdef struct Facts:
     int w                # the wild kind, or -1
     int w2               # a second wild kind, or -1 (w >= 0 then)
     int jw2              # the wilds of kind w2 among jokers (the rest are w's)
+    bint wild_on         # a wild kind is in force (w >= 0): wild_in_force, which the generated code reads
     unsigned long long cand   # kinds a wild may stand for
     int ncand
     int cand_list[NK]

@@ -1827,12 +1827,13 @@ cdef int _set_wild(Ctx* x, int wc, unsigned long long playable, unsigned char* l
     if w2 >= 0 and (w2 >= NK or w2 == w or not (playable >> w2) & 1):
         return CHK_WILDKIND * 64
     if (f.w >= 0) != (w >= 0):
-        _count_free_clear(x)   # (wild_in_force changes)
+        _count_free_clear(x)   # (wild_in_force, f.wild_on, changes)
     if f.w >= 0 and lim != NULL:
         lim[f.w] = <unsigned char>_lo(sp.copies[f.w], 255) if (playable >> f.w) & 1 else 0
     if f.w2 >= 0 and lim != NULL:
         lim[f.w2] = <unsigned char>_lo(sp.copies[f.w2], 255) if (playable >> f.w2) & 1 else 0
     f.w, f.w2 = w, w2
+    f.wild_on = w >= 0
     cand = sp.stands
     if sp.face_value and w >= 0:
         cand |= 1ULL << w
@@ -2609,6 +2610,7 @@ cdef class Kernel:
             f.w = st.wild
             if st.wild2 != -1 and st.wild2 != st.wild:
                 f.w2 = st.wild2
+        f.wild_on = f.w >= 0
         memset(self.rb, 0, sizeof(self.rb))
         self.rb_tiles, self.rb_over = 0, False
         cdef const unsigned char* kinds = <const unsigned char*>PyByteArray_AsString(st.kinds)

@@ -42,6 +42,7 @@ cdef class Reader:
     cdef dict option_types
     cdef bint cased             # options choose the hand's wild mode (wildmode.hand_wild)
     cdef object hand0           # else the one HandWild of every hand (None without a wild)
+    cdef int kinds0             # and its number of wild kinds
 
     cpdef Fields read(self, d, bint pre_draw=*)
     cpdef check(self, Fields f, bint pre_draw=*)

@@ -319,6 +319,7 @@ class Reader:
         self.rob_gold = w is not None and variant.rob_wild is not None
         self.cased = w is not None and bool(w.cases)   # options choose the hand's wild mode
         self.hand0 = w.hand(bool) if w is not None and not w.cases else None
+        self.kinds0 = 1 if self.hand0 is None else self.hand0.kinds
         if w is not None and not self.fixed:
             for k in range(NKINDS):
                 try:
@@ -468,13 +469,11 @@ class Reader:
         opts = options if options is not _ABSENT else _NO_OPTIONS
         if not isinstance(opts, dict):
             raise SituationError("'options' must be an object of option names to values", "options")
-        inforce, fixed, fixed_wild, nkinds = self.has_wild, self.fixed, self.fixed_wild, 1
+        inforce, fixed, fixed_wild, nkinds = self.has_wild, self.fixed, self.fixed_wild, self.kinds0
         if self.cased:   # the hand's options choose its wild mode
             hw = hand_wild(self.variant, opts)
             inforce, fixed, nkinds = hw.mode != "none", hw.mode == "fixed", hw.kinds
             fixed_wild = hw.fixed if fixed else -1
-        elif self.hand0 is not None:
-            nkinds = self.hand0.kinds
         if self.has_wild and not inforce and (wild >= 0 or indicator >= 0):
             raise SituationError("no wild is in force in this hand: its options choose none",
                                  "wild" if wild >= 0 else "indicator")
