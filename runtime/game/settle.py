@@ -28,6 +28,7 @@ class GameEnv(Env):
         self.win: Any = None
         self.payer = self.payee = -1
         self.defines = {d.name: d for d in g.v.defines}
+        self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
     def opt(self, name: str) -> Any:
         return self.g.r.options[name]
@@ -89,6 +90,11 @@ class GameEnv(Env):
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
                 raise ValueError(f"{name}({seat}): there is no seat {seat}")
+            if name in _OF_THE_HAND:   # the hands do not change while a settlement is asked: each once a seat
+                got = self.seat_facts.get((name, seat), _NONE)
+                if got is _NONE:
+                    got = self.seat_facts[(name, seat)] = _SEAT_FUNCTIONS[name](self.g, seat)
+                return got
             return _SEAT_FUNCTIONS[name](self.g, seat)
         counts = []
         for s in self.g.seats:
@@ -157,6 +163,9 @@ def _kong_money(g: Any, seat: int) -> Any:
     return _num(sum(e["amount"] for e in g.ledger if e["kind"] == "kong" and e["to"] == seat))
 
 
+_NONE = object()
+# the seat functions that read only the seat's hand and whether it is still in (not the ledger, which payments grow)
+_OF_THE_HAND = frozenset({"ready", "best_value", "suits_held", "in_hand", "won"})
 _SEAT_FUNCTIONS = {
     "ready": _ready,
     "best_value": _best_value,
@@ -504,12 +513,14 @@ def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discard
         if cond_once is False:
             continue
         amount_once = None
+        terms = _conjuncts(pay) if pair and pay.cond is not None else None
+        known: dict[tuple[int, int], Any] = {}   # a conjunct that reads only the payer (or the payee), per seat
         for a in payers:
             for b in payees:
                 if a == b:
                     continue
                 env.payer, env.payee = a, b
-                if pair and pay.cond is not None and not evaluate(pay.cond, env):
+                if terms is not None and not _holds(terms, env, known, a, b):
                     continue
                 if pair or amount_once is None:
                     amount = _num(evaluate(pay.amount, env))
@@ -584,6 +595,46 @@ def _seats(g: Any, name: str, winner: int, discarder: int, konger: int) -> list[
 
 
 _PAIR_MEMO: dict[int, tuple[Any, bool]] = {}
+_TERMS_MEMO: dict[int, tuple[Any, list[tuple[Expr, int]]]] = {}
+
+
+def _reads(e: Any) -> int:
+    """Which of payer (1) and payee (2) the expression reads."""
+    if not isinstance(e, Expr):
+        return 0
+    if e.op == "var":
+        return 1 if e.args[0] == "payer" else 2 if e.args[0] == "payee" else 0
+    out = 0
+    for x in e.args:
+        out |= _reads(x)
+    return out
+
+
+def _conjuncts(pay: Any) -> list[tuple[Expr, int]]:
+    """The payment's condition as its `and` terms in order, each with what of payer and payee it reads."""
+    hit = _TERMS_MEMO.get(id(pay))
+    if hit is not None and hit[0] is pay:
+        return hit[1]
+    c = pay.cond
+    got = [(x, _reads(x)) for x in (c.args if c.op == "and" else (c,))]
+    _TERMS_MEMO[id(pay)] = (pay, got)
+    return got
+
+
+def _holds(terms: list[tuple[Expr, int]], env: Any, known: dict[tuple[int, int], Any], a: int, b: int) -> bool:
+    """The condition for the pair (a, b), its terms asked in order as `and` asks them; a term that reads only the
+    payer (only the payee, or neither) is asked once a seat (once) and remembered in `known`."""
+    for i, (term, reads) in enumerate(terms):
+        if reads == 3:
+            ok = evaluate(term, env)
+        else:
+            key = (i, a if reads == 1 else b if reads == 2 else -1)
+            ok = known.get(key, _NONE)
+            if ok is _NONE:
+                ok = known[key] = evaluate(term, env)
+        if not ok:
+            return False
+    return True
 
 
 def _reads_pair(pay: Any) -> bool:
