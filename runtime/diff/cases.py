@@ -43,17 +43,25 @@ def fmt_concealed(concealed: list[int], wild: int | None) -> str:
     return format_tiles(real) + "".join(tile_name(wild) + "*" for k in concealed if k == wild)
 
 
-def _used_vars(v: Any) -> set[str]:
+def hand_exprs(v: Any, cap: bool = False) -> list[Any]:
+    """The expressions a single hand's verdict, value and win payments read (with `cap`, the loss cap's too)."""
     exprs: list[Any] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers] + [e.cond for e in v.events]
     exprs += [s.cond for s in v.statuses] + [d.expr for d in v.defines] + [v.score.value]
     exprs += [m.cond for m in v.score.minimum] + [f.cond for f in v.score.forbids] + [v.claims.win_on_discard]
     exprs += [x for p in v.settlement.win for x in (p.amount, p.cond)]
+    if cap:
+        exprs += [v.settlement.cap_loss, v.settlement.cap_cond]
+    return exprs
+
+
+def names_in(exprs: list[Any], op: str) -> set[str]:
+    """The names the expressions read by `op` (var: builtins, opt: options)."""
     found: set[str] = set()
 
     def walk(e: Any) -> None:
         if e is None or not hasattr(e, "op"):
             return
-        if e.op == "var":
+        if e.op == op:
             found.add(e.args[0])
         for a in e.args:
             walk(a)
@@ -61,6 +69,10 @@ def _used_vars(v: Any) -> set[str]:
     for e in exprs:
         walk(e)
     return found
+
+
+def _used_vars(v: Any) -> set[str]:
+    return names_in(hand_exprs(v), "var")
 
 
 def contexts(v: Any) -> list[tuple[str, dict[str, Any], int]]:

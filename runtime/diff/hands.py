@@ -22,10 +22,10 @@ import random
 import re
 from typing import Any
 
-from .cases import Cand, K, family_candidates, random_candidate
-from .cases import fmt_concealed as _fmt
 from ..situation import SituationError
 from ..tiles import parse_tile, tile_name
+from .cases import Cand, K, family_candidates, random_candidate
+from .cases import fmt_concealed as _fmt
 
 # ---- evaluation with a cache -------------------------------------------------------------------------------
 

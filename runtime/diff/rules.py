@@ -15,6 +15,7 @@ from typing import Any
 
 from ..show import format_expr
 from ..tiles import format_tiles, tile_name
+from .cases import hand_exprs, names_in
 
 # Sections whose differences a single hand can show (the rest show only in whole games).
 HAND_SECTIONS = frozenset({"tiles", "deal", "wild", "rob_wild", "claims", "patterns", "modifiers", "events",
@@ -264,24 +265,7 @@ def _entry(section: str, key: str, a: Clause | None, b: Clause | None,
 
 def hand_options(v: Any) -> frozenset[str]:
     """Options that a single hand's verdict, value or payments can depend on (the rest act in games only)."""
-    exprs: list[Any] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers] + [e.cond for e in v.events]
-    exprs += [s.cond for s in v.statuses] + [d.expr for d in v.defines] + [v.score.value]
-    exprs += [m.cond for m in v.score.minimum] + [f.cond for f in v.score.forbids]
-    exprs += [x for p in v.settlement.win for x in (p.amount, p.cond)]
-    exprs += [v.settlement.cap_loss, v.settlement.cap_cond, v.claims.win_on_discard]
-    found: set[str] = set()
-
-    def walk(e: Any) -> None:
-        if e is None or not hasattr(e, "op"):
-            return
-        if e.op == "opt":
-            found.add(e.args[0])
-        for a in e.args:
-            walk(a)
-
-    for e in exprs:
-        walk(e)
-    return frozenset(found)
+    return frozenset(names_in(hand_exprs(v, cap=True), "opt"))
 
 
 def diff_rules(va: Any, vb: Any) -> list[dict[str, Any]]:
