@@ -812,7 +812,21 @@ class NativeEngine(Plays):
         return tuple(out)
 
     def _options(self, s: Situation) -> tuple[float, ...] | None:
-        return self._encode(self.variant.option_defaults() | dict(s.options)) if s.options else self._defaults
+        """The kernel's option values for a situation's options (over the defaults), remembered per option items."""
+        o = s.options
+        if not o:
+            return self._defaults
+        memo = self.__dict__.setdefault("_option_memo", {})
+        try:
+            key = tuple(o.items())
+            if key in memo:
+                return memo[key]
+        except TypeError:   # an unhashable value: encode it afresh (the reader refuses such values first)
+            return self._encode(self.variant.option_defaults() | dict(o))
+        got = memo[key] = self._encode(self.variant.option_defaults() | dict(o))
+        if len(memo) > 256:
+            memo.clear()
+        return got
 
     def _evaluate(self, s: Situation, waits_all: int = -1, explain: bool = True) -> tuple[Result, int]:
         opts, win_by = self._options(s), self._strings.get(s.win_by)

@@ -43,6 +43,8 @@ cdef class Reader:
     cdef bint cased             # options choose the hand's wild mode (wildmode.hand_wild)
     cdef object hand0           # else the one HandWild of every hand (None without a wild)
     cdef int kinds0             # and its number of wild kinds
+    cdef tuple wild_opts        # the options the wild's cases read
+    cdef dict hand_memo         # their values -> the HandWild they choose
 
     cpdef Fields read(self, d, bint pre_draw=*)
     cpdef check(self, Fields f, bint pre_draw=*)

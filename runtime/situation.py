@@ -320,6 +320,8 @@ class Reader:
         self.cased = w is not None and bool(w.cases)   # options choose the hand's wild mode
         self.hand0 = w.hand(bool) if w is not None and not w.cases else None
         self.kinds0 = 1 if self.hand0 is None else self.hand0.kinds
+        self.wild_opts = tuple(sorted({n for c in w.cases for n in _option_names(c.cond)})) if self.cased else ()
+        self.hand_memo = {}
         if w is not None and not self.fixed:
             for k in range(NKINDS):
                 try:
@@ -470,8 +472,8 @@ class Reader:
         if not isinstance(opts, dict):
             raise SituationError("'options' must be an object of option names to values", "options")
         inforce, fixed, fixed_wild, nkinds = self.has_wild, self.fixed, self.fixed_wild, self.kinds0
-        if self.cased:   # the hand's options choose its wild mode
-            hw = hand_wild(self.variant, opts)
+        if self.cased:   # the hand's options choose its wild mode (remembered per the values its cases read)
+            hw = self._hand_wild(opts)
             inforce, fixed, nkinds = hw.mode != "none", hw.mode == "fixed", hw.kinds
             fixed_wild = hw.fixed if fixed else -1
         if self.has_wild and not inforce and (wild >= 0 or indicator >= 0):
@@ -628,6 +630,19 @@ class Reader:
         if f.options:
             self._check_options(f.options)
 
+    def _hand_wild(self, opts: dict) -> Any:
+        """wildmode.hand_wild for these options, remembered by the values of the options the wild's cases read."""
+        try:
+            key = tuple([opts.get(n, _ABSENT) for n in self.wild_opts]) if opts else ()
+            hw = self.hand_memo.get(key)
+        except TypeError:   # an unhashable value (refused by the option checks after)
+            return hand_wild(self.variant, opts)
+        if hw is None:
+            hw = hand_wild(self.variant, opts)
+            if len(self.hand_memo) < 1024:
+                self.hand_memo[key] = hw
+        return hw
+
     def _check_options(self, options: dict) -> None:
         types = self.option_types
         for k, v in options.items():
@@ -693,6 +708,16 @@ def _flag(v: Any, key: str) -> cython.bint:
     if not isinstance(v, bool):
         raise SituationError(f"'{key}' must be true or false, not {shown_value(v)}", key)
     return v
+
+
+def _option_names(e: Any) -> set:
+    """The options an expression reads."""
+    if not hasattr(e, "op"):
+        return set()
+    out = {e.args[0]} if e.op == "opt" else set()
+    for a in e.args:
+        out |= _option_names(a)
+    return out
 
 
 def shown_value(v: Any, width: int = 60) -> str:
