@@ -38,6 +38,14 @@ class Expr:
     op: str
     args: tuple = ()
 
+    def names(self, op: str) -> frozenset[str]:
+        """The names this expression reads through `op` nodes (var: builtins, opt: options, call: functions)."""
+        out = {self.args[0]} if self.op == op else set()
+        for a in self.args:
+            if isinstance(a, Expr):
+                out |= a.names(op)
+        return frozenset(out)
+
 
 TRUE = Expr("const", (True,))
 

@@ -320,7 +320,7 @@ class Reader:
         self.cased = w is not None and bool(w.cases)   # options choose the hand's wild mode
         self.hand0 = w.hand(bool) if w is not None and not w.cases else None
         self.kinds0 = 1 if self.hand0 is None else self.hand0.kinds
-        self.wild_opts = tuple(sorted({n for c in w.cases for n in _option_names(c.cond)})) if self.cased else ()
+        self.wild_opts = tuple(sorted({n for c in w.cases for n in c.cond.names("opt")})) if self.cased else ()
         self.hand_memo = {}
         if w is not None and not self.fixed:
             for k in range(NKINDS):
@@ -708,16 +708,6 @@ def _flag(v: Any, key: str) -> cython.bint:
     if not isinstance(v, bool):
         raise SituationError(f"'{key}' must be true or false, not {shown_value(v)}", key)
     return v
-
-
-def _option_names(e: Any) -> set:
-    """The options an expression reads."""
-    if not hasattr(e, "op"):
-        return set()
-    out = {e.args[0]} if e.op == "opt" else set()
-    for a in e.args:
-        out |= _option_names(a)
-    return out
 
 
 def shown_value(v: Any, width: int = 60) -> str:

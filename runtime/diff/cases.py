@@ -55,20 +55,8 @@ def hand_exprs(v: Any, cap: bool = False) -> list[Any]:
 
 
 def names_in(exprs: list[Any], op: str) -> set[str]:
-    """The names the expressions read by `op` (var: builtins, opt: options)."""
-    found: set[str] = set()
-
-    def walk(e: Any) -> None:
-        if e is None or not hasattr(e, "op"):
-            return
-        if e.op == op:
-            found.add(e.args[0])
-        for a in e.args:
-            walk(a)
-
-    for e in exprs:
-        walk(e)
-    return found
+    """The names the expressions (None skipped) read by `op` (var: builtins, opt: options)."""
+    return {n for e in exprs if e is not None for n in e.names(op)}
 
 
 def _used_vars(v: Any) -> set[str]:

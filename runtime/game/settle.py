@@ -600,14 +600,8 @@ _TERMS_MEMO: dict[int, tuple[Any, list[tuple[Expr, int]]]] = {}
 
 def _reads(e: Any) -> int:
     """Which of payer (1) and payee (2) the expression reads."""
-    if not isinstance(e, Expr):
-        return 0
-    if e.op == "var":
-        return 1 if e.args[0] == "payer" else 2 if e.args[0] == "payee" else 0
-    out = 0
-    for x in e.args:
-        out |= _reads(x)
-    return out
+    names = e.names("var") if isinstance(e, Expr) else ()
+    return ("payer" in names) | ("payee" in names) << 1
 
 
 def _conjuncts(pay: Any) -> list[tuple[Expr, int]]:
@@ -642,15 +636,7 @@ def _reads_pair(pay: Any) -> bool:
     hit = _PAIR_MEMO.get(id(pay))
     if hit is not None and hit[0] is pay:
         return hit[1]
-
-    def walk(e: Any) -> bool:
-        if not isinstance(e, Expr):
-            return False
-        if e.op == "var" and e.args[0] in ("payer", "payee"):
-            return True
-        return any(walk(x) for x in e.args)
-
-    got = walk(pay.cond) or walk(pay.amount)
+    got = bool(_reads(pay.cond) or _reads(pay.amount))
     _PAIR_MEMO[id(pay)] = (pay, got)
     return got
 
