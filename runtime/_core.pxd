@@ -16,7 +16,7 @@ cdef enum:
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
-    CORE_ABI = 16    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 17    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -600,3 +600,10 @@ cdef inline signed char pv_spacing(int* c, double d) noexcept nogil:
     if isnan(d):
         return -1
     return pv_anti(rf_spacing(c, d))
+
+
+cdef class ShapeTest:
+    """A kernel's cheap shape test as an object (Kernel.shape_test): the compiled game calls may_fit in C."""
+    cdef object kernel
+    cpdef bint may_fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus=*,
+                       int wild2=*) except -1

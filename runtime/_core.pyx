@@ -2499,6 +2499,19 @@ cdef Ctx* _check_ctx(Spec* sp, double* opts) except NULL:
 cdef tuple _SMALL = tuple(range(NALL))   # the int objects of the kinds, made once
 
 
+cdef class ShapeTest:
+    """A kernel's cheap shape test (mjrules.shape's `may_fit`) as an object: the game, compiled, calls may_fit
+    in C; anything else calls it as a function."""
+
+    cpdef bint may_fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1,
+                       int wild2=-1) except -1:
+        """Kernel._fit."""
+        return (<Kernel>self.kernel)._fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
+
+    def __call__(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1, int wild2=-1):
+        return self.may_fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
+
+
 cdef class Kernel:
     """Evaluates situations with one generated variant module (its `capsule()`); not thread-safe."""
 
@@ -3229,6 +3242,17 @@ cdef class Kernel:
         return out
 
     def may_fit(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1, int wild2=-1):
+        """_fit (below), from Python."""
+        return self._fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
+
+    def shape_test(self):
+        """_fit as a ShapeTest: the object the game calls in C (and, being callable, a mjrules.shape MayFit)."""
+        cdef ShapeTest t = ShapeTest.__new__(ShapeTest)
+        t.kernel = self
+        return t
+
+    cdef bint _fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus,
+                   int wild2) except -1:
         """False only when no pattern's shape can take a complete hand whatever its other facts: `counts` the
         concealed tiles (42 or 34 kind counts as bytes or bytearray, the wild kind's tiles among them), `plus`
         one tile more of that kind (-1: none), `meld_counts` the melds' tiles likewise, `nmelds` how many melds

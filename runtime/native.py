@@ -670,7 +670,7 @@ class NativeEngine(Plays):
         pattern's condition reads only what its check context holds, else one that never rules a hand out."""
         v = self.variant
         if self._defaults is not None and free_tests_read_tiles_only(v, options_are_defaults(v, options)):
-            return self._kernel.may_fit
+            return self._kernel.shape_test()
         return always_fits
 
     def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:

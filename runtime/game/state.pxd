@@ -2,6 +2,7 @@
 # The enum values must be those of state.py's `if not cython.compiled:` block (tests/test_game_api.py holds
 # them equal).
 cimport cython
+from mjrules._core cimport ShapeTest
 
 cpdef enum:
     N_KINDS = 42
@@ -60,7 +61,7 @@ cdef class Seat:
     cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out
     cdef public int wild_discards, size, draws
     cdef public list picks, choices
-    cdef public object df_mask, nc_mask, nw_mask
+    cdef public unsigned long long df_mask, nc_mask, nw_mask
     cpdef Seat copy(self)
 
 
@@ -76,6 +77,7 @@ cdef class Winner:
 
 cdef class Rules:
     cdef public object engine, v, retain, fit, wins, draws, ends
+    cdef public ShapeTest shape
     cdef public dict options, overrides, rob_shapes
     cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, wild_kinds, chi_from, final_round, retain_const
     cdef public int horse_count
@@ -128,9 +130,11 @@ cdef class Game:
     cdef str _self_win_by(self, int seat)
     @cython.locals(s=Seat)
     cdef bint _self_wins(self, int seat)
+    cdef Seat _seat(self, int p)
     @cython.locals(k=int)
-    cdef bint _holds(self, Seat s, object mask, int extra)
+    cdef bint _holds(self, Seat s, unsigned long long mask, int extra)
     cdef bint _may_win_on(self, Seat s, int k)
+    cdef bint _fits(self, Seat s, int plus) except -1
     @cython.locals(i=int, p=int)
     cdef int _next_in(self, int seat)
     @cython.locals(k=int, s=Seat, first=bint)
@@ -143,10 +147,11 @@ cdef class Game:
     cdef _resolve_rob_wild(self, int seat, int a)
     cdef _resolve_ready(self, dict answers)
     @cython.locals(r=Rules, d=int, k=int, n=int, i=int, p=int, s=Seat, acts=list, seats=list, legal=dict,
-                   unclaimable=bint, last=bint)
+                   unclaimable=bint, last=bint, win=bint, calls=int)
     cdef _open_claims(self)
-    @cython.locals(r=Rules, c=bytearray, lo_ok=int, hi=int, code=int, a=int, b=int)
-    cdef _calls(self, int p, int d, int k, list out)
+    @cython.locals(r=Rules, s=Seat, c=bytearray, lo_ok=int, hi=int, bits=int)
+    cdef int _calls(self, int p, int d, int k) except -1
+    cdef bint _chi_ok(self, bytearray c, int a, int b, int lo, int hi)
     cdef bint _no_call(self, int k)
     cdef bint _locked(self, int seat)
     @cython.locals(r=Rules, d=int, k=int, n=int, i=int, p=int, a=int, level=int, wins=list)
@@ -205,3 +210,10 @@ cdef class RandomAgent:
 
 @cython.locals(steps=int, seat=int, ids=list, ra=RandomAgent, a=object)
 cpdef Game run(Game game, list agents, int max_decisions=*)
+
+
+cdef dict _MELDS
+cpdef object _meld(str kind, int lo, bint concealed)
+
+@cython.locals(x=int)
+cdef bint _has(list ids, int a) except -1

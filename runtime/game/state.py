@@ -28,6 +28,7 @@ from typing import Any
 
 import cython
 
+from .._core import ShapeTest
 from ..situation import new_situation
 from ..tiles import TILE_NAMES, Meld
 from .actions import KONG_KINDS, PHASES, SIMPLE_ACTIONS, IllegalAction, describe_action
@@ -178,6 +179,19 @@ class Seat:
         return s
 
 
+_MELDS: dict = {}
+
+
+def _meld(kind: str, lo: int, concealed: bool) -> Meld:
+    """The meld of `kind` from kind `lo` (a chi's lowest), made once: melds are immutable, and a hand makes dozens."""
+    key = (kind, lo, concealed)
+    m = _MELDS.get(key)
+    if m is None:
+        tiles = (lo, lo + 1, lo + 2) if kind == "chi" else (lo,) * (4 if kind == "kong" else 3)
+        m = _MELDS[key] = Meld(kind, tiles, concealed)
+    return m
+
+
 def _tiles_of(counts: bytearray) -> list[int]:
     out = []
     for k in range(N_KINDS):
@@ -303,6 +317,7 @@ class Rules:
         for i, kind in enumerate(KONG_KINDS):
             self.at_once[i] = kind in v.settlement.at_once
         self.fit = engine.fit_test(options)
+        self.shape = self.fit if isinstance(self.fit, ShapeTest) else None   # the kernel's: a C call, compiled
         self.wins = engine.wins
         self.draws = settle.DrawMemo(v)
 
@@ -472,7 +487,7 @@ class Game:
             while True:
                 k = self._take_tail()
                 if r.scored[k] and r.flowers_to_dealer:
-                    self.seats[self.dealer].flowers.append(k)
+                    self._seat(self.dealer).flowers.append(k)
                     self.ret_cache = -1
                     self.log.append(("flowers", self.dealer, (k,), True))
                     continue
@@ -583,7 +598,7 @@ class Game:
             who = ", ".join([str(p) for p in self.asking if p not in self.answers]) or "nobody"
             raise IllegalAction(f"seat {seat} is not to act now ({PHASES[self.phase]}); waiting for seat(s) {who}")
         a = self.action_id(action, seat)
-        if a not in legal:
+        if not _has(legal, a):
             raise IllegalAction(f"seat {seat}: {_show(action)} is not legal now ({PHASES[self.phase]}); legal: "
                                 + ", ".join([_show(self.action_dict(x, seat)) for x in legal]))
         self.answers[seat] = a
@@ -626,7 +641,7 @@ class Game:
     def _kong_kind(self, seat: int, k: int) -> int:
         if self.phase == CLAIMS:
             return K_EXPOSED
-        return K_CONCEALED if self.seats[seat].counts[k] == 4 else K_ADDED
+        return K_CONCEALED if self._seat(seat).counts[k] == 4 else K_ADDED
 
     # ---- actions as readable dicts --------------------------------------------------------------------------
     def action_dict(self, a: int, seat: int = -1) -> dict[str, Any]:
@@ -720,7 +735,7 @@ class Game:
     def _self_win_by(self, seat: int) -> str:
         if self.source == SRC_REPLACEMENT:
             return "kong_replacement"
-        if self.source == SRC_DEAL and seat == self.dealer and self.seats[seat].first_turn:
+        if self.source == SRC_DEAL and seat == self.dealer and self._seat(seat).first_turn:
             return "dealt"
         return "self_draw"
 
@@ -728,9 +743,12 @@ class Game:
         s = self.seats[seat]
         if s.nw_mask and self._holds(s, s.nw_mask, -1):
             return False
-        if not self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1, self.wild2):
+        if not self._fits(s, -1):
             return False
         return self.r.wins(self._situation(seat, -1, self._self_win_by(seat), -1, False))
+
+    def _seat(self, p: int) -> Seat:
+        return self.seats[p]
 
     def _holds(self, s: Seat, mask: int, extra: int) -> bool:
         """Does the seat hold (concealed, in melds, or as `extra`) a kind of `mask`?"""
@@ -746,13 +764,20 @@ class Game:
         holding, and some pattern's shape fits."""
         if s.out or s.nw_mask and self._holds(s, s.nw_mask, k):
             return False
-        return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k, self.wild2)
+        return self._fits(s, k)
+
+    def _fits(self, s: Seat, plus: int) -> bool:
+        """The back end's shape test (mjrules.shape) on the seat's hand with one more tile of kind `plus` (-1: none)."""
+        shape = self.r.shape
+        if shape is not None:
+            return shape.may_fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
+        return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
 
     def _next_in(self, seat: int) -> int:
         """The first seat from `seat` on, in play order, that is still in the hand."""
         for i in range(self.n):
             p = (seat + i) % self.n
-            if not self.seats[p].out:
+            if not self._seat(p).out:
                 return p
         return seat
 
@@ -832,7 +857,7 @@ class Game:
     def _resolve_ready(self, answers: dict) -> None:
         for p, a in answers.items():
             if a == DECLARE_READY:
-                self.seats[p].declared_ready = True
+                self._seat(p).declared_ready = True
         self._turn(self.dealer, -1, SRC_DEAL)
 
     # ---- claims ---------------------------------------------------------------------------------------------
@@ -851,13 +876,23 @@ class Game:
                 s = self.seats[p]
                 if s.out:
                     continue
-                acts = []
-                if not s.ron_blocked and self._may_win_on(s, k) \
-                        and r.wins(self._situation(p, k, "discard", d, self.ld_first)):
-                    acts.append(WIN)
+                win = not s.ron_blocked and self._may_win_on(s, k) \
+                    and r.wins(self._situation(p, k, "discard", d, self.ld_first))
+                calls = 0
                 if not (last and r.last_discard_win_only) and not self._locked(p):
-                    self._calls(p, d, k, acts)
-                if acts:
+                    calls = self._calls(p, d, k)
+                if win or calls:   # (the list is made only for a seat that has a choice: most have none)
+                    acts = [WIN] if win else []
+                    if calls & 1:
+                        acts.append(KONG + k)
+                    if calls & 2:
+                        acts.append(PON)
+                    if calls & 4:
+                        acts.append(CHI_HIGH)
+                    if calls & 8:
+                        acts.append(CHI_MID)
+                    if calls & 16:
+                        acts.append(CHI_LOW)
                     acts.append(PASS)
                     seats.append(p)
                     legal[p] = acts
@@ -867,31 +902,43 @@ class Game:
         else:
             self._next_draw((d + 1) % n)
 
-    def _calls(self, p: int, d: int, k: int, out: list) -> None:
+    def _calls(self, p: int, d: int, k: int) -> int:
+        """The claims other than a win seat p may make on kind k discarded by d, as bits: 1 an exposed kong, 2 pon,
+        4, 8, 16 a chi of the two kinds below k, around it, above it."""
         r = self.r
-        if self._no_call(k) or (self.seats[p].nc_mask >> k) & 1:
-            return
-        c = self.seats[p].counts
+        s = self.seats[p]
+        if self._no_call(k) or (s.nc_mask >> k) & 1:
+            return 0
+        c = s.counts
+        bits = 0
         if r.kong_exposed and c[k] >= 3 and self._kong_room(1, 0):
-            out.append(KONG + k)
+            bits |= 1
         if r.pon and c[k] >= 2:
-            out.append(PON)
+            bits |= 2
         if r.chi_from == 2 or (r.chi_from == 1 and p == (d + 1) % self.n):
             if k < 27:
                 lo_ok, hi = k - k % 9, k - k % 9 + 8
             elif r.chi_honours and k < 34:
                 lo_ok, hi = (27, 30) if k <= 30 else (31, 33)
             else:
-                return
-            for code, a, b in ((CHI_HIGH, k - 2, k - 1), (CHI_MID, k - 1, k + 1), (CHI_LOW, k + 1, k + 2)):
-                if lo_ok <= a and b <= hi and c[a] and c[b] and not self._no_call(a) and not self._no_call(b):
-                    out.append(code)
+                return bits
+            if self._chi_ok(c, k - 2, k - 1, lo_ok, hi):
+                bits |= 4
+            if self._chi_ok(c, k - 1, k + 1, lo_ok, hi):
+                bits |= 8
+            if self._chi_ok(c, k + 1, k + 2, lo_ok, hi):
+                bits |= 16
+        return bits
+
+    def _chi_ok(self, c: bytearray, a: int, b: int, lo: int, hi: int) -> bool:
+        """May a chi of the claimed tile use held kinds a and b (both within lo..hi, neither a wild it may not call)?"""
+        return lo <= a and b <= hi and c[a] > 0 and c[b] > 0 and not self._no_call(a) and not self._no_call(b)
 
     def _no_call(self, k: int) -> bool:
         return (k == self.wild or k == self.wild2) and k >= 0 and self.r.no_calls
 
     def _locked(self, seat: int) -> bool:
-        return self.r.locks_hand and self.seats[seat].declared_ready
+        return self.r.locks_hand and self._seat(seat).declared_ready
 
     def _resolve_claims(self, answers: dict, offered: dict) -> None:
         r = self.r
@@ -905,7 +952,7 @@ class Game:
             if a == WIN:
                 wins.append(p)
             elif a >= 0 and r.pass_blocks_ron and WIN in offered[p]:
-                self.seats[p].ron_blocked = True
+                self._seat(p).ron_blocked = True
         if wins:
             self._win(self._pick_winners([(p, "discard", d) for p in wins]))
             return
@@ -931,14 +978,14 @@ class Game:
 
     def _take_claim(self, p: int, d: int, k: int, a: int) -> None:
         s = self.seats[p]
-        self.seats[d].discards.pop()
+        self._seat(d).discards.pop()
         self.claims_made += 1
         s.first_turn = False
         s.ron_blocked = False
         if a == PON:
             s.counts[k] -= 2
             s.size -= 2
-            self._add_meld(s, Meld("pon", (k, k, k)))
+            self._add_meld(s, _meld("pon", k, False))
             self.log.append(("pon", p, k, d))
             self._turn(p, -1, SRC_CLAIM)
         elif CHI_LOW <= a <= CHI_HIGH:
@@ -947,14 +994,14 @@ class Game:
             s.counts[x] -= 1
             s.counts[y] -= 1
             s.size -= 2
-            self._add_meld(s, Meld("chi", (lo, lo + 1, lo + 2)))
+            self._add_meld(s, _meld("chi", lo, False))
             s.meld_seq = True
             self.log.append(("chi", p, k, d, x, y))
             self._turn(p, -1, SRC_CLAIM)
         else:
             s.counts[k] -= 3
             s.size -= 3
-            self._add_meld(s, Meld("kong", (k, k, k, k)))
+            self._add_meld(s, _meld("kong", k, False))
             self._kong_made(p, {"kind": "exposed", "tile": k, "robbed": False, "from": d})
             self.log.append(("kong", p, K_EXPOSED, k, d))
             self._replacement(p)
@@ -988,7 +1035,7 @@ class Game:
         s = self.seats[seat]
         before = self._waits_of(seat, s.concealed, s.melds, True)
         conc = [t for t in s.concealed if t != k]
-        after = self._waits_of(seat, conc, s.melds + [Meld("kong", (k,) * 4, True)], False)
+        after = self._waits_of(seat, conc, s.melds + [_meld("kong", k, True)], False)
         return before == after
 
     def _waits_of(self, seat: int, concealed: list, melds: list, drop_drawn: bool) -> list:
@@ -1009,7 +1056,7 @@ class Game:
         if s.counts[k] == 4:
             s.counts[k] -= 4
             s.size -= 4
-            self._add_meld(s, Meld("kong", (k,) * 4, True))
+            self._add_meld(s, _meld("kong", k, True))
             self._kong_made(seat, {"kind": "concealed", "tile": k, "robbed": False, "from": seat})
             self.log.append(("kong", seat, K_CONCEALED, k, -1))
             self._replacement(seat)
@@ -1057,7 +1104,7 @@ class Game:
         for i in range(len(s.melds)):
             m = s.melds[i]
             if m.kind == "pon" and m.tiles[0] == k:
-                s.melds[i] = Meld("kong", (k,) * 4)
+                s.melds[i] = _meld("kong", k, False)
                 s.meld_counts[k] += 1
                 break
         self._kong_made(seat, {"kind": "added", "tile": k, "robbed": False, "from": seat})
@@ -1069,7 +1116,7 @@ class Game:
         self.kongs_made += 1
         kong["id"] = self.kongs_made
         self.kong_feeder = kong["from"] if kong["kind"] == "exposed" else -1
-        self.seats[seat].kongs.append(kong)
+        self._seat(seat).kongs.append(kong)
         self.ret_cache = -1
         if self.r.at_once[KONG_KINDS.index(kong["kind"])]:
             from .settle import pay_kong_now
@@ -1149,7 +1196,7 @@ class Game:
         """The final round: the next `count` seats draw once each, no discard; a self-drawn win ends it."""
         for i in range(count):
             p = (seat + i) % self.n
-            if self.seats[p].out:
+            if self._seat(p).out:
                 continue
             k = self._draw_tile(p, False, False)
             if self.over:
@@ -1253,7 +1300,7 @@ class Game:
         pay_win_now(self, new)
         if self.r.leave:
             for w in new:
-                self.seats[w.seat].out = True
+                self._seat(w.seat).out = True
             goes_on = after_leaving(self)
             if goes_on < 0:
                 self._draw_game("the wall is exhausted")
@@ -1329,7 +1376,7 @@ class Game:
 
     def hand(self, seat: int) -> list[int]:
         """Seat's concealed tiles, as sorted kinds."""
-        return _tiles_of(self.seats[seat].counts)
+        return _tiles_of(self._seat(seat).counts)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may see: its own tiles, everyone's melds, flowers and discards, the wall count."""
@@ -1508,6 +1555,14 @@ def run(game: Game, agents: list, max_decisions: int = 5000) -> Game:
     return game
 
 
+
+
+def _has(ids: list, a: int) -> bool:
+    """Is action id `a` among `ids`? (a loop over C ints, compiled)"""
+    for x in ids:
+        if x == a:
+            return True
+    return False
 
 
 def _claim_bit(a: int) -> int:
