@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """Agents: each decides for one seat through the game's step API.
 
 An agent is any object with `act(game, seat) -> action` (an action id from `game.legal_ids(seat)`, or a
@@ -13,22 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from .state import (
-    CHI_HIGH,
-    CHI_LOW,
-    CHI_MID,
-    CHOOSE,
-    DECLARE_READY,
-    DISCARD,
-    KONG,
-    PASS,
-    PON,
-    ROB_WILD,
-    SELECT,
-    WIN,
-    RandomAgent,
-    Rng,
-)
+import cython
+
+from .state import RandomAgent, Rng
+
+# Compiled (Cython's pure-Python mode, typed by agents.pxd), the action ids are state.pxd's C enums.
+if not cython.compiled:
+    from .state import CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD, SELECT, WIN
 
 Action = dict[str, Any]
 
@@ -73,7 +65,7 @@ class GreedyAgent:
                                            is not None else 99, a))
         return self._decide(self.estimator(game), s.counts, len(s.melds), game.wild, game.claim_tile, ids)
 
-    def _decide(self, est: Any, counts: Any, melds: int, wild: int, tile: int, ids: list[int]) -> int:
+    def _decide(self, est: Any, counts: Any, melds: int, wild: int, tile: int, ids: list) -> int:
         discards = [a for a in ids if DISCARD <= a < KONG]
         if discards:
             base = est.estimate(counts, melds, wild)
@@ -83,18 +75,10 @@ class GreedyAgent:
                     rest[a - KONG] = 0
                     if est.estimate(rest, melds + 1, wild) <= base:
                         return a
-            after = est.after_discards(counts, melds, wild)
-            # the least distance after the discard; among equals, not a wild, an honour first, fewest suited
-            # neighbours, then at random
-            ranked = [(after[a] if a < len(after) and after[a] is not None else 99, a) for a in discards]
-            low = min(ranked)[0]
-            ties = [a for d, a in ranked if d == low]
-            if len(ties) == 1:
-                return ties[0]
-            rng = self.rng
-            return min(ties, key=lambda a: (a == wild, -(a >= 27), _neighbours(counts, a), rng.next64()))
+            return self._discard(est.after_discards(counts, melds, wild), counts, wild, discards)
         # a claim: take it only if it brings the hand closer (it must still discard afterwards)
-        best, best_val = -1, est.estimate(counts, melds, wild)
+        best = -1
+        best_val = est.estimate(counts, melds, wild)
         for a in ids:
             used = _used(a, tile)
             if used is None:
@@ -105,10 +89,48 @@ class GreedyAgent:
             if KONG <= a < PON:
                 after = est.estimate(rest, melds + 1, wild)
             else:
-                after = min([x for x in est.after_discards(rest, melds + 1, wild) if x is not None], default=best_val)
+                after = best_val
+                for x in est.after_discards(rest, melds + 1, wild):
+                    if x is not None and x < after:
+                        after = x
             if after < best_val:
-                best, best_val = a, after
+                best = a
+                best_val = after
         return best if best >= 0 else PASS
+
+    def _discard(self, after: list, counts: Any, wild: int, discards: list) -> int:
+        """The discard of least distance after it; among equals, not a wild, an honour first, fewest suited
+        neighbours, then at random (a number drawn for each of the equals, in order)."""
+        n = len(after)
+        low = 99
+        for a in discards:
+            d = after[a] if a < n and after[a] is not None else 99
+            if d < low:
+                low = d
+        pick = -1
+        ties = 0
+        for a in discards:
+            d = after[a] if a < n and after[a] is not None else 99
+            if d == low:
+                ties += 1
+                pick = a
+        if ties == 1:
+            return pick
+        pick = -1
+        best_key = 0
+        best_draw = 0
+        for a in discards:
+            d = after[a] if a < n and after[a] is not None else 99
+            if d != low:
+                continue
+            # the key (is a wild, not an honour, suited neighbours) in one number; then the draw
+            key = (a == wild) * 16 + (a < 27) * 8 + _neighbours(counts, a)
+            draw = self.rng.next64()
+            if pick < 0 or key < best_key or (key == best_key and draw < best_draw):
+                pick = a
+                best_key = key
+                best_draw = draw
+        return pick
 
 
 def _neighbours(counts: Any, k: int) -> int:
@@ -116,7 +138,11 @@ def _neighbours(counts: Any, k: int) -> int:
     if k >= 27:
         return 0
     r = k % 9
-    return sum(1 for d in (-2, -1, 1, 2) if 0 <= r + d <= 8 and counts[k + d])
+    n = 0
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d <= 8 and counts[k + d]:
+            n += 1
+    return n
 
 
 def _used(a: int, tile: int) -> list[int] | None:
