@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """A tree-walking interpreter of IR expressions, with three-valued evaluation for pruning.
 
 Arithmetic is mjrules.arith': a value outside +-10^300 raises ValueRangeError (a ValueError).

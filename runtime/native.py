@@ -739,7 +739,7 @@ class NativeEngine(Plays):
 
         The kernel rules out every kind after which no pattern's shape can fit (fit_kinds), then judges each
         remaining kind; only kinds it finds winning (or cannot judge) and that check_situation would accept
-        completed (drawable_kinds, asked once) are kept and, with values, scored: from the kernel's own
+        completed (drawable_kinds, asked once, when the first kind gets that far) are kept and, with values, scored: from the kernel's own
         verdict where it wins (the lean result), else in full.
         That is the reference's answer: it skips illegal kinds and keeps the winning ones. Every candidate
         shares the pre-draw hand, hence one waits_all.
@@ -748,7 +748,7 @@ class NativeEngine(Plays):
         probe = fields(s) if opts is not None and win_by is not None else None
         core, waits_all = self._core, -1
         kinds = self.variant.tiles.playable
-        legal = drawable_kinds(self.variant, s)   # check_situation's verdict on each completed situation
+        legal = None   # check_situation's verdict on each completed situation (drawable_kinds), asked when needed
         if probe is not None:
             with self._lock:
                 fits = self._kernel.fit_kinds(probe, opts, float(win_by))
@@ -771,6 +771,8 @@ class NativeEngine(Plays):
                     continue
                 if code == core.WIN:
                     waits_all = r[-1]
+            if legal is None:
+                legal = drawable_kinds(self.variant, s)
             if k not in legal:
                 continue
             if code == core.WIN and not values:

@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """What a game knows when the spec asks: the wall's retention, the settlement of a hand, and the next dealer.
 
 The spec's game expressions (the retention, the settlement's payments and caps, the rotation) are evaluated by
