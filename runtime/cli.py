@@ -1,4 +1,4 @@
-"""The `mjrules` command line: check, show, build, score, waits, simulate, replay, diff, bench.
+"""The `mjrules` command line: check, show, build, score, waits, simulate, replay, diff, bench, lsp, play.
 
 Every failure is one line on stderr (or a JSON object with --json) and an exit code (docs/limits.md):
 0 ok, 1 a spec has errors, 2 bad input (arguments, files, situations, logs), 3 the native back end cannot be
@@ -431,6 +431,32 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---- tools for rule authors: the language server, the table in the browser ------------------------------------
+
+def _missing(extra: str, e: ImportError) -> int:
+    """One line for a command whose extra is not installed."""
+    print(f"mjrules: error: this command needs the '{extra}' extra ({e.name or e} is not installed): "
+          f"pip install 'mjrules[{extra}]'", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp.server import serve
+    except ImportError as e:
+        return _missing("lsp", e)
+    serve()
+    return EXIT_OK
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from .play.server import run_server
+    except ImportError as e:
+        return _missing("play", e)
+    return run_server(args)
+
+
 # ---- parser ---------------------------------------------------------------------------------------------
 
 def _count(lo: int, hi: int | None = None):
@@ -574,6 +600,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="also write the results as JSON (atomically)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("lsp", help="the language server for .mj specs, over stdio (for an editor to start)")
+    p.set_defaults(func=cmd_lsp)
+
+    p = sub.add_parser("play", help="play a hand of a variant in the browser, against built-in agents")
+    p.add_argument("variant", metavar="VARIANT", help="a shipped variant's name or a path to a .mj file")
+    p.add_argument("--seed", type=int, default=0, help="the first hand's seed (each new hand takes the next)")
+    p.add_argument("--seat", type=_count(0, 7), default=0, help="your seat (default 0, the first dealer)")
+    p.add_argument("--agents", default="greedy", help="the other seats' agent: random, greedy or seeker "
+                                                      "(or one per seat, comma-separated; default greedy)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="an option of the spec (repeatable)")
+    p.add_argument("--port", type=_count(0, 65535), default=8765, help="the port on 127.0.0.1 (default 8765; 0: any "
+                                                                       "free one)")
+    p.add_argument("--no-browser", dest="no_browser", action="store_true", help="do not open a browser")
+    p.add_argument("--backend", choices=["native", "reference"])
+    p.set_defaults(func=cmd_play)
     return ap
 
 

@@ -1,0 +1,159 @@
+"""A table for one person against built-in agents, driven through the game's step API: the person's seat waits
+for their decision, every other seat's agent decides as soon as it is asked. `state()` is what the page shows:
+only what the person's seat may see (the game's view), their legal actions, the hand so far, and once it is over
+each win's explanation with its rule ids and the settlement."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from ..game import MAX_DECISIONS, Game, IllegalAction, make_agent
+from ..game.play import agent_seed
+from ..game.simulate import check_options
+from ..game.state import StalledGame
+
+LOG_LINES = 14   # the last events the page shows
+
+
+class Table:
+    """A sequence of hands of one variant: the person at `seat`, agents (by name) at the others. Each new hand
+    takes the next seed and the previous hand's next dealer and streak, as a match does."""
+
+    def __init__(self, engine: Any, *, seat: int = 0, agents: list[str] | None = None, seed: int = 0,
+                 options: dict[str, Any] | None = None):
+        n = engine.variant.players
+        if not 0 <= seat < n:
+            raise ValueError(f"--seat {seat}: the variant has seats 0..{n - 1}")
+        agents = agents or ["greedy"]
+        if len(agents) == 1:
+            agents = agents * n
+        if len(agents) != n:
+            raise ValueError(f"give one agent, or one per seat ({n}), not {len(agents)}")
+        for name in agents:
+            make_agent(name, engine.variant, 0)   # an unknown name: ValueError naming the known ones
+        options = check_options(engine.variant, options)   # an unknown option or a wrong type: ValueError
+        self.engine, self.seat, self.agent_names, self.options = engine, seat, agents, options or {}
+        self.lock = threading.Lock()
+        self.seed, self.hand_no = seed, 0
+        self.dealer, self.streak = 0, 0
+        self.game: Game = self._deal()
+
+    def _deal(self) -> Game:
+        g = Game(self.engine, seed=self.seed, dealer=self.dealer, dealer_streak=self.streak,
+                 options=self.options or None)
+        self.agents = [None if p == self.seat else make_agent(a, self.engine.variant, agent_seed(self.seed, p))
+                       for p, a in enumerate(self.agent_names)]
+        self.hand_no += 1
+        self._advance(g)
+        return g
+
+    def _advance(self, g: Game) -> None:
+        """Let the agents decide, in the order the game asks (`to_act`, as `run` does), until it is the person's
+        turn to decide or the hand is over."""
+        for _ in range(MAX_DECISIONS):
+            p = g.to_act
+            if g.over or p == self.seat:
+                return
+            g.act(p, self.agents[p].act(g, p))
+        raise StalledGame(f"no end after {MAX_DECISIONS} decisions")
+
+    def act(self, action: int | dict[str, Any]) -> None:
+        """The person's decision (an action id or a readable action); IllegalAction changes nothing."""
+        with self.lock:
+            self.game.act(self.seat, action)
+            self._advance(self.game)
+
+    def new_hand(self) -> None:
+        """The next hand: the next seed; the dealer and streak the last hand's rotation gives."""
+        with self.lock:
+            out = self.game.outcome if self.game.over else None
+            if out is not None:
+                self.dealer, self.streak = out["next_dealer"], out["next_streak"]
+            self.seed += 1
+            self.game = self._deal()
+
+    # ---- what the page shows ----------------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        """The person's view of the table, JSON-ready."""
+        with self.lock:
+            g, me = self.game, self.seat
+            view = g.view(me)
+            legal = g.legal_ids(me) if not g.over else []
+            v = self.engine.variant
+            players = []
+            for p, info in enumerate(view["players"]):
+                players.append({**info, "seat": p, "name": "you" if p == me else self.agent_names[p],
+                                "dealer": p == view["dealer"],
+                                "melds": [_meld_tiles(m) for m in info["melds"]]})
+            drawn = view["drawn"]
+            concealed = list(view["concealed"])
+            if drawn is not None and drawn in concealed:
+                concealed.remove(drawn)
+            return {
+                "variant": v.name, "label": " / ".join(v.labels) if getattr(v, "labels", None) else v.name,
+                "seat": me, "hand": self.hand_no, "seed": self.seed, "step": len(g.events),
+                "phase": view["phase"], "to_act": g.to_act, "dealer": view["dealer"], "wall": view["drawable"],
+                "wild": view["wild_kinds"], "indicator": view["indicator"], "last_discard": view["last_discard"],
+                "concealed": concealed, "drawn": drawn, "players": players,
+                "legal": [{"id": a, **g.action_dict(a, me)} for a in legal],
+                "log": [describe_event(e, me) for e in g.events if e["type"] != "action"][-LOG_LINES:],
+                "over": g.over, "result": _result(g) if g.over else None,
+            }
+
+
+def _meld_tiles(meld: str) -> list[str]:
+    """'[555z]' -> ['5z', '5z', '5z']; '{1111m}' (concealed) likewise."""
+    from ..tiles import parse_tiles, tile_name
+
+    body = meld.strip("[]{}")
+    try:
+        return [tile_name(t.kind) for t in parse_tiles(body)]
+    except ValueError:
+        return [body]
+
+
+def _result(g: Game) -> dict[str, Any]:
+    """The hand's end: each win with its explanation (the evaluator's lines, each with its rule ids), the net
+    payments, every payment with its rules, the next dealer."""
+    out = g.outcome
+    wins = []
+    for w in g.winners:
+        r = w.result
+        wins.append({"seat": w.seat, "win_by": w.win_by, "discarder": w.discarder, "patterns": list(r["patterns"]),
+                     "status": r["status"], "value": r["value"],
+                     "explain": [{"rules": list(ln["rules"]) or ([ln["rule"]] if ln["rule"] else []),
+                                  "text": ln["text"]} for ln in r["explain"]]})
+    return {"wins": wins, "payments": out["payments"], "ledger": out["ledger"],
+            "next_dealer": out["next_dealer"], "next_streak": out["next_streak"]}
+
+
+def describe_event(e: dict[str, Any], me: int) -> str:
+    """One event of the log in words, the person's seat called 'you'."""
+    def who(p: Any) -> str:
+        return "you" if p == me else f"seat {p}"
+
+    t = e["type"]
+    if t == "start":
+        return f"hand of seed {e['seed']}: seat {e['dealer']} deals"
+    if t == "deal":
+        return f"tiles dealt; {e['wall']} left in the wall"
+    if t == "draw":
+        return f"{who(e['seat'])} drew" + (f" {e['tile']}" if e["seat"] == me else "") + (" (replacement)" if
+                                                                                           e.get("tail") else "")
+    if t == "discard":
+        return f"{who(e['seat'])} discarded {e['tile']}"
+    if t in ("pon", "chi"):
+        return f"{who(e['seat'])} {t} {e['tile']} from seat {e['discarder']}"
+    if t in ("kong", "kong_declared"):
+        return f"{who(e['seat'])} {e['kind']} kong of {e['tile']}"
+    if t == "win":
+        return f"{who(e['seat'])} won by {e['win_by']}: {' + '.join(e['patterns'])} = {e['value']}"
+    if t == "exchange":
+        return f"{who(e['seat'])} passed " + (" ".join(e["tiles"]) if e["seat"] == me else "tiles") + f" to seat {e['to']}"
+    if t == "end":
+        return "the hand is over"
+    rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "seat"))
+    return f"{t}" + (f" ({who(e['seat'])})" if "seat" in e else "") + (f": {rest}" if rest else "")
+
+
+__all__ = ["IllegalAction", "Table", "describe_event"]

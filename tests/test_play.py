@@ -1,0 +1,219 @@
+"""`mjrules play`: the table over the step API (no second copy of a rule of play), its JSON routes, and a whole
+seeded hand played in a real headless browser (Debian's chromium, driven by Playwright; nothing downloads a
+browser). MJRULES_SCREENSHOTS=FOLDER also saves the page as PNGs there (docs/images comes from this)."""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import mjrules
+import pytest
+import uvicorn
+from mjrules.game import Game, make_agent, run
+from mjrules.game.play import agent_seed
+from mjrules.play.server import bind, make_app
+from mjrules.play.table import Table
+
+VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu"]
+
+
+def person(state: dict) -> int:
+    """The person's policy in these tests: win when possible, else discard the drawn tile (else the last one
+    offered), else pass, else the first action offered."""
+    legal = state["legal"]
+    by_type = {a["type"]: a for a in legal}
+    if "win" in by_type:
+        return by_type["win"]["id"]
+    discards = [a for a in legal if a["type"] == "discard"]
+    if discards:
+        drawn = next((a for a in discards if a["tile"] == state["drawn"]), None)
+        return (drawn or discards[-1])["id"]
+    return by_type["pass"]["id"] if "pass" in by_type else legal[0]["id"]
+
+
+class Person:
+    """The same policy as an agent of the step API, for the game played without the table."""
+
+    def __init__(self, table: Table):
+        self.table = table
+
+    def act(self, game, seat):
+        return person(self.table.state())
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_table_plays_the_hand_the_step_api_plays(variant):
+    """A hand at the table, the person deciding by `person`, is the hand `run` plays with the same agents: the
+    same events and outcome (the table adds nothing to the rules of play)."""
+    eng = mjrules.load(variant)
+    table = Table(eng, seat=1, agents=["greedy"], seed=5)
+    decisions = 0
+    while not table.state()["over"]:
+        table.act(person(table.state()))
+        decisions += 1
+    assert decisions > 0
+    played = table.game
+
+    twin = Table(eng, seat=1, agents=["greedy"], seed=5)       # the same deal, played by `run` instead
+    g = Game(eng, seed=5)
+    agents = [Person(twin) if p == 1 else make_agent("greedy", eng.variant, agent_seed(5, p)) for p in range(4)]
+    twin.game = g
+    run(g, agents)
+    assert g.events == played.events and g.outcome == played.outcome
+    state = table.state()
+    assert sum(state["result"]["payments"].values()) == 0
+    assert state["legal"] == [] and state["phase"] == "over"
+
+
+def test_the_state_shows_only_what_the_seat_may_see():
+    eng = mjrules.load("shangrao")
+    table = Table(eng, seat=2, seed=1)
+    s = table.state()
+    g = table.game
+    assert s["seat"] == 2 and sorted(s["concealed"] + ([s["drawn"]] if s["drawn"] else [])) == sorted(g.view(2)["concealed"])
+    others = [g.view(p)["concealed"] for p in (0, 1, 3)]
+    text = " ".join(s["log"])
+    assert "dealt" in text and not any(" ".join(h) in text for h in others)
+    assert all("drew" not in ln or ln.startswith("you") or ln.endswith("drew") or "replacement" in ln for ln in s["log"])
+
+
+@contextlib.contextmanager
+def serving(table: Table):
+    """The table's app served by uvicorn on a free port of 127.0.0.1, in a thread: its base URL."""
+    sock = bind(0)
+    server = uvicorn.Server(uvicorn.Config(make_app(table), log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+def fetch(url: str, body: dict | None = None) -> tuple[int, str]:
+    req = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"}, method="GET" if body is None else "POST")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_the_routes():
+    eng = mjrules.load("shangrao")
+    with serving(Table(eng, seed=3)) as base:
+        assert "table.js" in fetch(base + "/")[1]
+        assert fetch(base + "/static/table.js")[0] == 200
+        s = json.loads(fetch(base + "/api/state")[1])
+        assert s["legal"] and s["to_act"] == 0
+        code, text = fetch(base + "/api/act", {"id": 999})
+        assert code == 400 and "not legal" in json.loads(text)["error"]
+        assert json.loads(fetch(base + "/api/state")[1]) == s        # an illegal action changes nothing
+        after = json.loads(fetch(base + "/api/act", {"id": s["legal"][0]["id"]})[1])
+        assert after["step"] > s["step"]
+        nxt = json.loads(fetch(base + "/api/new", {})[1])
+        assert (nxt["hand"], nxt["seed"]) == (2, 4)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["nosuch"], "unknown variant 'nosuch'"),
+    (["shangrao", "--seat", "6"], "the variant has seats 0..3"),
+    (["shangrao", "--agents", "clever"], "unknown agent 'clever'"),
+    (["shangrao", "--option", "nosuch=1"], "nosuch"),
+])
+def test_bad_input_is_one_clear_line(args, message):
+    p = subprocess.run([sys.executable, "-m", "mjrules.cli", "play", *args, "--no-browser", "--port", "0"],
+                       capture_output=True, text=True, timeout=60, check=False)
+    assert p.returncode in (1, 2) and message in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_port_in_use_is_one_clear_line():
+    sock = bind(0)
+    port = sock.getsockname()[1]
+    try:
+        p = subprocess.run([sys.executable, "-m", "mjrules.cli", "play", "shangrao", "--no-browser", "--port", str(port)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    finally:
+        sock.close()
+    assert p.returncode == 2 and f"port {port} on 127.0.0.1 is in use" in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+
+
+# ---- in a real browser ---------------------------------------------------------------------------------------
+BROWSER_SEED = 7
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: .ci/run installs Debian's chromium package")
+        pytest.skip("the browser test needs Debian's chromium: apt-get install chromium")
+    return path
+
+
+def test_a_whole_hand_in_the_browser():
+    """`mjrules play` serves the page; the browser plays the hand by clicking (a win when offered, else the drawn
+    tile, else pass) until the result shows: each win's explanation with rule ids, the settlement summing to zero,
+    the same as the server's state."""
+    from playwright.sync_api import sync_playwright
+
+    chromium = _chromium()
+    shots = os.environ.get("MJRULES_SCREENSHOTS")
+    server = subprocess.Popen([sys.executable, "-m", "mjrules.cli", "play", "shangrao", "--seed", str(BROWSER_SEED),
+                               "--port", "0", "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert m, line + server.stderr.read()
+        url = m.group()
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(url)
+            page.wait_for_function("document.body.dataset.step !== '-1'")
+            if shots:
+                page.screenshot(path=str(Path(shots) / "play-turn.png"))
+            clicks, deadline = 0, time.monotonic() + 50
+            while page.get_attribute("body", "data-over") != "true":
+                assert time.monotonic() < deadline and clicks < 300, f"no end after {clicks} clicks"
+                step = page.get_attribute("body", "data-step")
+                page.wait_for_selector("#hand button[data-id], #actions button[data-id]")
+                state = page.evaluate("current")
+                target = person(state)
+                page.click(f"[data-id='{target}']")
+                clicks += 1
+                page.wait_for_function(f"document.body.dataset.step !== '{step}'")
+            assert clicks > 3
+            page.wait_for_selector("#result:not([hidden])")
+            if shots:
+                page.locator("#result").scroll_into_view_if_needed()
+                page.screenshot(path=str(Path(shots) / "play-result.png"), full_page=True)
+            state = page.evaluate("current")
+            nets = {row.get_attribute("data-seat"): int(row.locator("td[data-net]").get_attribute("data-net"))
+                    for row in page.locator("#settlement tbody tr").all()}
+            assert nets == state["result"]["payments"] and sum(nets.values()) == 0
+            wins = page.locator("#wins .win").all()
+            assert len(wins) == len(state["result"]["wins"]) >= 1
+            rules = page.locator("#wins td.rule").all_inner_texts()
+            assert rules and all(re.fullmatch(r"(SR-\d+ ?)+|-", r) for r in rules)
+            assert any(r != "-" for r in rules)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
