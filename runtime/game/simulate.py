@@ -74,7 +74,7 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
 
     for a in agents:
         make_agent(a, v, 0)  # an unknown name fails here, before any hand
-    opts = _check_options(v, options)
+    opts = check_options(v, options)
     folder = Path(out) if out is not None else None
     writer = _LogWriter(folder, compress) if folder is not None else None
     work = ((i, seed, agents, opts, writer is not None) for i in range(games))
@@ -117,7 +117,7 @@ def _take(rec: dict[str, Any], acc: Summary, writer: _LogWriter | None, bar: _Pr
     bar.tick()
 
 
-def _check_options(v: Any, options: dict | None) -> dict:
+def check_options(v: Any, options: dict | None) -> dict:
     """The option values given, checked against the spec's options (names and types)."""
     opts = dict(options or {})
     known = {o.name: o for o in v.options}
