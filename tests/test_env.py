@@ -221,3 +221,20 @@ def test_vector_env_steps_tables_at_once_and_deals_again():
     assert ended >= 8
     with pytest.raises(ValueError, match="one action per table"):
         v.step(np.zeros(3, dtype=int))
+
+
+def test_the_training_example_runs_small_and_learns(tmp_path):
+    """docs/examples/train_bc.py, tiny: it imitates the teacher better after training, and writes its plot."""
+    import importlib.util
+    from pathlib import Path
+
+    pytest.importorskip("matplotlib")
+    path = Path(__file__).resolve().parents[1] / "docs" / "examples" / "train_bc.py"
+    spec = importlib.util.spec_from_file_location("train_bc", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "curve.png"
+    got = mod.main(hands=30, epochs=2, eval_hands=5, out=str(out), quiet=True)
+    assert len(got["curve"]) == len(got["accuracy"]) == 3 and got["decisions"] > 100
+    assert got["accuracy"][2] > got["accuracy"][0] + 0.2
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
