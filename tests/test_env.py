@@ -11,10 +11,10 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-import mjrules  # noqa: E402
-import mjrules.env as menv  # noqa: E402
-from mjrules.compiler import SpecError  # noqa: E402
-from mjrules.game import IllegalAction  # noqa: E402
+import mjrules
+import mjrules.env as menv
+from mjrules.compiler import SpecError
+from mjrules.game import IllegalAction
 
 BASE = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu")
 # every base variant, and option values that change what a seat may do (an exchange, honour chows, wilds)
@@ -101,7 +101,7 @@ def test_an_aec_hand_is_the_games_hand_and_rewards_are_its_payments(variant):
     rng = np.random.default_rng(1)
     rewards = {a: 0.0 for a in e.possible_agents}
     for agent in e.agent_iter():
-        obs, r, term, trunc, _ = e.last()
+        obs, r, term, _, _ = e.last()
         rewards[agent] += r
         if term:
             e.step(None)
@@ -172,13 +172,13 @@ def test_render_is_text():
 @pytest.mark.parametrize("variant", ["shangrao", "sichuan_xuezhan"])
 def test_gym_env_plays_its_seat_against_agents(variant):
     g = menv.gym_env(variant, seat=2, opponents=["greedy", "random", "seeker"], seed=4, illegal="raise")
-    obs, info = g.reset()
+    obs, _ = g.reset()
     total, steps = 0.0, 0
     rng = np.random.default_rng(0)
     while True:
         assert g.game.to_act == 2 and obs["action_mask"].any()
         assert g.action_masks().tolist() == (obs["action_mask"] == 1).tolist()
-        obs, r, term, trunc, info = g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        obs, r, term, _, _ = g.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         total += r
         steps += 1
         if term:

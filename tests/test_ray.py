@@ -8,7 +8,6 @@ import json
 import sys
 
 import pytest
-
 from mjrules.cli import main
 from mjrules.game.simulate import simulate
 

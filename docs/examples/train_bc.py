@@ -14,10 +14,8 @@ import time
 from typing import Any
 
 import numpy as np
-
 from mjrules.env import gym_env
 from mjrules.game import GreedyAgent
-
 
 OPPONENTS = "random"
 

@@ -19,10 +19,10 @@ from ..extras import require
 require("gymnasium", "rl", "mjrules.env")
 require("pettingzoo", "rl", "mjrules.env")
 
-from .aec import MahjongEnv  # noqa: E402
-from .encoding import Encoding  # noqa: E402
-from .single import MahjongGymEnv  # noqa: E402
-from .vector import MahjongVectorEnv  # noqa: E402
+from .aec import MahjongEnv
+from .encoding import Encoding
+from .single import MahjongGymEnv
+from .vector import MahjongVectorEnv
 
 
 def raw_env(variant: Any, *, seed: int | None = None, render_mode: str | None = None, backend: str | None = None,

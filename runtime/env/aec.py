@@ -8,7 +8,7 @@ raises mjrules.game.IllegalAction (a ValueError) and changes nothing.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from pettingzoo import AECEnv
@@ -36,8 +36,8 @@ def check_render_mode(mode: str | None, modes: list[str]) -> str | None:
 class MahjongEnv(AECEnv):
     """A PettingZoo AEC environment of one variant (made by mjrules.env.env or raw_env)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "mjrules_v0", "is_parallelizable": False,
-                "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "mjrules_v0",
+                                          "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, variant: Any, *, seed: int | None = None, render_mode: str | None = None,
                  backend: str | None = None, **options: Any):

@@ -136,8 +136,7 @@ class Encoding:
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
         out[:] = flat[self.gather]
-        if out[self.streak_at] > STREAK_CAP:
-            out[self.streak_at] = STREAK_CAP
+        out[self.streak_at] = min(out[self.streak_at], STREAK_CAP)
         return out
 
     def mask(self, game: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:

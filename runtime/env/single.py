@@ -12,7 +12,7 @@ an agent still learning the mask, keeps playing); `illegal="raise"` raises mjrul
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
@@ -30,7 +30,7 @@ MAX_REDEALS = 100
 class MahjongGymEnv(gymnasium.Env):
     """One seat of a variant against agents (made by mjrules.env.gym_env)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, variant: Any, *, seat: int = 0, opponents: Any = "greedy", seed: int | None = None,
                  render_mode: str | None = None, illegal: str = "random", backend: str | None = None,

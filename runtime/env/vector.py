@@ -7,7 +7,7 @@ its next hand in that step, with the last observation of the ended hand in `info
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -19,7 +19,7 @@ from .single import MahjongGymEnv
 class MahjongVectorEnv(VectorEnv):
     """`num_envs` tables of one variant, the learner at `seat` of each (made by mjrules.env.vector_env)."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, variant: Any, num_envs: int, *, seat: int = 0, opponents: Any = "greedy",
                  seed: int | None = None, illegal: str = "random", backend: str | None = None, **options: Any):
