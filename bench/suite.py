@@ -19,6 +19,11 @@ on fewer hands and loops) it measures, on deterministic hands generated legal fo
    beside riichienv's RiichiEnv("4p-red-single") stepped by its own Python RandomAgent in the same run (a peer;
    the row is skipped where riichienv is not installed);
 
+5. the environments of mjrules.env (where the rl extra is installed; bench/rl.py): AEC steps per second on one
+   table with random legal actions, beside riichienv's environment stepped by its RandomAgent (decisions per
+   second), and a vector of 64 tables (learner steps and all seats' decisions per second); and, for the first
+   variant, simulate's hands per second on a local Ray of 2 CPUs against --jobs 2 (where Ray is installed);
+
 and, in the same run, on the same hands without wilds, the `mahjong` package's `Agari().is_agari` and
 `Shanten().calculate_shanten` (Tenhou 34-order), reported as speed-ups (is_agari time / native time).
 Also: `import mjrules` plus loading a compiled variant (in a fresh subprocess) and the memory of the
@@ -46,7 +51,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import play
+from . import play, rl
 
 SCHEMA = "mjrules-bench/1"
 BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu")
@@ -90,13 +95,13 @@ def settings(quick: bool, repeats: int | None) -> dict[str, Any]:
              "waits_hands": {"native": 6, "reference": 1}, "new_hands": {"native": 6, "reference": 1},
              "sim": {"native": {"random": 20, "greedy": 2, "python": 10},
                      "reference": {"random": 1, "greedy": 1, "python": 1}},
-             "import_runs": 1, "scaling_rows": 20_000}
+             "import_runs": 1, "scaling_rows": 20_000, "env_steps": 300, "vector_steps": 5, "ray_hands": 40}
     else:
         s = {"repeats": 5, "hands": {"native": 40, "reference": 10}, "budget": {"native": 0.1, "reference": 0.0},
              "waits_hands": {"native": 100, "reference": 10}, "new_hands": {"native": 200, "reference": 2},
              "sim": {"native": {"random": 1000, "greedy": 200, "python": 500},
                      "reference": {"random": 3, "greedy": 1, "python": 2}},
-             "import_runs": 5, "scaling_rows": 200_000}
+             "import_runs": 5, "scaling_rows": 200_000, "env_steps": 5000, "vector_steps": 100, "ray_hands": 2000}
     if repeats is not None:
         s["repeats"] = max(1, repeats)
     return s
@@ -464,6 +469,45 @@ def bench_riichienv(cfg: dict[str, Any], note: Callable[[str], None]) -> dict[st
             "kyoku_per_s": spread(play.rates(fn, k, cfg["repeats"]))}
 
 
+def bench_envs(variant: str, cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
+    """The AEC and vector environment rows of one variant; {"available": False} without the rl extra."""
+    aec = rl.aec_steps(variant, cfg["env_steps"])
+    vec = rl.vector_steps(variant, cfg["vector_steps"])
+    if aec is None or vec is None:
+        return {"available": False}
+    reps = cfg["repeats"]
+    note(f"{variant}: AEC environment, {cfg['env_steps']} steps")
+    a = [aec() for _ in range(reps)]
+    note(f"{variant}: vector environment, 64 tables x {cfg['vector_steps']} steps")
+    v = [vec() for _ in range(reps)]
+    return {"available": True, "aec_steps": cfg["env_steps"], "aec_steps_per_s": spread(a), "vector_tables": 64,
+            "vector_steps": cfg["vector_steps"], "vector_steps_per_s": spread([x for x, _ in v]),
+            "vector_decisions_per_s": spread([y for _, y in v])}
+
+
+def bench_riichienv_env(cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
+    """riichienv's environment, decisions per second; {"available": False} where it is not installed."""
+    got = rl.riichienv_steps(cfg["env_steps"])
+    if got is None:
+        return {"available": False}
+    run, ver = got
+    encoded, _ = rl.riichienv_steps(cfg["env_steps"], encode=True)
+    note(f"riichienv {ver}: its environment, {cfg['env_steps']} decisions")
+    return {"available": True, "version": ver, "steps": cfg["env_steps"],
+            "steps_per_s": spread([run() for _ in range(cfg["repeats"])]),
+            "encoded_steps_per_s": spread([encoded() for _ in range(cfg["repeats"])])}
+
+
+def bench_ray(variant: str, cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
+    """simulate on a local Ray of 2 CPUs against --jobs 2; {"available": False} where Ray is not installed."""
+    note(f"{variant}: simulate on a local Ray of 2 CPUs and with --jobs 2, {cfg['ray_hands']} hands")
+    got = rl.ray_against_jobs(variant, cfg["ray_hands"], cfg["repeats"])
+    if got.get("available"):
+        got["ray_hands_per_s"] = spread(got["ray_hands_per_s"])
+        got["jobs_hands_per_s"] = spread(got["jobs_hands_per_s"])
+    return got
+
+
 def bench_mahjong(eng: Any, by_class: dict[str, list], native_us: dict[str, float], cfg: dict[str, Any],
                   note: Callable[[str], None]) -> dict[str, Any]:
     """The `mahjong` package on the same hands without wilds; speed-up = its time / our native time."""
@@ -561,8 +605,11 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         vres["mahjong"] = bench_mahjong(engines["native"], hands[0], native_us, cfg, note)
         note(f"{name}: import + load in a subprocess")
         vres["import_load"] = bench_import_load(name, cfg["import_runs"])
+        vres["env"] = bench_envs(name, cfg, note)
         result["variants"][name] = vres
     result["riichienv"] = bench_riichienv(cfg, note)
+    result["riichienv_env"] = bench_riichienv_env(cfg, note)
+    result["ray"] = bench_ray(variants[0], cfg, note)
     result["tables"] = table_memory()
     machine["end"] = machine_speed(1 if quick else 5)
     result["machine_python_add_ns"] = machine
@@ -656,6 +703,24 @@ def render(r: dict[str, Any]) -> str:
                              f"agree {row['agree']}/{row['hands']}{tgt}")
         else:
             lines.append("  mahjong package not installed: comparison skipped (pip install 'mjrules[bench]')")
+        env = v.get("env") or {}
+        if env.get("available"):
+            lines.append(f"  {'env steps/s, AEC, one table, random legal actions':<{w}}"
+                         f"{_fmt(env['aec_steps_per_s']):>36}")
+            peer = r.get("riichienv_env") or {}
+            if peer.get("available"):
+                ours = env["aec_steps_per_s"]["median"]
+                lines.append(f"    riichienv {peer['version']} RiichiEnv('4p-red-single'), its RandomAgent: "
+                             f"{_fmt(peer['steps_per_s'])} decisions/s (mjrules/riichienv "
+                             f"{ours / peer['steps_per_s']['median']:.2f}x); with encode(): "
+                             f"{_fmt(peer['encoded_steps_per_s'])} ({ours / peer['encoded_steps_per_s']['median']:.2f}x)")
+            else:
+                lines.append("    riichienv not installed: peer row skipped (pip install 'mjrules[bench]')")
+            label = f"env steps/s, vector of {env['vector_tables']} tables"
+            lines.append(f"  {label:<{w}}{_fmt(env['vector_steps_per_s']):>36}  "
+                         f"all seats' decisions/s {_fmt(env['vector_decisions_per_s'])}")
+        elif "env" in v:
+            lines.append("  environments not installed: env rows skipped (pip install 'mjrules[rl]')")
         il = v["import_load"]
         lines.append(f"  {'import mjrules + load (subprocess), s':<{w}}{_fmt(il['seconds'], digits=3):>36}"
                      f"{'':>36}  {_target('import_load')} {_mark(il['pass'])}")
@@ -664,6 +729,13 @@ def render(r: dict[str, Any]) -> str:
     lines.append(f"lookup tables: suit tables {t['suit_tables_bytes']:,} B + honour/powers {t['other_tables_bytes']} B "
                  f"+ derived at load {t['derived_tables_bytes']:,} B "
                  f"= {t['total_mb']} MB  {_target('tables')} {_mark(t['pass'])}")
+    ray = r.get("ray")
+    if ray and ray.get("available"):
+        lines.append(f"simulate {ray['variant']}, {ray['hands']} hands, random agents: a local Ray {ray['version']} of "
+                     f"{ray['cpus']} CPUs {_fmt(ray['ray_hands_per_s'])} hands/s, --jobs {ray['cpus']} "
+                     f"{_fmt(ray['jobs_hands_per_s'])} hands/s (Ray started in {ray['start_s']} s)")
+    elif ray is not None:
+        lines.append("ray not installed: the Ray row skipped (pip install 'mjrules[ray]')")
     lines.append(f"measured in {r['seconds']} s")
     return "\n".join(lines)
 

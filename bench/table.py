@@ -134,6 +134,22 @@ def markdown(r: dict[str, Any]) -> str:
         theirs = peer["kyoku_per_s"]["median"]
         out.append('| riichienv `RiichiEnv("4p-red-single")` stepped by its Python `RandomAgent`, kyoku/s | | '
                    + " | ".join(f"{_num(theirs)} (mjrules {mine[n] / theirs:.1f}x)" for n in names) + " |")
+    envs = {n: r["variants"][n].get("env") or {} for n in names}
+    if any(e.get("available") for e in envs.values()):   # the rl extra's rows (runs since mjrules.env)
+        cell = lambda key: " | ".join(f"{_num(e[key]['median'])}" if e.get("available") else "-"
+                                      for e in envs.values())
+        out.append("| `mjrules.env` AEC steps/s, one table, random legal actions | | " + cell("aec_steps_per_s") + " |")
+        out.append("| `mjrules.env` vector of 64 tables, learner steps/s | | " + cell("vector_steps_per_s") + " |")
+        peer = r.get("riichienv_env") or {}
+        if peer.get("available"):
+            out.append('| riichienv `RiichiEnv("4p-red-single")` decisions/s (with `encode()`) | | '
+                       + " | ".join(f"{_num(peer['steps_per_s']['median'])} "
+                                    f"({_num(peer['encoded_steps_per_s']['median'])})" for _ in names) + " |")
+    ray = r.get("ray") or {}
+    if ray.get("available"):
+        out.append(f"| `simulate --ray` on a local Ray of {ray['cpus']} CPUs / `--jobs {ray['cpus']}`, hands/s | | "
+                   + " | ".join(f"{_num(ray['ray_hands_per_s']['median'])} / {_num(ray['jobs_hands_per_s']['median'])}"
+                                if n == ray["variant"] else "" for n in names) + " |")
     m = r.get("machine_python_add_ns") or {}
     speed = (f"; a pure-Python addition took {m['start']['median']:.1f} ns at the start and "
              f"{m['end']['median']:.1f} at the end" if m.get("start") and m.get("end") else "")

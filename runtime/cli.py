@@ -278,6 +278,7 @@ def _out_problem(path: str, folder: bool) -> str | None:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .compiler import SpecError
+    from .extras import MissingExtra
     from .game.simulate import parse_option, simulate
 
     agents = args.agents.split(",") if args.agents else None
@@ -288,11 +289,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         options = dict(parse_option(o) for o in args.option or ())
         summary = simulate(args.variant, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
                            backend=args.backend, options=options, compress=args.compress,
-                           progress=not args.json and not args.quiet)
+                           progress=not args.json and not args.quiet, ray=args.ray)
     except SpecError as e:
         return _spec_error(e, args.json)
-    except ValueError as e:
+    except (ValueError, MissingExtra) as e:
         return _input_error(e, args.json)
+    except ConnectionError as e:   # no Ray cluster at --ray's address
+        return _fail(args, f"--ray {args.ray}: {e}", EXIT_INPUT)
     if args.json:
         print(json.dumps(summary, ensure_ascii=False, indent=1))
         return EXIT_OK
@@ -559,6 +562,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", help="one per seat, e.g. greedy,greedy,random,random (default: all random)")
     p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1,
                    help="parallel processes; results do not depend on it")
+    p.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                   help="play the hands on a Ray cluster: a new local one (of --jobs CPUs, default all), or the one "
+                        "at ADDRESS ('auto', 'ray://host:10001'); the same numbers as a local run "
+                        "(pip install 'mjrules[ray]')")
     p.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="an option of the spec, e.g. --option kong_points=true (repeatable)")
     p.add_argument("--out", help="folder for logs.jsonl and summary.json (logs streamed as hands finish)")

@@ -106,3 +106,37 @@ def test_riichienv_peer(quick):
         return
     assert peer["available"] and peer["kyoku"] > 0
     _stat(peer["kyoku_per_s"])
+
+
+def _installed(module):
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
+def test_environment_rows(quick):
+    """The AEC and vector environments' steps per second, riichienv's environment beside them, and Ray against
+    --jobs, where their packages are installed (each row skipped with {"available": False} where not)."""
+    from mjrules.bench import render
+
+    env = quick["variants"]["shangrao"]["env"]
+    if not (_installed("pettingzoo") and _installed("gymnasium")):
+        assert env == {"available": False}
+    else:
+        for key in ("aec_steps_per_s", "vector_steps_per_s", "vector_decisions_per_s"):
+            _stat(env[key])
+        assert env["vector_decisions_per_s"]["median"] > env["vector_steps_per_s"]["median"]   # 4 seats decide
+        assert "env steps/s, AEC, one table" in render(quick)
+    peer = quick["riichienv_env"]
+    if _installed("riichienv"):
+        _stat(peer["steps_per_s"])
+        _stat(peer["encoded_steps_per_s"])
+    else:
+        assert peer == {"available": False}
+    ray = quick["ray"]
+    if _installed("ray"):
+        _stat(ray["ray_hands_per_s"])
+        _stat(ray["jobs_hands_per_s"])
+        assert ray["hands"] > 0 and ray["start_s"] > 0 and "a local Ray" in render(quick)
+    else:
+        assert ray == {"available": False}

@@ -28,28 +28,32 @@ def observe(g: Any, seat: int) -> dict[str, Any]:
     """The observation of `seat` in game g."""
     n = g.n
     order = [(seat + i) % n for i in range(n)]
-    hand = np.frombuffer(bytes(g.seats[seat].counts), dtype=np.int8).copy()
-    melds = np.zeros((n, N_KINDS), dtype=np.int8)
-    discards = np.zeros((n, N_KINDS), dtype=np.int8)
-    flowers = np.zeros((n, N_KINDS), dtype=np.int8)
+    hand = np.frombuffer(bytearray(g.seats[seat].counts), dtype=np.int8)
+    # every plane is filled as bytes, then viewed as NumPy arrays (element-wise NumPy writes cost more than the
+    # bytes' worth of work)
+    melds = bytearray()
+    discards = bytearray(n * N_KINDS)
+    flowers = bytearray(n * N_KINDS)
     for i, p in enumerate(order):
         s = g.seats[p]
-        melds[i] = np.frombuffer(bytes(s.meld_counts), dtype=np.int8)
+        melds += s.meld_counts
+        at = i * N_KINDS
         for k in s.discards:
-            discards[i, k] += 1
+            discards[at + k] += 1
         for k in s.flowers:
-            flowers[i, k] += 1
-    wild = np.zeros(N_KINDS, dtype=np.int8)
+            flowers[at + k] += 1
+    wild = bytearray(N_KINDS)
     if g.wild >= 0:
         wild[g.wild] = 1
     if g.wild2 >= 0:
         wild[g.wild2] = 1
-    indicator = np.zeros(N_KINDS, dtype=np.int8)
+    indicator = bytearray(N_KINDS)
     if g.indicator >= 0 and not g.indicator_taken:
         indicator[g.indicator] = 1
-    claim = np.zeros(N_KINDS, dtype=np.int8)
-    if g.claim_tile >= 0:
-        claim[g.claim_tile] = 1
+    claim = bytearray(N_KINDS)
+    k = g.claim_tile
+    if k >= 0:
+        claim[k] = 1
     to_act = g.to_act
     facts = [0, (g.dealer - seat) % n, (to_act - seat) % n if to_act >= 0 else -1, g.phase, g.drawable,
              g.dealer_streak]
@@ -59,5 +63,9 @@ def observe(g: Any, seat: int) -> dict[str, Any]:
     ids = g.legal_ids(seat)
     if ids:
         legal[ids] = True
-    return {"hand": hand, "melds": melds, "discards": discards, "flowers": flowers, "wild": wild,
-            "indicator": indicator, "claim_tile": claim, "facts": np.array(facts, dtype=np.int32), "legal": legal}
+    i8 = np.int8
+    return {"hand": hand, "melds": np.frombuffer(melds, dtype=i8).reshape(n, N_KINDS),
+            "discards": np.frombuffer(discards, dtype=i8).reshape(n, N_KINDS),
+            "flowers": np.frombuffer(flowers, dtype=i8).reshape(n, N_KINDS),
+            "wild": np.frombuffer(wild, dtype=i8), "indicator": np.frombuffer(indicator, dtype=i8),
+            "claim_tile": np.frombuffer(claim, dtype=i8), "facts": np.array(facts, dtype=np.int32), "legal": legal}

@@ -1,5 +1,6 @@
-"""Simulation: many seeded hands, in parallel processes, summarised; the same seed gives the same numbers
-whatever the number of jobs (hand i always has seed hand_seed(seed, i) and dealer i mod players).
+"""Simulation: many seeded hands, in parallel processes or on a Ray cluster, summarised; the same seed gives the
+same numbers whatever the number of jobs or workers (hand i always has seed hand_seed(seed, i) and dealer i mod
+players, and hands are summarised in hand order whoever played them).
 
 With `out`, every hand's log is streamed to `logs.jsonl` (or `logs.jsonl.gz`) as hands finish, in hand order,
 through a temporary file renamed at the end; the summary is accumulated hand by hand, so memory stays flat in
@@ -21,6 +22,7 @@ from typing import IO, Any
 from .play import log_lines, play_hand
 
 _ENGINE: Any = None
+_ENGINE_KEY: Any = None
 
 
 def hand_seed(seed: int, i: int) -> int:
@@ -29,10 +31,11 @@ def hand_seed(seed: int, i: int) -> int:
 
 
 def _init(spec: str, backend: str | None) -> None:
-    global _ENGINE
+    global _ENGINE, _ENGINE_KEY
     from ..engine import load
 
     _ENGINE = load(spec, backend=backend)
+    _ENGINE_KEY = (spec, backend)
 
 
 def _play(args: tuple[int, int, list[str], dict, bool]) -> dict[str, Any]:
@@ -57,9 +60,11 @@ def _worker_init(spec: str, backend: str | None) -> None:
 
 def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None = None, jobs: int = 1,
              out: str | Path | None = None, backend: str | None = None, options: dict | None = None,
-             progress: bool = False, compress: bool = False) -> dict[str, Any]:
+             progress: bool = False, compress: bool = False, ray: str | bool | None = None) -> dict[str, Any]:
     """Play `games` hands of a variant and summarise them; with `out` (a folder), write logs.jsonl (gzipped
-    with compress) and summary.json there."""
+    with compress) and summary.json there. `ray` plays the hands on a Ray cluster: True (or "") for the one
+    already initialised in this process, else a new local one (of `jobs` CPUs when jobs > 1), or an address
+    ("auto", "ray://host:10001"); the numbers are the same as a local run's."""
     if not isinstance(games, int) or isinstance(games, bool) or games < 0:
         raise ValueError(f"games must be a whole number 0 or more, not {games!r}")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
@@ -81,8 +86,13 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     acc = Summary(v, agents, seed)
     t0 = time.perf_counter()
     bar = _Progress(games, progress)
+    cluster = None
     try:
-        if jobs > 1 and games > 1:
+        if ray is not None and ray is not False:
+            cluster = _RayCluster(ray, jobs)
+            for rec in cluster.records(spec, backend, list(work), games):
+                _take(rec, acc, writer, bar)
+        elif jobs > 1 and games > 1:
             import multiprocessing as mp
 
             ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
@@ -98,6 +108,8 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
         raise
     finally:
         bar.done()
+        if cluster is not None:
+            cluster.close()
     elapsed = time.perf_counter() - t0
     summary = acc.result()
     summary["seconds"] = round(elapsed, 3)
@@ -108,6 +120,54 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     if writer is not None:
         writer.finish(summary)
     return summary
+
+
+def play_chunk(spec: str, backend: str | None, items: list[tuple]) -> list[dict[str, Any]]:
+    """Play some hands of a simulation (a Ray task: the worker loads the variant once and keeps it)."""
+    if _ENGINE_KEY != (spec, backend):
+        _init(spec, backend)
+    return [_play(w) for w in items]
+
+
+class _RayCluster:
+    """Hands played as Ray tasks, in chunks, a bounded number in flight; records come back in hand order."""
+
+    def __init__(self, address: str | bool, jobs: int):
+        from ..extras import require
+
+        self.ray = ray = require("ray", "ray", "simulate --ray")
+        self.started = False
+        if address is True or address == "":
+            if ray.is_initialized():
+                return
+            address = None
+        if not ray.is_initialized():
+            import logging
+
+            ray.init(address=address or None, num_cpus=jobs if jobs > 1 and not address else None,
+                     include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+            self.started = True
+
+    def records(self, spec: str, backend: str | None, work: list[tuple], games: int) -> Any:
+        ray = self.ray
+        if os.path.exists(spec):
+            spec = os.path.abspath(spec)   # the workers' folder may not be ours
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = max(1, min(256, games // (workers * 8)))
+        chunks = [work[i:i + size] for i in range(0, len(work), size)]
+        task = ray.remote(play_chunk)
+        ahead = 4 * workers
+        refs = [task.remote(spec, backend, c) for c in chunks[:ahead]]
+        for i in range(len(chunks)):
+            recs = ray.get(refs[i])
+            refs[i] = None
+            if i + ahead < len(chunks):
+                refs.append(task.remote(spec, backend, chunks[i + ahead]))
+            yield from recs
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
 
 
 def _take(rec: dict[str, Any], acc: Summary, writer: _LogWriter | None, bar: _Progress) -> None:

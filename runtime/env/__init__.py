@@ -1,0 +1,60 @@
+"""Reinforcement-learning environments for any variant, on the game's step API (needs `pip install 'mjrules[rl]'`).
+
+    from mjrules.env import env, gym_env, vector_env
+
+    e = env("shangrao", seed=0)                      # PettingZoo AEC: every seat an agent
+    g = gym_env("sichuan_xuezhan", seat=0, opponents="greedy", seed=0)   # Gymnasium: one seat against agents
+    v = vector_env("guangdong_tuidaohu", 64, opponents="random", seed=0)  # 64 tables at once, NumPy batches
+
+A variant is a shipped name, a .mj path or a loaded engine; keyword arguments beyond the environment's own are
+the spec's options (`env("sichuan_xuezhan", huan_san_zhang=True)`). Observations and action spaces are derived
+from the variant (mjrules.env.encoding); rewards are the settlement's net payments at the end of the hand.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..extras import require
+
+require("gymnasium", "rl", "mjrules.env")
+require("pettingzoo", "rl", "mjrules.env")
+
+from .aec import MahjongEnv
+from .encoding import Encoding
+from .single import MahjongGymEnv
+from .vector import MahjongVectorEnv
+
+
+def raw_env(variant: Any, *, seed: int | None = None, render_mode: str | None = None, backend: str | None = None,
+            **options: Any) -> MahjongEnv:
+    """The AEC environment of a variant, without PettingZoo's wrappers (the fastest to step)."""
+    return MahjongEnv(variant, seed=seed, render_mode=render_mode, backend=backend, **options)
+
+
+def env(variant: Any, *, seed: int | None = None, render_mode: str | None = None, backend: str | None = None,
+        **options: Any) -> Any:
+    """The AEC environment of a variant, wrapped the PettingZoo way (order enforced: reset before step)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, seed=seed, render_mode=render_mode, backend=backend,
+                                                  **options))
+
+
+def gym_env(variant: Any, seat: int = 0, opponents: Any = "greedy", *, seed: int | None = None,
+            render_mode: str | None = None, illegal: str = "random", backend: str | None = None,
+            **options: Any) -> MahjongGymEnv:
+    """A Gymnasium environment: `seat` played by the learner, the others by `opponents` (a built-in agent's name,
+    an agent object, or one per other seat)."""
+    return MahjongGymEnv(variant, seat=seat, opponents=opponents, seed=seed, render_mode=render_mode,
+                         illegal=illegal, backend=backend, **options)
+
+
+def vector_env(variant: Any, num_envs: int, seat: int = 0, opponents: Any = "greedy", *, seed: int | None = None,
+               illegal: str = "random", backend: str | None = None, **options: Any) -> MahjongVectorEnv:
+    """`num_envs` single-seat tables stepped at once (a Gymnasium VectorEnv, same-step autoreset)."""
+    return MahjongVectorEnv(variant, num_envs, seat=seat, opponents=opponents, seed=seed, illegal=illegal,
+                            backend=backend, **options)
+
+
+__all__ = ["Encoding", "MahjongEnv", "MahjongGymEnv", "MahjongVectorEnv", "env", "gym_env", "raw_env",
+           "vector_env"]
