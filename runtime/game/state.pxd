@@ -125,7 +125,8 @@ cdef class Game:
     cdef object _action_detail(self, int a, int seat)
     cdef int _kong_kind(self, int seat, int k)
     cpdef int action_id(self, object action, int seat=*)
-    @cython.locals(r=Rules, s=Seat, acts=list, discards=list, forced=list, counts=bytearray, k=int, c=int, fours=bint)
+    @cython.locals(r=Rules, s=Seat, acts=list, discards=list, forced=list, counts=bytearray, k=int, c=int, fours=bint,
+                   df="unsigned long long")
     cdef _turn(self, int seat, int drawn, int source)
     cdef str _self_win_by(self, int seat)
     @cython.locals(s=Seat)

@@ -708,18 +708,20 @@ class Game:
         s = self.seats[seat]
         acts = []
         discards = []
+        forced = []
         counts = s.counts
+        df = s.df_mask    # a declaration's kinds: while the seat holds one, it discards those first
         fours = False
         for k in range(N_KINDS):
             c = counts[k]
             if c:
                 discards.append(DISCARD + k)
+                if df and (df >> k) & 1:
+                    forced.append(DISCARD + k)
                 if c == 4:
                     fours = True
-        if s.df_mask:  # a declaration: tiles of the chosen group go first
-            forced = [a for a in discards if (s.df_mask >> (a - DISCARD)) & 1]
-            if forced:
-                discards = forced
+        if forced:
+            discards = forced
         if source != SRC_CLAIM:
             if self._self_wins(seat):
                 acts.append(WIN)
@@ -755,7 +757,7 @@ class Game:
         if extra >= 0 and (mask >> extra) & 1:
             return True
         for k in range(N_KINDS):
-            if (s.counts[k] or s.meld_counts[k]) and (mask >> k) & 1:
+            if (mask >> k) & 1 and (s.counts[k] or s.meld_counts[k]):
                 return True
         return False
 
