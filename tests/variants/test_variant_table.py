@@ -615,6 +615,17 @@ ROWS = [
         shangrao=no("does not allow"), fuzhou_jiangxi=None, fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=NO,
         why="GD-04: no discard win (and 四鬼胡牌 is declared on one's own turn, GD-07); SR-11 refuses the discard"),
+    row("wind-indicator-cycle", "123m456m789p234s5z1z*", "5z", indicator="4z",
+        shangrao=(True, "平胡", 4, {"宝调"}), fuzhou_jiangxi=None, fuzhou_fujian=None,
+        sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 2),
+        why="the winds cycle 北 -> 東 (SR-08, GD-05): 4z flipped makes 1z the 宝/鬼. SR: four sets and a lone 宝 "
+            "before the draw win on every kind: 平胡 宝调 4 (1z 5z at face is no pair, so 婺源 agrees). GD: the 鬼 "
+            "pairs the 5z: 鸡胡 2. JX, SC: no wilds; FJ: 14 tiles"),
+    row("dragon-indicator-cycle", "123m456m789p234s1z5z*", "1z", indicator="7z",
+        shangrao=(True, "平胡", 4, {"宝调"}), fuzhou_jiangxi=None, fuzhou_fujian=None,
+        sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 2),
+        why="the dragons cycle 中 發 白 -> 中 (SR-08, GD-05): 7z flipped makes 5z the 宝/鬼. SR: lone 宝 before the "
+            "draw: 宝调 4. GD: the 鬼 pairs the 1z: 鸡胡 2. JX, SC: no wilds; FJ: 14 tiles"),
 ]
 
 
