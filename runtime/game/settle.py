@@ -201,6 +201,46 @@ class TableEnv(GameEnv):
         super().__init__(t)
 
 
+# the facts of a claimant the game knows before it looks at any tile: the bits of Rules.discard_win's index
+DISCARD_WIN_FACTS = ("first_turn", "first_discard", "is_dealer", "declared_ready", "after_kong")
+
+
+class _ClaimFacts(Env):
+    def __init__(self, facts: dict[str, Any], options: dict[str, Any]):
+        self.facts, self.options = facts, options
+
+    def var(self, name: str) -> Any:
+        return self.facts[name]
+
+    def opt(self, name: str) -> Any:
+        return self.options[name]
+
+
+def discard_win_mask(v: Variant, options: dict[str, Any]) -> int:
+    """The spec's `win_on_discard` condition as a mask over DISCARD_WIN_FACTS' combinations (bit i: the combination
+    whose j-th fact is bit j of i): 0 when it never allows a win on a discard; every bit set where it reads anything
+    else (the full judge decides). The game asks it before it tests a claimant's tiles: in 上饶-like specs, most
+    discards can never be won on."""
+    e = v.claims.win_on_discard
+    if e is None:
+        return 0
+    full = (1 << (1 << len(DISCARD_WIN_FACTS))) - 1
+    if not isinstance(e, Expr) or not e.names("var") <= set(DISCARD_WIN_FACTS) | {"win_by"} or e.names("call") \
+            or e.names("ref"):
+        return full
+    mask = 0
+    for i in range(1 << len(DISCARD_WIN_FACTS)):
+        facts: dict[str, Any] = {n: bool(i >> j & 1) for j, n in enumerate(DISCARD_WIN_FACTS)}
+        facts["win_by"] = "discard"
+        try:
+            ok = evaluate(e, _ClaimFacts(facts, options))
+        except (KeyError, ValueError, TypeError, ArithmeticError):
+            return full
+        if ok:
+            mask |= 1 << i
+    return mask
+
+
 _RETAIN_VARS = frozenset({"kongs_exposed", "kongs_concealed", "kongs", "dealer", "dealer_streak"})
 _PURE_OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "eq", "ne", "lt", "le", "gt",
                        "ge", "neg", "not", "and", "or", "if", "in", "max", "min"})

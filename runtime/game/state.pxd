@@ -81,6 +81,7 @@ cdef class Rules:
     cdef public dict options, overrides, rob_shapes
     cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, wild_kinds, chi_from, final_round, retain_const
     cdef public int horse_count
+    cdef public unsigned long long discard_win
     cdef public list tiles, copies, playable, rounds, wild_of, wild2_of, priority, rob_order, pre, horse_seat
     cdef public bytearray scored, at_once
     cdef public bint leave
@@ -152,6 +153,8 @@ cdef class Game:
     cdef _open_claims(self)
     @cython.locals(r=Rules, s=Seat, c=bytearray, lo_ok=int, hi=int, bits=int)
     cdef int _calls(self, int p, int d, int k) except -1
+    @cython.locals(i=int)
+    cdef bint _may_win_on_discard(self, Seat s, int p)
     cdef bint _chi_ok(self, bytearray c, int a, int b, int lo, int hi)
     cdef bint _no_call(self, int k)
     cdef bint _locked(self, int seat)

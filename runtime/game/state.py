@@ -316,6 +316,7 @@ class Rules:
         self.at_once = bytearray(3)
         for i, kind in enumerate(KONG_KINDS):
             self.at_once[i] = kind in v.settlement.at_once
+        self.discard_win = settle.discard_win_mask(v, opts)   # who may win on a discard, by settle.DISCARD_WIN_FACTS
         self.fit = engine.fit_test(options)
         self.shape = self.fit if isinstance(self.fit, ShapeTest) else None   # the kernel's: a C call, compiled
         self.wins = engine.wins
@@ -878,7 +879,7 @@ class Game:
                 s = self.seats[p]
                 if s.out:
                     continue
-                win = not s.ron_blocked and self._may_win_on(s, k) \
+                win = not s.ron_blocked and self._may_win_on_discard(s, p) and self._may_win_on(s, k) \
                     and r.wins(self._situation(p, k, "discard", d, self.ld_first))
                 calls = 0
                 if not (last and r.last_discard_win_only) and not self._locked(p):
@@ -903,6 +904,21 @@ class Game:
             self.ask_seats(seats, legal)
         else:
             self._next_draw((d + 1) % n)
+
+    def _may_win_on_discard(self, s: Seat, p: int) -> bool:
+        """May the spec's win_on_discard allow seat p a win on this discard, by the facts known before its tiles?"""
+        i = 0
+        if s.first_turn:
+            i |= 1
+        if self.ld_first:
+            i |= 2
+        if p == self.dealer:
+            i |= 4
+        if s.declared_ready:
+            i |= 8
+        if self.ld_after_kong:
+            i |= 16
+        return (self.r.discard_win >> i) & 1 != 0
 
     def _calls(self, p: int, d: int, k: int) -> int:
         """The claims other than a win seat p may make on kind k discarded by d, as bits: 1 an exposed kong, 2 pon,
