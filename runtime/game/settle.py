@@ -139,6 +139,8 @@ def _ready(g: Any, seat: int) -> bool:
     s = g.seats[seat]
     if s.nw_mask and g.holds(seat, s.nw_mask):  # it may not win holding these (a declaration): not ready
         return False
+    if not g.may_be_ready(seat):   # no tile's shape fits: not ready, without building the situation
+        return False
     try:
         return bool(g.engine.ready(_pre_draw(g, seat)))
     except ValueError:  # a hand of another size (it won, say): not ready

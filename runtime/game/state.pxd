@@ -199,6 +199,8 @@ cdef class Game:
     cdef _draw_game(self, str why)
     cdef _finish(self)
     cpdef bint holds(self, int seat, object mask)
+    @cython.locals(s=Seat, k=int)
+    cpdef bint may_be_ready(self, int seat) except -1
     cpdef list hand(self, int seat)
     cpdef list choices(self)
     cpdef Game copy(self)

@@ -1392,6 +1392,15 @@ class Game:
         """Does the seat hold, concealed or in its melds, a kind of the bit mask `mask`?"""
         return self._holds(self.seats[seat], mask, -1)
 
+    def may_be_ready(self, seat: int) -> bool:
+        """False only when no tile added to the seat's hand can complete it, by the back end's shape test (the
+        cheap test before a settlement asks the engine whether the hand is ready)."""
+        s = self._seat(seat)
+        for k in self.r.playable:
+            if self._fits(s, k):
+                return True
+        return False
+
     def hand(self, seat: int) -> list[int]:
         """Seat's concealed tiles, as sorted kinds."""
         return _tiles_of(self._seat(seat).counts)
