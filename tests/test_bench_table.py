@@ -41,7 +41,7 @@ def test_the_caption_says_what_kind_of_run():
     full = markdown(dict(RESULT, quick=False))
     assert "quick" not in full and "`mjrules bench --json`" in full
     r = copy.deepcopy(RESULT)
-    r["riichienv"] = {"available": False}
+    r["riichienv"] = r["riichienv_env"] = {"available": False}   # a run without riichienv has neither peer row
     assert "riichienv" not in markdown(r)
 
 

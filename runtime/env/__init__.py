@@ -2,12 +2,12 @@
 
     from mjrules.env import env, gym_env, vector_env
 
-    e = env("shangrao", seed=0)                      # PettingZoo AEC: every seat an agent
-    g = gym_env("sichuan_xuezhan", seat=0, opponents="greedy", seed=0)   # Gymnasium: one seat against agents
-    v = vector_env("guangdong_tuidaohu", 64, opponents="random", seed=0)  # 64 tables at once, NumPy batches
+    e = env(spec, seed=0)                                    # PettingZoo AEC: every seat an agent
+    g = gym_env(spec, seat=0, opponents="greedy", seed=0)    # Gymnasium: one seat against agents
+    v = vector_env(spec, 64, opponents="random", seed=0)     # 64 tables at once, NumPy batches
 
-A variant is a shipped name, a .mj path or a loaded engine; keyword arguments beyond the environment's own are
-the spec's options (`env("sichuan_xuezhan", huan_san_zhang=True)`). Observations and action spaces are derived
+A variant (`spec`) is a shipped name, a .mj path or a loaded engine; keyword arguments beyond the environment's own
+are the spec's options (`env(spec, some_option=True)`); docs/rl.md has examples. Observations and action spaces are derived
 from the variant (mjrules.env.encoding); rewards are the settlement's net payments at the end of the hand.
 """
 from __future__ import annotations

@@ -221,8 +221,8 @@ class _ClaimFacts(Env):
 def discard_win_mask(v: Variant, options: dict[str, Any]) -> int:
     """The spec's `win_on_discard` condition as a mask over DISCARD_WIN_FACTS' combinations (bit i: the combination
     whose j-th fact is bit j of i): 0 when it never allows a win on a discard; every bit set where it reads anything
-    else (the full judge decides). The game asks it before it tests a claimant's tiles: in 上饶-like specs, most
-    discards can never be won on."""
+    else (the full judge decides). The game asks it before it tests a claimant's tiles: where a spec allows a
+    discard win only in a window (the first discard, say), most discards can never be won on."""
     e = v.claims.win_on_discard
     if e is None:
         return 0
