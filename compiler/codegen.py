@@ -496,8 +496,9 @@ class ExprCompiler:
         if name == "contains":
             code = _counts_code(name, "c", args[0])
             return f"(-1 if c == NULL else {f'(1 if {code} else -1)' if code else f'pv_contains(c, {g})'})", "t"
-        if name == "count_in":
-            return "NAN", "n"
+        if name == "count_in":   # unknown while counts may grow; exact where they are every reading's (c_exact)
+            code = _counts_code(name, "c", args[0]) or f"rf_count_in(c, {g})"
+            return f"(NAN if c == NULL or not x.c_exact else <double>({code}))", "n"
         return "n_err(x)", "n"
 
 

@@ -16,7 +16,7 @@ cdef enum:
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
-    CORE_ABI = 17    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 18    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -176,6 +176,8 @@ cdef struct Ctx:
     signed char* msc              # per pattern: min_sure on these facts and counts (x.f.base), -1 not asked since
     bint ms_dirty                 # the last _reset_memo; ms_dirty: some entry is not -1
     unsigned long long playmask   # the spec's playable kinds as a kind mask (bit 63: one outside 0..NK-1)
+    bint c_exact                  # the counts a three-valued test is given are every reading's own (no wild left
+                                  # to place): count_in is then exact rather than unknown (_forbids_ask sets it)
 
 # ---- implemented in _core.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil

@@ -2006,7 +2006,9 @@ cdef signed char _forbids_ask(Ctx* x, int p, signed char* m) noexcept nogil:
                 m[0] = 1
         if m[0] != 1:
             return m[0]
+    x.c_exact = x.f.jokers == 0   # no wild to place: x.f.base are every reading's counts
     r = x.spec.forbid_ctx(x, x.f.base, p)
+    x.c_exact = False
     if x.err:
         x.err = 0
         return 1
