@@ -15,7 +15,7 @@ from pettingzoo import AECEnv
 
 from ..game.state import Game
 from .encoding import Encoding
-from .render import render_table
+from .render import render
 
 
 def load_engine(variant: Any, backend: str | None = None) -> Any:
@@ -112,16 +112,7 @@ class MahjongEnv(AECEnv):
 
     def render(self) -> str | None:
         """The table as text ("ansi": returned; "human": printed)."""
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
-            return None
-        text = render_table(self.game) if self.game is not None else "(no hand dealt: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self.game)
 
     def close(self) -> None:
         self.game = None

@@ -39,3 +39,18 @@ def render_table(game: Any) -> str:
             lines.append(f"seat {p} may: " + ", ".join(" ".join(x if isinstance(x, str) else "".join(x)
                                                                 for x in a.values()) for a in acts))
     return "\n".join(lines)
+
+
+def render(mode: str | None, game: Any) -> str | None:
+    """An environment's render(): the table as text for "ansi", printed for "human"; None (with Gymnasium's
+    warning) without a render mode."""
+    if mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
+        return None
+    text = render_table(game) if game is not None else "(no hand dealt: call reset())"
+    if mode == "human":
+        print(text)
+        return None
+    return text

@@ -22,7 +22,7 @@ from ..game.play import agent_seed
 from ..game.state import Game, IllegalAction
 from .aec import check_render_mode, load_engine
 from .encoding import Encoding
-from .render import render_table
+from .render import render
 
 MAX_REDEALS = 100
 
@@ -126,14 +126,7 @@ class MahjongGymEnv(gymnasium.Env):
 
     def render(self) -> str | None:
         """The table as text ("ansi": returned; "human": printed)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() without a render_mode: make the environment with render_mode='ansi'")
-            return None
-        text = render_table(self.game) if self.game is not None else "(no hand dealt: call reset())"
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.render_mode, self.game)
 
     def _advance(self) -> None:
         """Let the other seats decide until the learner's seat is to act or the hand is over."""
