@@ -3243,10 +3243,6 @@ cdef class Kernel:
                 out.append(k)
         return out
 
-    def may_fit(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1, int wild2=-1):
-        """_fit (below), from Python."""
-        return self._fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
-
     def shape_test(self):
         """_fit as a ShapeTest: the object the game calls in C (and, being callable, a mjrules.shape MayFit)."""
         cdef ShapeTest t = ShapeTest.__new__(ShapeTest)
@@ -3261,7 +3257,7 @@ cdef class Kernel:
         (a kong counts as three tiles) and `meld_seq` whether one is a chi; `wild2` a second wild kind (-1:
         none). The game's cheap test before it
         judges a hand in full; the caller makes sure no free pattern's test reads other facts
-        (NativeEngine.may_fit)."""
+        (NativeEngine.fit_test)."""
         cdef Ctx* x = self.xc
         cdef const unsigned char* c
         cdef const unsigned char* mc
