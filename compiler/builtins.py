@@ -6,7 +6,7 @@ from dataclasses import dataclass
 # Contexts an expression can be evaluated in:
 #   hand      scoring one reading of a winning hand (patterns, modifiers, statuses, events, score)
 #   win       the win settlement: hand, plus what the game knows (someone_won, winners)
-#   game      the other settlements (draw, hand_end, kongs): facts of the finished hand
+#   game      the other settlements (draw, hand_end, wall_end, discard, kongs): facts of the table
 #   rotation  choosing the next dealer
 #   wall      the wall's retention: counts over every player
 #   claim     whether a player may win on a discard
@@ -76,6 +76,9 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("robbed", "bool", (GAME,), "(kong settlements) the kong was robbed"),
     Builtin("first_discards_match", "bool", (GAME, ROTATION),
             "the first discard of every player, dealer first, was the same kind with no claim between (前燒)"),
+    Builtin("discards_made", "num", (ROTATION,) + _TABLE,
+            "discards made in the hand so far (in a `discard` block, the one being paid included)"),
+    Builtin("player_count", "num", (ROTATION,) + _TABLE, "players at the table (the variant's `players`)"),
     Builtin("first_winners", "num", (ROTATION,) + _TABLE,
             "how many players won on the hand's first winning tile (more than one: 一炮多响)"),
     Builtin("players_in", "num", (ROTATION,) + _TABLE, "players who have not won (are still in the hand)"),

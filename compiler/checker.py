@@ -12,7 +12,7 @@ from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .glossary import LINE_BREAK_HINT
 from .limits import MAX_ITEMS
 from .nodes import Citation, Clause, Word
-from .reader import ANY_STAGE, CONDITIONAL, SECTIONS, TOP, Reader
+from .reader import ANY_STAGE, CONDITIONAL, PAY_BLOCKS, SECTIONS, TOP, Reader
 from .resolve import Resolved
 
 _CONTINUATIONS = ("and", "or", "then", "else", "in")  # a clause starting so is an expression's broken-off end
@@ -48,8 +48,7 @@ class Checker:
             if c.cond is not None and c.keyword not in CONDITIONAL:
                 self.col.error("E032", f"'{c.keyword}' cannot be conditional", c.cond.span,
                                "only switches such as chi, winners, pay, rotate, forbid and minimum take when/unless")
-            if c.body is not None and c.keyword not in SECTIONS and c.keyword not in ("win", "draw", "hand_end",
-                                                                                      "wall_end", "on_win", "kong"):
+            if c.body is not None and c.keyword not in SECTIONS and c.keyword not in PAY_BLOCKS:
                 self.col.error("E031", f"'{c.keyword}' takes no block", c.span, "remove the { ... }")
             out.setdefault(c.keyword, []).append(c)
         return out

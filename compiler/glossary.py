@@ -173,6 +173,9 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("settlement", "on_win"): ("on_win { pay ...; refund ...; transfer ... }",
                                ("payments the game makes at each win as it happens (the settle context), from the "
                                 "players still in; the payee is the winner")),
+    ("settlement", "discard"): ("discard { pay ... }",
+                                ("payments at each discard, the moment it is made and before anyone claims it (the "
+                                 "game context; `discarder` is who made it, `discards_made` counts it): 跟庄")),
     ("settlement", "kong"): ("kong exposed|added|concealed [at_once] { pay ... }",
                              "payments for each kong of that kind: at the hand's end, or when it is made (at_once)"),
     ("settlement", "cap"): ("cap loss = EXPRESSION [when ...]", "each payer loses at most this much in one hand"),
@@ -241,7 +244,8 @@ CONTEXTS: dict[str, str] = {
             "score",
     "win": "the win settlement: the hand, plus `value` and what the game knows (`someone_won`, `winners`, "
            "`dealer_won`)",
-    "game": "the other settlements (draw, hand_end, kong) and the cap: facts of the finished hand",
+    "game": ("the other settlements (draw, hand_end, wall_end, discard, kong) and the cap: facts of the table (of the "
+             "finished hand, or as it stands at a discard or kong paid at once)"),
     "rotation": "the rotation rules and the streak",
     "wall": "the wall's `retain`: counts over every player",
     "claim": "`win_on_discard`: may this player win on this discard?",

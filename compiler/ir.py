@@ -447,6 +447,7 @@ class Settlement:
     wall_end: tuple[Payment, ...] = ()
     on_win: tuple[Payment, ...] = ()
     at_once: tuple[str, ...] = ()  # kong kinds paid when made, not at the hand's end
+    discard: tuple[Payment, ...] = ()  # paid at each discard, the moment it is made (before any claim)
 
 
 @dataclass(frozen=True)

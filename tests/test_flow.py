@@ -165,6 +165,13 @@ BASE = (Path(__file__).parent / "data" / "flow.mj").read_text(encoding="utf-8")
     (("  exchange swap3", "  exchange void"), "E018", "duplicate name 'void'"),
     (("value + 1 when win_by != discard", "value + horse_hits when win_by != discard"), None, None),
     (("best_value(payee) when", "best_value(payee) + value when"), "E026", "'value' is not available"),
+    (("  settlement {", "  settlement {\n    discard {\n      pay winner to others = 1\n    }"), "E026",
+     "no winner at a discard"),
+    (("  settlement {", "  settlement {\n    discard {\n      pay discarder to others = value\n    }"), "E026",
+     "'value' is not available"),
+    (("  settlement {", "  settlement {\n    discard {\n      refund kong when discards_made > 2\n    }"), None, None),
+    (("  settlement {", "  settlement {\n    discard {\n      pay discarder to others = 1 when discards_made == "
+                        "player_count\n    }"), None, None),
 ])
 def test_flow_spec_errors(change, code, needle):
     from mjrules.compiler import SpecError, compile_text

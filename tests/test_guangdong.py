@@ -127,3 +127,41 @@ def test_games_follow_the_rules(load, backend, gui):
     if backend == "native" and gui == "fangui":
         assert hits_seen, "no horse ever pointed at a winner"
 
+
+
+# GD-12 跟庄 is paid at once: the dealer pays each other player 1 the moment the fourth matching first discard is
+# made (before anyone could claim it or draw), and only then. (dealt hands, dealer seat 0, 8s flipped: 9s is the 鬼)
+_GZ_HANDS = ["9m1m2m4m5m7m1p2p4p5p7p1s2s4s", "9m1m2m4m5m7m1p2p4p5p7p1s2s", "9m3m6m8m3p6p8p9p3s5s6s7s1z",
+             "9m3m6m8m3p6p8p9p3s5s6s7s2z"]
+_GZ_PONG = ["9m1m2m4m5m7m1p2p4p5p7p1s2s4s", "9m1m2m4m5m7m1p2p4p5p7p1s2s", "9m3m6m8m3p6p8p4s4s5s6s7s1z",
+            "9m3m6m8m3p6p8p9p3s5s6s7s2z"]
+
+
+def _d(seat: int, tile: str) -> dict:
+    return {"seat": seat, "type": "discard", "tile": tile}
+
+
+@pytest.mark.parametrize("hands,actions,paid_after", [
+    (_GZ_HANDS, [_d(0, "9m"), _d(1, "9m"), _d(2, "9m"), _d(3, "9m")], 4),           # all four alike: paid at the 4th
+    (_GZ_HANDS, [_d(0, "9m"), _d(1, "9m"), _d(2, "9m"), _d(3, "2z")], None),        # the last differs
+    (_GZ_HANDS, [_d(0, "1m"), _d(1, "1m"), _d(2, "1z"), _d(3, "2z")], None),        # the third differs
+    (_GZ_PONG, [_d(0, "4s"), {"seat": 2, "type": "pon"}, _d(2, "9m"), _d(3, "9m"), _d(0, "9m"), _d(1, "9m")],
+     None),                                                                          # a claim between: no 跟庄
+], ids=["four-alike", "last-differs", "third-differs", "claim-between"])
+def test_genzhuang_paid_at_once(load, backend, hands, actions, paid_after):
+    from mjrules.game.scenario import play_scenario
+
+    g = play_scenario(load(GD), {"variant": GD, "dealer": 0, "indicator": "8s", "hands": hands,
+                                 "wall": "1z2z3z4z5z6z7z", "actions": actions})
+    ev = g.events
+    pays = [i for i, e in enumerate(ev) if e["type"] == "pay"]
+    gz = [e for e in g.outcome["ledger"] if e["rule"] == "GD-12"]
+    if paid_after is None:
+        assert not pays and not gz and set(g.outcome["payments"].values()) == {0}
+        return
+    discards = [i for i, e in enumerate(ev) if e["type"] == "discard"]
+    at = discards[paid_after - 1]
+    assert pays == [at + 1, at + 2, at + 3], "paid right after the discard, before anything else happens"
+    assert [(ev[i]["from"], ev[i]["to"], ev[i]["amount"]) for i in pays] == [(0, 1, 1), (0, 2, 1), (0, 3, 1)]
+    assert [e["why"] for e in gz] == ["discard by seat 3"] * 3
+    assert g.outcome["payments"] == {"0": -3, "1": 1, "2": 1, "3": 1}

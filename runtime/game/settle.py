@@ -78,6 +78,10 @@ class GameEnv(Env):
             return len(fr) == g.n and len(set(fr)) == 1
         if name == "win_by":
             return g.winners[0].win_by if g.winners else "none"
+        if name == "discards_made":
+            return g.discard_count
+        if name == "player_count":
+            return g.n
         if name == "first_winners":
             return getattr(g, "first_winners", 0)
         if name == "players_in":
@@ -197,7 +201,7 @@ class TableEnv(GameEnv):
 
         t = _Table()
         t.r, t.v, t.n, t.dealer, t.dealer_streak = rules, rules.v, rules.n, dealer, streak
-        t.winners, t.first_round = [], []
+        t.winners, t.first_round, t.discard_count = [], [], 0
         t.seats = [_Seat(f) for f in flowers] if flowers else [_Seat() for _ in range(rules.n)]
         t.seats[0].melds = _Seat((), kongs).melds
         super().__init__(t)
@@ -501,6 +505,12 @@ def pay_kong_now(g: Any, seat: int, kong: dict[str, Any]) -> None:
     entries = payments(g, env, block, f"{kong['kind']} kong by seat {seat}", winner=-1, discarder=kong["from"],
                        konger=seat, kind="kong", kong_id=kong["id"])
     _record(g, entries)
+
+
+def pay_discard_now(g: Any, seat: int) -> None:
+    """A discard's payments the moment it is made, before anyone claims it (the spec's `discard` block)."""
+    _record(g, payments(g, GameEnv(g), g.v.settlement.discard, f"discard by seat {seat}", winner=-1, discarder=seat,
+                        konger=-1, kind="discard"))
 
 
 def pay_win_now(g: Any, winners: list[Any]) -> None:

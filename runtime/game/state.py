@@ -283,6 +283,7 @@ class Rules:
         self.ckkw = rd is not None and cfg(rd.concealed_kong_keeping_waits, False)
         rw = v.rob_wild
         self.has_rob_wild = rw is not None
+        self.pays_discards = bool(v.settlement.discard)
         self.rob_order = []
         if rw is not None:
             for who in rw.order:
@@ -809,6 +810,10 @@ class Game:
         self.ld_tile = k
         self.ld_first = first
         self.ld_after_kong = self.source == SRC_REPLACEMENT  # the discard right after its own kong (杠上炮)
+        if self.r.pays_discards:
+            from .settle import pay_discard_now
+
+            pay_discard_now(self, seat)
         self._after_discard()
 
     def _after_discard(self) -> None:
