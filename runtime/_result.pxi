@@ -11,7 +11,7 @@
 
 from cpython.ref cimport Py_XDECREF
 from cpython.long cimport PyLong_AsDouble
-from mjrules.result cimport Result, new_result
+from mjrules.result cimport LazyLines, Result, new_result
 
 
 cdef struct SigEntry:
@@ -155,30 +155,51 @@ cdef class Results:
     cdef object teller       # the Results' teller: tell(pattern, facts) -> (reading, the pattern's line)
     cdef tuple reasons       # per pattern (reason, name)
     cdef SigMap sigs         # signature -> (lines, status name, tail, per pattern its patterns tuple or None)
+    cdef SigMap heads        # a signature's head (modifiers, events, status) -> (status name, tail, per pattern)
     cdef SigMap settles      # settlement signature -> (payments, lines)
+    cdef bint lazy           # lines may be made when first read (LazyLines)
+    cdef Py_ssize_t head_len
 
-    def __init__(self, Kernel kernel, middle_of, settle, teller, tuple reasons):
+    def __init__(self, Kernel kernel, middle_of, settle, teller, tuple reasons, bint lazy=False):
         """middle_of, settle: the engine's explanation of a signature and its settlement (keep: the answer may be
         remembered); teller: makes a Result's reading and pattern line from the kernel's reading; reasons: per
-        pattern (reason, name)."""
+        pattern (reason, name); lazy: middle_of's answer is always kept, and a signature whose head (its
+        modifiers, events and status, which decide the names) was explained before has its lines made only when
+        a result's explanation is first read: a signature differing only in its defines' values or table rows
+        (a new hand's, mostly) costs no Python call."""
         self.kernel, self.middle_of, self.settle, self.teller, self.reasons = kernel, middle_of, settle, teller, \
             reasons
+        self.lazy = lazy
+        self.head_len = kernel.sp.nmod + kernel.sp.nev + 4
 
     def __dealloc__(self):
         _map_free(&self.sigs)
+        _map_free(&self.heads)
         _map_free(&self.settles)
 
     cdef tuple _middle(self):
         """The explanation of the kernel's last signature, remembered where the engine says it may be."""
         cdef Kernel k = self.kernel
-        cdef unsigned long long h = _sig_hash(k.sig, k.sig_len)
+        cdef unsigned long long h = _sig_hash(k.sig, k.sig_len), hh = 0
         cdef PyObject* hit = _map_get(&self.sigs, k.sig, k.sig_len, h)
+        cdef tuple head
         if hit != NULL:
             return <tuple>hit
-        lines, tail, status, keep = self.middle_of(k.signature(), _num_of(k.r_value))
+        value = _num_of(k.r_value)
+        if self.lazy:
+            hh = _sig_hash(k.sig, self.head_len)
+            hit = _map_get(&self.heads, k.sig, self.head_len, hh)
+            if hit != NULL:
+                head = <tuple>hit
+                got = (LazyLines(self.middle_of, k.signature(), value), head[0], head[1], head[2])
+                _map_put(&self.sigs, k.sig, k.sig_len, h, got)
+                return got
+        lines, tail, status, keep = self.middle_of(k.signature(), value)
         got = (lines, status, tail, [None] * len(self.reasons))
         if keep:
             _map_put(&self.sigs, k.sig, k.sig_len, h, got)
+            if self.lazy:
+                _map_put(&self.heads, k.sig, self.head_len, hh, (status, tail, got[3]))
         return got
 
     cdef Result win(self, s, bint explain):

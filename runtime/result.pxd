@@ -17,11 +17,18 @@ cdef class Result:
     cdef int _pattern_index
     cdef object _teller               # what makes them (teller.tell(pattern_index, facts)), None once made
     cdef object _facts
-    cdef tuple _lines                 # the explanation lines after the pattern's, then the settlement's
+    cdef object _lines                # the explanation lines after the pattern's (a tuple or a LazyLines), then
+                                      # the settlement's
     cdef tuple _pay_lines
 
 
+cdef class LazyLines:
+    cdef object make, sig, value
+    cdef tuple lines
+    cpdef tuple get(self)
+
+
 cpdef Result new_result(bint win, reason, pattern, tuple patterns, status, value, dict payments, bint explained,
-                        int pattern_index, teller, facts, tuple lines, tuple pay_lines)
+                        int pattern_index, teller, facts, lines, tuple pay_lines)
 cdef _fill(Result r, bint win, reason, pattern, tuple patterns, status, value, dict payments, bint explained,
-           int pattern_index, teller, facts, tuple lines, tuple pay_lines)
+           int pattern_index, teller, facts, lines, tuple pay_lines)

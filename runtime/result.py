@@ -81,7 +81,10 @@ class Result:
         else:
             self._reading, line = self._teller.tell(self._pattern_index, self._facts)
             first = (line,)
-        self._explain = FrozenList(first + self._lines + self._pay_lines)
+        lines = self._lines
+        if not isinstance(lines, tuple):   # a LazyLines: the native back end's, made when first read
+            lines = lines.get()
+        self._explain = FrozenList(first + lines + self._pay_lines)
         self._teller = self._facts = None
 
     # ---- the mapping ---------------------------------------------------------------------------------
@@ -174,11 +177,26 @@ def from_dict(d: Mapping[str, Any]) -> Result:
     return _restore(dict(d), "explain" in d)
 
 
+class LazyLines:
+    """Explanation lines made when first read, once, and shared by every result that holds this: make(sig,
+    value)[0] (the native engine's explanation of a reading's signature, whose lines a result may never show)."""
+
+    def __init__(self, make: Any, sig: Any, value: Any) -> None:
+        self.make, self.sig, self.value, self.lines = make, sig, value, None
+
+    def get(self) -> tuple:
+        if self.lines is None:
+            self.lines = self.make(self.sig, self.value)[0]
+            self.make = self.sig = self.value = None
+        return self.lines
+
+
 def new_result(win: bool, reason: Any, pattern: Any, patterns: tuple, status: Any, value: Any, payments: dict,
-               explained: bool, pattern_index: int, teller: Any, facts: Any, lines: tuple,
+               explained: bool, pattern_index: int, teller: Any, facts: Any, lines: Any,
                pay_lines: tuple) -> Result:
     """A Result whose reading and explanation teller.tell(pattern_index, facts) makes when first read, with
-    `lines` and then `pay_lines` after the pattern's (teller None: no reading, and the lines alone). patterns
+    `lines` (a tuple, or a LazyLines) and then `pay_lines` after the pattern's (teller None: no reading, and the
+    lines alone). patterns
     and payments are shared: the result hands out copies of its own."""
     r = Result.__new__(Result)
     _fill(r, win, reason, pattern, patterns, status, value, payments, explained, pattern_index, teller, facts,
@@ -187,7 +205,7 @@ def new_result(win: bool, reason: Any, pattern: Any, patterns: tuple, status: An
 
 
 def _fill(r: Result, win: bool, reason: Any, pattern: Any, patterns: tuple, status: Any, value: Any,
-          payments: dict, explained: bool, pattern_index: int, teller: Any, facts: Any, lines: tuple,
+          payments: dict, explained: bool, pattern_index: int, teller: Any, facts: Any, lines: Any,
           pay_lines: tuple) -> None:
     r.win, r.reason, r.pattern, r.status, r.value = win, reason, pattern, status, value
     r._patterns, r._payments, r._own_patterns, r._own_payments = patterns, payments, None, None

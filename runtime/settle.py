@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .compiler.ir import Expr, Payment, Src
+from .frozen import FrozenDict, FrozenList
 from .result import explain_line
 
 
@@ -105,7 +106,8 @@ def as_json_payments(net: dict[int, Any]) -> dict[str, Any]:
 
 
 def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str, Any]]) -> dict[str, Any]:
-    """The win settlement of one winner: the spec's win payments, then the cap; each payment explained."""
+    """The win settlement of one winner: the spec's win payments, then the cap; each payment explained (its line
+    read-only already: results share it)."""
     st, players, winner, discarder, dealer = v.settlement, v.players, s.seat, s.discarder, s.dealer
     # apply_payments(st.win, ...), each transfer written straight as its explanation line
     net = dict.fromkeys(range(players), 0)
@@ -114,7 +116,7 @@ def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str
         net[a] -= amount
         net[b] += amount
         src = pay.src
-        paid.append({"rule": _rule(src), "rules": [*src.rules], "text": f"seat {a} pays seat {b} {amount}"})
+        paid.append(FrozenDict(rule=_rule(src), rules=FrozenList(src.rules), text=f"seat {a} pays seat {b} {amount}"))
     if st.cap_loss is not None and (st.cap_cond is None or ev(st.cap_cond)):
         cap = ev(st.cap_loss)
         for x in net.values():

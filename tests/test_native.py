@@ -315,6 +315,39 @@ def test_an_explanation_is_made_when_first_read(variant, backend):
     assert len(kept) >= 10
 
 
+XZ_SAME_HEAD = [   # 血战: the same pattern, modifiers and events, so one signature head, but other defines' values
+    {"concealed": "123m456m789m234p55p", "win_tile": "5p"},                        # 根 0
+    {"concealed": "1111m23m567m789p55p", "win_tile": "5p"},                        # 根 1
+    {"concealed": "1111m23m567m789p55p", "win_tile": "5p", "win_by": "discard", "discarder": 2},
+    {"concealed": "1111m2222m3m789p55p", "win_tile": "5p"},                        # 根 2
+]
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3), (3, 2, 1, 0), (1, 3, 0, 2)])
+def test_lines_made_when_read_are_the_signatures_own(order, monkeypatch):
+    """A signature whose head (modifiers, events, status) was explained before has its lines made when first
+    read (LazyLines, shared by every result of that signature): each is the reference's, read in any order,
+    and the same when read again from another result of that signature."""
+    from mjrules.native import NativeEngine
+
+    asked = []
+    middle_of = NativeEngine._middle_of
+    monkeypatch.setattr(NativeEngine, "_middle_of", lambda self, sig, value: asked.append(sig) or middle_of(
+        self, sig, value))
+    eng = mjrules.load("sichuan_xuezhan", backend="native")
+    ref = engine("sichuan_xuezhan", "reference")
+    got = [(i, eng.evaluate(XZ_SAME_HEAD[i])) for i in order]
+    again = [(i, eng.evaluate(XZ_SAME_HEAD[i])) for i in order]
+    assert len(asked) == 1, "only the first signature of the head is explained before its lines are read"
+    assert len({tuple(r["patterns"]) for _, r in got}) == 1
+    assert len({r["value"] for _, r in got}) >= 3
+    for i, r in reversed(got + again):
+        want = ref.evaluate(XZ_SAME_HEAD[i])
+        assert r.to_dict() == want.to_dict(), XZ_SAME_HEAD[i]
+        assert any(line["text"].startswith("根 = ") for line in r["explain"])
+    assert len(asked) == len(set(asked)) == 4, "each signature's lines are made once, on first read"
+
+
 def test_a_result_is_a_mapping_that_serialises():
     """A Result reads as the dict of its items (a Mapping: keys, items, get, in, len, ==, dict(), **), gives
     json its plain dict (to_dict, thaw), pickles and copies as itself, and is not hashable (as a dict)."""
