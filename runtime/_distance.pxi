@@ -241,8 +241,9 @@ cdef int _g_free(Greedy* g, int p, const int* held, const int* by_count, int n, 
     return (g.win_size - 1) - best
 
 
-cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept nogil:
-    """distance.Estimator.estimate(counts, melds, wild): the shape distance of a hand given as counts of every kind."""
+cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild, int wild2=-1) noexcept nogil:
+    """distance.Estimator.estimate(counts, melds, wild, wild2): the shape distance of a hand given as counts of
+    every kind."""
     cdef int c[NK]
     cdef int k, i, n, jokers = 0, est = 0, e, pairs = 0, kinds = 0, half
     cdef int held[64]
@@ -256,6 +257,9 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild) noexcept n
     if 0 <= wild < NK:
         jokers = c[wild]
         c[wild] = 0
+    if 0 <= wild2 < NK:   # (0 already when it is wild)
+        jokers += c[wild2]
+        c[wild2] = 0
     for k in range(21):
         a |= <unsigned long long>c[k] << (3 * k)
     for k in range(21, NK):
@@ -355,14 +359,14 @@ cdef class ShapeEstimator:
             c[k] = b[k]
         return 0
 
-    def estimate(self, counts, int melds, int wild):
-        """The shape distance of the concealed tiles `counts` (bytes of 34 or more kind counts, the wild kind's
-        tiles among them) with `melds` melds; `wild` the wild kind or -1."""
+    def estimate(self, counts, int melds, int wild, int wild2=-1):
+        """The shape distance of the concealed tiles `counts` (bytes of 34 or more kind counts, the wild kinds'
+        tiles among them) with `melds` melds; `wild`, `wild2` the wild kinds or -1."""
         cdef int c[NK]
         self._load(counts, c)
-        return _g_estimate(&self.g, c, melds, wild)
+        return _g_estimate(&self.g, c, melds, wild, wild2)
 
-    def after_discards(self, counts, int melds, int wild):
+    def after_discards(self, counts, int melds, int wild, int wild2=-1):
         """estimate() after discarding one tile of each kind: a list of 34 (None where no tile of the kind is
         held)."""
         cdef int c[NK]
@@ -372,7 +376,7 @@ cdef class ShapeEstimator:
         for k in range(NK):
             if c[k]:
                 c[k] -= 1
-                out[k] = _g_estimate(&self.g, c, melds, wild)
+                out[k] = _g_estimate(&self.g, c, melds, wild, wild2)
                 c[k] += 1
         return out
 

@@ -172,7 +172,7 @@ class Estimator:
     of the patterns named), of the standard shanten, the pairs shanten and each free pattern's first-fit
     estimate (on a default situation: no melds, self-drawn, the spec's options unless given), less one per wild. The reference back end's; the
     native back end's (`_core.ShapeEstimator`) computes the same in C. `counts` are bytes of 34 or more kind
-    counts, the wild kind's tiles among them."""
+    counts, the wild kinds' tiles among them (one or two wild kinds: each tile of either is one wild)."""
 
     def __init__(self, v: Any, options: dict[str, Any] | None, patterns: Any, partial_test: Any):
         self.v = v
@@ -185,16 +185,18 @@ class Estimator:
         self.options = dict(options or {})
         self._memo: dict[tuple, int] = {}
 
-    def estimate(self, counts: Any, melds: int, wild: int) -> int:
-        """The shape distance of this hand."""
+    def estimate(self, counts: Any, melds: int, wild: int, wild2: int = -1) -> int:
+        """The shape distance of this hand; `wild` and `wild2` the wild kinds in force (-1: none)."""
         c = list(counts[:N])
-        key = (tuple(c), melds, wild)
+        key = (tuple(c), melds, wild, wild2)
         hit = self._memo.get(key)
         if hit is not None:
             return hit
         jokers = 0
         if 0 <= wild < N:
             jokers, c[wild] = c[wild], 0
+        if 0 <= wild2 < N and wild2 != wild:
+            jokers, c[wild2] = jokers + c[wild2], 0
         v = self.v
         est = []
         if self.standard:
@@ -210,14 +212,14 @@ class Estimator:
         self._memo[key] = got
         return got
 
-    def after_discards(self, counts: Any, melds: int, wild: int) -> list[int | None]:
+    def after_discards(self, counts: Any, melds: int, wild: int, wild2: int = -1) -> list[int | None]:
         """estimate() after discarding one tile of each kind (None where none is held), for the 34 kinds."""
         c = bytearray(counts[:N])
         out: list[int | None] = [None] * N
         for k in range(N):
             if c[k]:
                 c[k] -= 1
-                out[k] = self.estimate(c, melds, wild)
+                out[k] = self.estimate(c, melds, wild, wild2)
                 c[k] += 1
         return out
 

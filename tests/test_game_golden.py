@@ -63,8 +63,15 @@ def test_native_shape_distance_is_the_references(variant):
         for k in hand:
             c[k] += 1
         wild = rng.choice([-1, -1, hand[0]])
-        assert en.estimate(c, melds, wild) == er.estimate(c, melds, wild), (hand, melds, wild)
-        assert en.after_discards(c, melds, wild) == er.after_discards(c, melds, wild), (hand, melds, wild)
+        wild2 = rng.choice([-1, -1, hand[-1]]) if wild >= 0 else -1   # two wild kinds (广东's 双鬼), or one
+        assert en.estimate(c, melds, wild, wild2) == er.estimate(c, melds, wild, wild2), (hand, melds, wild, wild2)
+        assert en.after_discards(c, melds, wild, wild2) == er.after_discards(c, melds, wild, wild2), \
+            (hand, melds, wild, wild2)
+        if wild >= 0 and wild2 >= 0 and wild2 != wild:   # each tile of either kind is one wild
+            alone = bytearray(c)
+            alone[wild] += alone[wild2]
+            alone[wild2] = 0
+            assert en.estimate(c, melds, wild, wild2) == en.estimate(alone, melds, wild), (hand, melds, wild, wild2)
     assert en.errors == 0
 
 

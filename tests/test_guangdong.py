@@ -165,3 +165,24 @@ def test_genzhuang_paid_at_once(load, backend, hands, actions, paid_after):
     assert [(ev[i]["from"], ev[i]["to"], ev[i]["amount"]) for i in pays] == [(0, 1, 1), (0, 2, 1), (0, 3, 1)]
     assert [e["why"] for e in gz] == ["discard by seat 3"] * 3
     assert g.outcome["payments"] == {"0": -3, "1": 1, "2": 1, "3": 1}
+
+
+# the greedy agent knows every wild kind in force (GD-05 双鬼: 4s flipped, 5s and 6s are wild): with two kinds it
+# keeps a 6s it would throw away where 6s is a plain tile (番鬼: 5s alone is wild)
+@pytest.mark.parametrize("hand,fangui,shuanggui", [
+    ("1m4m6m7m9m1p2p3p6p8p2s6s1z1z", "6s", "1m"),
+    ("1m1m3m6m7m1p3p4p5p7p6s9s5z5z", "6s", "9s"),
+    ("1m2m3m4m6m8m9m2p4p6p6p9p2s6s", "6s", "9p"),
+])
+def test_greedy_agent_keeps_either_wild(load, backend, hand, fangui, shuanggui):
+    from mjrules.tiles import parse_tiles
+
+    def kinds(text: str) -> list[int]:
+        return [t.kind for t in parse_tiles(text)]
+
+    eng = load(GD)
+    others = ["1m2m3m4m5m6m7m8m9m1p2p3p4p", "1s2s3s4s7s8s9s2z3z4z5z6z7z", "1s2s3s4s7s8s9s2z3z4z5z6z7z"]
+    for gui, want in (("fangui", fangui), ("shuanggui", shuanggui)):
+        g = Game(eng, seed=0, dealer=0, options={"gui": gui}, hands=[kinds(hand)] + [kinds(h) for h in others],
+                 wall=[], indicator=kinds("4s")[0])
+        assert g.action_dict(GreedyAgent(eng.variant).act(g, 0), 0) == {"type": "discard", "tile": want}, gui

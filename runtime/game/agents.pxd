@@ -10,10 +10,10 @@ cdef class GreedyAgent:
     cdef public _Rng rng
 
     @cython.locals(discards=list, a=int, rest=bytearray, best=int, used=list, k=int)
-    cdef int _decide(self, object est, bytearray counts, int melds, int wild, int tile, list ids) except -9
+    cdef int _decide(self, object est, bytearray counts, int melds, int wild, int wild2, int tile, list ids) except -9
     @cython.locals(n=int, low=int, a=int, d=int, pick=int, ties=int, key=int, best_key=int,
                    draw="unsigned long long", best_draw="unsigned long long")
-    cdef int _discard(self, list after, bytearray counts, int wild, list discards) except -9
+    cdef int _discard(self, list after, bytearray counts, int wild, int wild2, list discards) except -9
 
 
 @cython.locals(r=int, n=int, d=int)

@@ -60,25 +60,26 @@ class GreedyAgent:
             held = [sum(s.counts[k] for k in c["kinds"]) for c in game.choices()]
             return min(ids, key=lambda a: (held[a - CHOOSE], a))
         if ids[0] >= SELECT:  # an exchange: the tile it misses least, as a discard
-            after = self.estimator(game).after_discards(s.counts, len(s.melds), game.wild)
+            after = self.estimator(game).after_discards(s.counts, len(s.melds), game.wild, game.wild2)
             return min(ids, key=lambda a: (after[a - SELECT] if a - SELECT < len(after) and after[a - SELECT]
                                            is not None else 99, a))
-        return self._decide(self.estimator(game), s.counts, len(s.melds), game.wild, game.claim_tile, ids)
+        return self._decide(self.estimator(game), s.counts, len(s.melds), game.wild, game.wild2, game.claim_tile,
+                            ids)
 
-    def _decide(self, est: Any, counts: Any, melds: int, wild: int, tile: int, ids: list) -> int:
+    def _decide(self, est: Any, counts: Any, melds: int, wild: int, wild2: int, tile: int, ids: list) -> int:
         discards = [a for a in ids if DISCARD <= a < KONG]
         if discards:
-            base = est.estimate(counts, melds, wild)
+            base = est.estimate(counts, melds, wild, wild2)
             for a in ids:
                 if KONG <= a < PON:
                     rest = bytearray(counts)
                     rest[a - KONG] = 0
-                    if est.estimate(rest, melds + 1, wild) <= base:
+                    if est.estimate(rest, melds + 1, wild, wild2) <= base:
                         return a
-            return self._discard(est.after_discards(counts, melds, wild), counts, wild, discards)
+            return self._discard(est.after_discards(counts, melds, wild, wild2), counts, wild, wild2, discards)
         # a claim: take it only if it brings the hand closer (it must still discard afterwards)
         best = -1
-        best_val = est.estimate(counts, melds, wild)
+        best_val = est.estimate(counts, melds, wild, wild2)
         for a in ids:
             used = _used(a, tile)
             if used is None:
@@ -87,10 +88,10 @@ class GreedyAgent:
             for k in used:
                 rest[k] -= 1
             if KONG <= a < PON:
-                after = est.estimate(rest, melds + 1, wild)
+                after = est.estimate(rest, melds + 1, wild, wild2)
             else:
                 after = best_val
-                for x in est.after_discards(rest, melds + 1, wild):
+                for x in est.after_discards(rest, melds + 1, wild, wild2):
                     if x is not None and x < after:
                         after = x
             if after < best_val:
@@ -98,7 +99,7 @@ class GreedyAgent:
                 best_val = after
         return best if best >= 0 else PASS
 
-    def _discard(self, after: list, counts: Any, wild: int, discards: list) -> int:
+    def _discard(self, after: list, counts: Any, wild: int, wild2: int, discards: list) -> int:
         """The discard of least distance after it; among equals, not a wild, an honour first, fewest suited
         neighbours, then at random (a number drawn for each of the equals, in order)."""
         n = len(after)
@@ -124,7 +125,7 @@ class GreedyAgent:
             if d != low:
                 continue
             # the key (is a wild, not an honour, suited neighbours) in one number; then the draw
-            key = (a == wild) * 16 + (a < 27) * 8 + _neighbours(counts, a)
+            key = (a == wild or a == wild2) * 16 + (a < 27) * 8 + _neighbours(counts, a)
             draw = self.rng.next64()
             if pick < 0 or key < best_key or (key == best_key and draw < best_draw):
                 pick = a
