@@ -481,6 +481,8 @@ class Checker:
             dice, stays, after_flowers, to_dealer = ("dice_stack" in fl, "stays" in fl, "after_flowers" in fl,
                                                      "flowers_to_dealer" in fl)
         cases: list[ir.WildCase] = []
+        at: list[int] = []   # each case's place in the block
+        place = {id(x): i for i, x in enumerate(self.body_of(c))}
         for cc in sec.get("none", []):
             Reader(cc, self.col, "none when CONDITION").end()
         fixed_default = [cc for cc in sec.get("fixed", []) if cc.cond is None]
@@ -523,6 +525,7 @@ class Checker:
             cond = self.x.cond(cc.cond, cc.cond_kind, B.CONFIG, ANY_STAGE)
             kt = self.fixed_tile(cc) if cc.keyword == "fixed" else None
             cases.append(ir.WildCase(cc.keyword, kt, 0 if cc.keyword == "none" else 1, cond, self.src(cc)))
+            at.append(place[id(cc)])
         kinds = 1
         for kc in sec.get("kinds", []):
             rr = Reader(kc, self.col, "kinds N [when CONDITION]")
@@ -543,7 +546,10 @@ class Checker:
             else:
                 cases.append(ir.WildCase("kinds", None, n, self.x.cond(kc.cond, kc.cond_kind, B.CONFIG, ANY_STAGE),
                                          self.src(kc)))
-        cases.sort(key=lambda x: (x.src.line,))
+                at.append(place[id(kc)])
+        # tried in the block's order as merged (an overlay's clause takes the place of the base's it replaces), not
+        # by line: an overlay's lines and its base's are of different files
+        cases = [cases[i] for i in sorted(range(len(cases)), key=at.__getitem__)]
         live = 0
         lc = self.single(sec, "live", "wild")
         if lc:

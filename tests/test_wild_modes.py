@@ -287,3 +287,17 @@ def test_live_follows_from_the_mode():
     gold = compile_text(re.sub(r"successor [^#]*#", "same_as_indicator #", BASE).replace(
         '    kinds 2 when gui == "two"', ""), "wild_modes.mj")
     assert live(gold, (tile_kind("2m"),)) == 3   # the face-up indicator is a copy of the gold kind
+
+
+def test_an_overlays_wild_cases_keep_the_blocks_order(tmp_path):
+    """Wild cases are tried in the block's order as merged: an overlay's `fixed ... when` takes the place of the
+    base's, after the base's `none when` (line 2 of the overlay comes before line 23 of the base by number)."""
+    from mjrules.compiler import compile_file
+    from mjrules.wildmode import hand_wild
+
+    (tmp_path / "wild_modes.mj").write_text(BASE, encoding="utf-8")
+    (tmp_path / "house.mj").write_text('variant house extends wild_modes {\n  wild 鬼 {\n    fixed 7z when gui != "one"'
+                                       '   # WM-02\n  }\n}\n', encoding="utf-8")
+    v = compile_file(str(tmp_path / "house.mj"))
+    assert [c.mode for c in v.wild.cases] == ["none", "fixed", "kinds"]
+    assert [hand_wild(v, {"gui": g}).mode for g in MODES] == ["none", "fixed", "successor", "fixed"]
