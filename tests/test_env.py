@@ -238,3 +238,30 @@ def test_the_training_example_runs_small_and_learns(tmp_path):
     assert len(got["curve"]) == len(got["accuracy"]) == 3 and got["decisions"] > 100
     assert got["accuracy"][2] > got["accuracy"][0] + 0.2
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_gymnasium_registry_makes_the_environments():
+    """gymnasium.make and make_vec know the environments (ENV_ID; "mjrules.env:" imports the module): the same
+    hand, step by step, as gym_env's with the same seed; make_vec gives the vector environment itself."""
+    import gymnasium
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # Gymnasium's passive checker finds nothing to say
+        made = gymnasium.make("mjrules.env:" + menv.ENV_ID, variant="guangdong_tuidaohu", opponents="random")
+        direct = menv.gym_env("guangdong_tuidaohu", opponents="random")
+        assert isinstance(made.unwrapped, menv.MahjongGymEnv)
+        (a, _), (b, _) = made.reset(seed=3), direct.reset(seed=3)
+        done = False
+        steps = 0
+        while not done:
+            assert all(np.array_equal(a[k], b[k]) for k in b), steps
+            action = int(np.flatnonzero(b["action_mask"])[-1])
+            a, ra, done, _, _ = made.step(action)
+            b, rb, done_b, _, _ = direct.step(action)
+            assert (ra, done) == (rb, done_b)
+            steps += 1
+        assert steps > 5
+    v = gymnasium.make_vec(menv.ENV_ID, num_envs=3, variant="sichuan_xuezhan", opponents="random", seed=0)
+    assert isinstance(v, menv.MahjongVectorEnv) and v.num_envs == 3
+    obs, _ = v.reset(seed=0)
+    assert obs["action_mask"].shape[0] == 3

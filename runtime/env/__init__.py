@@ -5,6 +5,7 @@
     e = env(spec, seed=0)                                    # PettingZoo AEC: every seat an agent
     g = gym_env(spec, seat=0, opponents="greedy", seed=0)    # Gymnasium: one seat against agents
     v = vector_env(spec, 64, opponents="random", seed=0)     # 64 tables at once, NumPy batches
+    g = gymnasium.make("mjrules.env:mjrules/Mahjong-v0", variant=spec)   # the same through Gymnasium's registry
 
 A variant (`spec`) is a shipped name, a .mj path or a loaded engine; keyword arguments beyond the environment's own
 are the spec's options (`env(spec, some_option=True)`); docs/rl.md has examples. Observations and action spaces are derived
@@ -56,5 +57,19 @@ def vector_env(variant: Any, num_envs: int, seat: int = 0, opponents: Any = "gre
                             backend=backend, **options)
 
 
-__all__ = ["Encoding", "MahjongEnv", "MahjongGymEnv", "MahjongVectorEnv", "env", "gym_env", "raw_env",
+# Gymnasium's registry: gymnasium.make(ENV_ID, variant=...) and gymnasium.make_vec(ENV_ID, num_envs, variant=...)
+# (the vector entry point by default); "mjrules.env:mjrules/Mahjong-v0" imports this module first.
+ENV_ID = "mjrules/Mahjong-v0"
+
+
+def _register() -> None:
+    import gymnasium
+
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(ENV_ID, entry_point="mjrules.env:gym_env", vector_entry_point="mjrules.env:vector_env")
+
+
+_register()
+
+__all__ = ["ENV_ID", "Encoding", "MahjongEnv", "MahjongGymEnv", "MahjongVectorEnv", "env", "gym_env", "raw_env",
            "vector_env"]
