@@ -23,6 +23,7 @@ from mjrules.game import Game, make_agent, run
 from mjrules.game.play import agent_seed
 from mjrules.play.server import bind, make_app
 from mjrules.play.table import Table
+from mjrules.tiles import tile_name
 
 VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu"]
 
@@ -73,6 +74,12 @@ def test_the_table_plays_the_hand_the_step_api_plays(variant):
     state = table.state()
     assert sum(state["result"]["payments"].values()) == 0
     assert state["legal"] == [] and state["phase"] == "over"
+    # once over, every hand is laid open: each seat's concealed tiles and melds, as the game holds them
+    hands = state["result"]["hands"]
+    assert [h["seat"] for h in hands] == list(range(played.n))
+    for h in hands:
+        assert h["concealed"] == [tile_name(k) for k in played.hand(h["seat"])]
+        assert len(h["concealed"]) + 3 * len(h["melds"]) >= eng.variant.win_size - 1
 
 
 def test_the_state_shows_only_what_the_seat_may_see():
@@ -208,6 +215,10 @@ def test_a_whole_hand_in_the_browser():
             nets = {row.get_attribute("data-seat"): int(row.locator("td[data-net]").get_attribute("data-net"))
                     for row in page.locator("#settlement tbody tr").all()}
             assert nets == state["result"]["payments"] and sum(nets.values()) == 0
+            shown = page.locator("#hands tbody tr").all()
+            assert len(shown) == len(state["result"]["hands"]) == 4
+            for row, h in zip(shown, state["result"]["hands"]):
+                assert row.locator("td").nth(1).locator(".tile").count() == len(h["concealed"])
             wins = page.locator("#wins .win").all()
             assert len(wins) == len(state["result"]["wins"]) >= 1
             rules = page.locator("#wins td.rule").all_inner_texts()

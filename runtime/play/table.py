@@ -11,6 +11,7 @@ from ..game import MAX_DECISIONS, Game, IllegalAction, make_agent
 from ..game.play import agent_seed
 from ..game.simulate import check_options
 from ..game.state import StalledGame
+from ..tiles import tile_name
 
 LOG_LINES = 14   # the last events the page shows
 
@@ -113,8 +114,10 @@ def _meld_tiles(meld: str) -> list[str]:
 
 
 def _result(g: Game) -> dict[str, Any]:
-    """The hand's end: each win with its explanation (the evaluator's lines, each with its rule ids), the net
-    payments, every payment with its rules, the next dealer."""
+    """The hand's end: each win with its explanation (the evaluator's lines, each with its rule ids), every
+    seat's hand laid open (its concealed tiles and melds), the net payments, every payment with its rules, the
+    next dealer."""
+
     out = g.outcome
     wins = []
     for w in g.winners:
@@ -123,7 +126,9 @@ def _result(g: Game) -> dict[str, Any]:
                      "status": r["status"], "value": r["value"],
                      "explain": [{"rules": list(ln["rules"]) or ([ln["rule"]] if ln["rule"] else []),
                                   "text": ln["text"]} for ln in r["explain"]]})
-    return {"wins": wins, "payments": out["payments"], "ledger": out["ledger"],
+    hands = [{"seat": p, "concealed": [tile_name(k) for k in g.hand(p)],
+              "melds": [_meld_tiles(m) for m in g.view(p)["players"][p]["melds"]]} for p in range(g.n)]
+    return {"wins": wins, "hands": hands, "payments": out["payments"], "ledger": out["ledger"],
             "next_dealer": out["next_dealer"], "next_streak": out["next_streak"]}
 
 

@@ -114,6 +114,11 @@ function renderResult(s) {
       el("table", { class: "explain" }, el("thead", {}, el("tr", {}, el("th", { text: "rules" }), el("th", { text: "explanation" }))),
          el("tbody", {}, ...rows))));
   }
+  const hands = document.querySelector("#hands tbody");
+  hands.replaceChildren(...r.hands.map((h) => el("tr", { "data-seat": h.seat },
+    el("td", { text: `seat ${h.seat}${h.seat === s.seat ? " (you)" : ""}` }),
+    el("td", {}, tiles(h.concealed, { small: true })),
+    el("td", {}, ...h.melds.map((m) => tiles(m, { small: true }))))));
   const net = document.querySelector("#settlement tbody");
   net.replaceChildren(...Object.entries(r.payments).map(([seat, v]) => el("tr", { "data-seat": seat },
     el("td", { text: `seat ${seat}${Number(seat) === s.seat ? " (you)" : ""}` }),
