@@ -43,6 +43,7 @@ from ..game.actions import (
     SELECT,
     WIN,
 )
+from ..game.observe import planes
 from ..game.state import rules_for
 
 STREAK_CAP = 99
@@ -60,8 +61,8 @@ class Encoding:
         has_wild = self.has_wild = bool(r.has_wild)
         self.has_indicator = has_wild and any(k >= 0 for k in r.wild_of)
         all_kinds = list(v.tiles.kinds)
-        # the gather index into observe()'s arrays laid end to end: hand, melds, discards, flowers, wild,
-        # indicator, claim_tile, facts
+        # the gather index into observe()'s arrays laid end to end (game.observe.planes, then the facts): hand,
+        # melds, discards, flowers, wild, indicator, claim_tile, facts
         base = {"hand": 0, "melds": N_KINDS, "discards": N_KINDS * (1 + n), "flowers": N_KINDS * (1 + 2 * n),
                 "wild": N_KINDS * (1 + 3 * n), "indicator": N_KINDS * (2 + 3 * n),
                 "claim_tile": N_KINDS * (3 + 3 * n), "facts": N_KINDS * (4 + 3 * n)}
@@ -99,6 +100,8 @@ class Encoding:
             low.append(lo)
             high.append(hi)
             names.append(label)
+        self.n_tiles = len(idx) - len(facts)   # the features read from the tile planes; then the facts'
+        self.fact_at = [at for _, at, _, _ in facts]
         self.streak_at = names.index("dealer_streak")
         self.gather = np.array(idx, dtype=np.intp)
         self.low = np.array(low, dtype=np.float32)
@@ -126,16 +129,17 @@ class Encoding:
         lut = np.full(N_ACTIONS, -1, dtype=np.int64)
         lut[self.action_ids] = np.arange(self.n_actions)
         self.index_of = lut
+        self._index_list = lut.tolist()
 
     # ---- encoding one seat's view -------------------------------------------------------------------------
     def observation(self, game: Any, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The seat's observation vector (float32[size]); written into `out` when given."""
-        o = game.observe(seat)
-        flat = np.concatenate((o["hand"], o["melds"].ravel(), o["discards"].ravel(), o["flowers"].ravel(),
-                               o["wild"], o["indicator"], o["claim_tile"], o["facts"]))
+        b, facts = planes(game, seat)
         if out is None:
             out = np.empty(self.size, dtype=np.float32)
-        out[:] = flat[self.gather]
+        m = self.n_tiles
+        out[:m] = np.frombuffer(b, dtype=np.int8)[self.gather[:m]]
+        out[m:] = [facts[i] for i in self.fact_at]
         out[self.streak_at] = min(out[self.streak_at], STREAK_CAP)
         return out
 
@@ -147,8 +151,9 @@ class Encoding:
             out[:] = 0
         ids = game.legal_ids(seat)
         if ids:
-            at = self.index_of[ids]
-            if (at < 0).any():  # pragma: no cover - the action space is derived from the same rules
+            lut = self._index_list
+            at = [lut[a] for a in ids]
+            if -1 in at:  # pragma: no cover - the action space is derived from the same rules
                 missing = [a for a, i in zip(ids, at) if i < 0]
                 raise RuntimeError(f"the action space of {game.v.name} has no room for the legal action(s) {missing}")
             out[at] = 1
