@@ -53,3 +53,25 @@ def test_without_ray_the_option_says_how_to_install_it(monkeypatch, capsys):
     assert main(["simulate", "shangrao", "--games", "5", "--ray", "--quiet"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "pip install 'mjrules[ray]'" in err and err.startswith("mjrules: error:")
+
+
+def test_the_workers_need_no_spec_file(local_ray, tmp_path, monkeypatch):
+    """A spec by path is compiled here and its IR sent to the workers: the same numbers and logs as a local run
+    while the file is gone by the time the hands are dealt (a remote node need not have it)."""
+    from mjrules.game import simulate as sim
+
+    f = tmp_path / "house.mj"
+    f.write_text('variant house "House" extends sichuan_xuezhan {\n  option zimo_jiafan "自摸加番" = true   # SC-11\n}\n',
+                 encoding="utf-8")
+    here = simulate(str(f), 60, seed=3, out=tmp_path / "local")
+    records = sim._RayCluster.records
+
+    def records_without_the_file(self, *args):
+        f.unlink()
+        yield from records(self, *args)
+
+    monkeypatch.setattr(sim._RayCluster, "records", records_without_the_file)
+    there = simulate(str(f), 60, seed=3, out=tmp_path / "ray", ray=True)
+    assert not f.exists()
+    assert _numbers(there) == _numbers(here)
+    assert (tmp_path / "ray" / "logs.jsonl").read_bytes() == (tmp_path / "local" / "logs.jsonl").read_bytes()

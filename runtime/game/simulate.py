@@ -30,11 +30,17 @@ def hand_seed(seed: int, i: int) -> int:
     return (seed * 1_000_003 + i * 7919) % (2**63)
 
 
-def _init(spec: str, backend: str | None) -> None:
+def _init(spec: str, backend: str | None, ir: Any = None) -> None:
+    """This process's engine of the spec; from its IR when given (a Ray worker: the spec's files need not be
+    there), knowing the spec's name all the same (logs name it)."""
     global _ENGINE, _ENGINE_KEY
     from ..engine import load
 
-    _ENGINE = load(spec, backend=backend)
+    if ir is None:
+        _ENGINE = load(spec, backend=backend)
+    else:
+        _ENGINE = load(ir, backend=backend)
+        _ENGINE.spec = spec
     _ENGINE_KEY = (spec, backend)
 
 
@@ -90,7 +96,7 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     try:
         if ray is not None and ray is not False:
             cluster = _RayCluster(ray, jobs)
-            for rec in cluster.records(spec, backend, list(work), games):
+            for rec in cluster.records(_ENGINE.spec, _ENGINE.variant, backend, list(work), games):
                 _take(rec, acc, writer, bar)
         elif jobs > 1 and games > 1:
             import multiprocessing as mp
@@ -122,10 +128,12 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     return summary
 
 
-def play_chunk(spec: str, backend: str | None, items: list[tuple]) -> list[dict[str, Any]]:
-    """Play some hands of a simulation (a Ray task: the worker loads the variant once and keeps it)."""
-    if _ENGINE_KEY != (spec, backend):
-        _init(spec, backend)
+def play_chunk(spec: Any, backend: str | None, items: list[tuple]) -> list[dict[str, Any]]:
+    """Play some hands of a simulation (a Ray task: the worker loads the variant once and keeps it). `spec`: a
+    spec's name, or (its name, its IR)."""
+    name, ir = spec if isinstance(spec, tuple) else (spec, None)
+    if _ENGINE_KEY != (name, backend):
+        _init(name, backend, ir)
     return [_play(w) for w in items]
 
 
@@ -148,10 +156,11 @@ class _RayCluster:
                      include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
             self.started = True
 
-    def records(self, spec: str, backend: str | None, work: list[tuple], games: int) -> Any:
+    def records(self, spec: str, ir: Any, backend: str | None, work: list[tuple], games: int) -> Any:
+        """The records of the hands `work` lists, in order; the workers get the spec's IR (stored once in the
+        cluster), so a spec's files need to be on this machine only."""
         ray = self.ray
-        if os.path.exists(spec):
-            spec = os.path.abspath(spec)   # the workers' folder may not be ours
+        spec = ray.put((spec, ir))
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = max(1, min(256, games // (workers * 8)))
         chunks = [work[i:i + size] for i in range(0, len(work), size)]
