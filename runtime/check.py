@@ -29,7 +29,7 @@ from typing import Any
 from .compiler.ir import Variant
 from .situation import Situation
 from .tiles import N_PLAYABLE_STD, parse_tiles, tile_name
-from .wildmode import hand_wild
+from .wildmode import hand_wild, most_kinds
 from .wildmode import live as live_of
 
 NK = N_PLAYABLE_STD
@@ -51,19 +51,29 @@ Wild = int | tuple[int, int] | None   # a check's wild kinds: none, one, or a pa
 
 
 def wild_kind(variant: Variant, wild: Any) -> Wild:
-    """The wild kind(s) of a check: an index, a tile name, a pair of those, or None for the wild the default
-    options fix (if any)."""
+    """The wild kind(s) of a check: an index, a tile name, a tuple or list of those (as many as the variant's
+    hands may have), or None for the wild the default options fix (if any)."""
     if wild is None:
         hw = hand_wild(variant)
         return hw.fixed if hw is not None and hw.mode == "fixed" else None
     if isinstance(wild, (tuple, list)):
-        if len(wild) != 2:
-            raise ValueError(f"wild: one kind or a pair of kinds, got {len(wild)}")
-        a, b = (_one_kind(k) for k in wild)
-        if a == b:
-            raise ValueError(f"wild: the pair names {_name(a)} twice")
-        return (a, b)
+        kinds = tuple(_one_kind(k) for k in wild)
+        _check_kinds(variant, kinds)
+        return kinds if len(kinds) > 1 else kinds[0]   # type: ignore[return-value]
     return _one_kind(wild)
+
+
+def _check_kinds(variant: Variant, kinds: tuple[int, ...], at: str = "") -> None:
+    """Refuse a set of wild kinds no hand of the variant may have: none, more than its most, one twice."""
+    most = most_kinds(variant)
+    if not kinds:
+        raise ValueError(f"{at}wild: an empty tuple names no kind")
+    if not most:
+        raise ValueError(at + _not_wild(variant, kinds[0]))
+    if len(kinds) > most:
+        raise ValueError(f"{at}wild: {len(kinds)} kinds, but a hand of this variant has at most {most}")
+    if len(kinds) > 1 and kinds[0] == kinds[1]:
+        raise ValueError(f"{at}wild: the pair names {_name(kinds[0])} twice")
 
 
 def _one_kind(wild: Any) -> int:

@@ -34,6 +34,8 @@ def outcome(call):
 CASES = [
     ("plain", lambda e: e.is_win(HAND, 1, 26), ("ok", True)),
     ("wild by name", lambda e: e.is_win(HAND, 1, "9s"), ("ok", True)),
+    ("a pair where a hand has one wild kind", lambda e: e.is_win(HAND, 1, ("8s", "9s")),
+     ("ValueError", "wild: 2 kinds, but a hand of this variant has at most 1")),
     ("NumPy wilds and wild", lambda e: e.is_win(HAND, np.int64(1), np.uint8(26)), ("ok", True)),
     ("NumPy row", lambda e: e.is_win(ROW, 1, 26), ("ok", True)),
     ("NumPy int64 row", lambda e: e.is_win(ROW.astype(np.int64), 1, 26), ("ok", True)),
