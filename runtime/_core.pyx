@@ -3156,16 +3156,18 @@ cdef class Kernel:
         return self.undecided(bytes(c), wilds, wild_kinds(_wc(w, w2)))
 
     def check_batch(self, const unsigned char[:, ::1] counts, const unsigned char[::1] wilds, signed char[::1] out,
-                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[::1] kinds=None,
+                    int wild=-1, double[::1] values=None, int[::1] patterns=None, const int[:, ::1] kinds=None,
                     Py_ssize_t row0=0):
         """is_win for every row of counts (n x 34) with wilds[i], into out[i] (1, 0, or -1: undecided).
-        With values and patterns, also the best reading's value and pattern index (mode 0: slower). kinds:
-        each row's wild kind (-1: none) instead of `wild` for all. row0: the first row's number in the whole
-        batch (an error names row0 + i).
+        With values and patterns, also the best reading's value and pattern index (mode 0: slower). wild: the
+        wild kinds' code (_wc) for every row; kinds instead: each row's kinds, n x 1 (a kind, -1: none) or n x 2
+        (a pair, or a kind and -1, or none). row0: the first row's number in the whole batch (an error names
+        row0 + i).
         Runs without the GIL in its own context: threads may check disjoint slices at once."""
         cdef Py_ssize_t n = counts.shape[0], i
         cdef Py_ssize_t bad = -1
-        cdef int e = 0, size = self.sp.win_size, r, mode = 2, pat = -1
+        cdef int e = 0, size = self.sp.win_size, r, mode = 2, pat = -1, c
+        cdef bint pairs = kinds is not None and kinds.shape[1] == 2
         cdef double val = 0.0
         cdef unsigned long long playable = self.playable
         cdef double win_by = self.chk_win_by
@@ -3177,6 +3179,8 @@ cdef class Kernel:
             raise ValueError(f"counts must have {NK} columns, one per kind")
         if wilds.shape[0] != n or out.shape[0] != n or kinds is not None and kinds.shape[0] != n:
             raise ValueError("counts, wilds, kinds and out must have the same number of rows")
+        if kinds is not None and not 1 <= kinds.shape[1] <= 2:
+            raise ValueError("kinds must have one or two columns")
         if values is not None or patterns is not None:
             if values is None or patterns is None or values.shape[0] != n or patterns.shape[0] != n:
                 raise ValueError("values and patterns come together, one per row")
@@ -3185,13 +3189,15 @@ cdef class Kernel:
         try:
             with nogil:
                 if kinds is not None and n:
-                    wild = kinds[0]
+                    wild = _wc(kinds[0, 0], kinds[0, 1]) if pairs else kinds[0, 0]
                 e = _prep_check(x, wild, playable, win_by)
                 _limits(x, playable, lim)
                 for i in range(n):
-                    if kinds is not None and kinds[i] != wild and not e:
-                        wild = kinds[i]
-                        e = _set_wild(x, wild, playable, lim)
+                    if kinds is not None and not e:
+                        c = _wc(kinds[i, 0], kinds[i, 1]) if pairs else kinds[i, 0]
+                        if c != wild:
+                            wild = c
+                            e = _set_wild(x, wild, playable, lim)
                     if not e:
                         e = _load_row(x, &counts[i, 0], wilds[i], size, live, lim, &U)
                     if e:

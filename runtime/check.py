@@ -4,16 +4,20 @@ A hand here is 34 kind counts (0-8 1m..9m, 9-17 1p..9p, 18-26 1s..9s, 27-33 1z..
 tiles. The verdict is `evaluate`'s `win` for that hand held concealed without melds, self-drawn by the
 dealer, with the spec's default options and no winning tile named (so nothing that depends on which
 tile completed the hand holds). Tiles of the wild kind in the counts are wilds, as in a situation. `wild` is
-one kind (an index or a tile name), or a pair of kinds for a hand with two wild kinds (the `wilds` given
-besides are of the first; the tiles of either kind in the counts are wilds of that kind); None is the wild
-the default options fix (if any).
+one kind (an index or a tile name), or a tuple (or list) of as many kinds as the variant's hands may have, two
+at most (a pair for 广东推倒胡's shuanggui: the `wilds` given besides are of the first; the tiles of either
+kind in the counts are wilds of that kind); None is the wild the default options fix (if any).
 
     eng.is_win(counts, wilds=0, wild=None) -> bool          # one hand (bytes are fastest)
     eng.hand_value(counts, wilds=0, wild=None) -> (value, pattern) | None   # its best reading
     eng.wait_kinds(counts, wilds=0, wild=None) -> list[int]  # kinds completing a hand one tile short
     eng.check_batch(counts, wilds=None, wild=None, threads=1, values=False) -> ndarray[bool]
-                                                            # n x 34 array; with values, (win, value, pattern);
-                                                            # wild: one kind, or an array of one per row
+                                                            # n x 34 array; with values, (win, value, pattern)
+
+check_batch's `wild` is is_win's for every row (a kind, a name, a tuple of kinds; -1: none), or an integer
+array of each row's kinds: shape (n,) for one kind a row, (n, k) for up to k (-1 entries: none; a row's kinds
+in order, the first taking the row's `wilds`). A tuple is the kinds of every row, a list or an array one entry
+per row, as NumPy's indexing tells a tuple from a list.
 
 The native back end decides in C (check_batch without the GIL, so threads scale); the reference back
 end judges the same situation with its interpreter. Both read their arguments through this module's one
@@ -29,7 +33,7 @@ from typing import Any
 from .compiler.ir import Variant
 from .situation import Situation
 from .tiles import N_PLAYABLE_STD, parse_tiles, tile_name
-from .wildmode import hand_wild
+from .wildmode import hand_wild, most_kinds
 from .wildmode import live as live_of
 
 NK = N_PLAYABLE_STD
@@ -51,19 +55,29 @@ Wild = int | tuple[int, int] | None   # a check's wild kinds: none, one, or a pa
 
 
 def wild_kind(variant: Variant, wild: Any) -> Wild:
-    """The wild kind(s) of a check: an index, a tile name, a pair of those, or None for the wild the default
-    options fix (if any)."""
+    """The wild kind(s) of a check: an index, a tile name, a tuple or list of those (as many as the variant's
+    hands may have), or None for the wild the default options fix (if any)."""
     if wild is None:
         hw = hand_wild(variant)
         return hw.fixed if hw is not None and hw.mode == "fixed" else None
     if isinstance(wild, (tuple, list)):
-        if len(wild) != 2:
-            raise ValueError(f"wild: one kind or a pair of kinds, got {len(wild)}")
-        a, b = (_one_kind(k) for k in wild)
-        if a == b:
-            raise ValueError(f"wild: the pair names {_name(a)} twice")
-        return (a, b)
+        kinds = tuple(_one_kind(k) for k in wild)
+        _check_kinds(variant, kinds)
+        return kinds if len(kinds) > 1 else kinds[0]   # type: ignore[return-value]
     return _one_kind(wild)
+
+
+def _check_kinds(variant: Variant, kinds: tuple[int, ...], at: str = "") -> None:
+    """Refuse a set of wild kinds no hand of the variant may have: none, more than its most, one twice."""
+    most = most_kinds(variant)
+    if not kinds:
+        raise ValueError(f"{at}wild: an empty tuple names no kind")
+    if not most:
+        raise ValueError(at + _not_wild(variant, kinds[0]))
+    if len(kinds) > most:
+        raise ValueError(f"{at}wild: {len(kinds)} kinds, but a hand of this variant has at most {most}")
+    if len(kinds) > 1 and kinds[0] == kinds[1]:
+        raise ValueError(f"{at}wild: the pair names {_name(kinds[0])} twice")
 
 
 def _one_kind(wild: Any) -> int:
@@ -187,10 +201,11 @@ class Checks:
         return [k for k in self.variant.tiles.playable if 0 <= k < NK and _room(self.variant, c, n, w, k)
                 and self.is_win(_plus(c, k, w), n + (k in kinds_of(w)[:1]), w)]
 
-    def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
+    def check_batch(self, counts: Any, wilds: Any = None, wild: Any = None, threads: int = 1,
                     values: bool = False) -> Any:
-        """is_win for each row of an n x 34 array (wilds: one count per row, default none; wild: one kind,
-        or one per row); with values, also each row's value (NaN where it does not win) and pattern index (-1)."""
+        """is_win for each row of an n x 34 array (wilds: one count per row, default none; wild: is_win's for
+        every row, or an integer array of each row's kinds, n or n x k, -1: none; see mjrules.check); with values,
+        also each row's value (NaN where it does not win) and pattern index (-1)."""
         import numpy as np
 
         cnt, wl = batch_arrays(counts, wilds)
@@ -200,9 +215,9 @@ class Checks:
         val = np.full(len(cnt), np.nan)
         pat = np.full(len(cnt), -1, dtype=np.int32)
         names = {p.name: i for i, p in enumerate(self.variant.patterns)}
+        every = None if one == -1 else one
         for i in range(len(cnt)):
-            k = one if kinds is None else int(kinds[i])
-            c, n, w = validate(self.variant, cnt[i], int(wl[i]), k if isinstance(k, tuple) else None if k < 0 else k,
+            c, n, w = validate(self.variant, cnt[i], int(wl[i]), every if kinds is None else _row_wild(kinds[i]),
                                row=i)
             r = self.judge(situation_of(self.variant, c, n, w))
             win[i] = r["win"]
@@ -225,24 +240,62 @@ def _plus(c: list[int], k: int, w: Wild) -> list[int]:
     return out
 
 
-def batch_kinds(variant: Variant, wild: Any, n: int) -> tuple[int, Any]:
-    """check_batch's `wild`: one kind for every row (an index, a name, None) -> (kind or -1, None); or one per
-    row (a sequence or array of indices, -1 for none) -> (-1, an int32 array)."""
+def batch_kinds(variant: Variant, wild: Any, n: int) -> tuple[Wild, Any]:
+    """check_batch's `wild` (see the module docstring) -> (the kinds of every row: -1, a kind or a pair; None),
+    or (-1, each row's kinds: an int32 array n x 1, or n x 2 with -1 in the second column where a row has one
+    kind or none, its first column -1 only where it has none)."""
     import numpy as np
 
+    if isinstance(wild, np.ndarray) and wild.ndim == 0:
+        wild = wild[()]   # (a NumPy scalar)
     if wild is None or isinstance(wild, (str, int, np.integer, tuple)):
         w = wild_kind(variant, wild)
         for k in kinds_of(w):
             if not -1 <= k < NK or isinstance(w, tuple) and k < 0:
                 raise ValueError(_not_wild(variant, k))
         return (-1 if w is None else w), None
-    kinds = np.asarray(wild)
-    if kinds.shape != (n,) or kinds.dtype.kind not in "iu":
-        raise ValueError(f"wild: one kind for all rows, or an integer array with one kind per row ({n})")
+    shape = f"an integer array of one kind per row, shape ({n},), or of a row's kinds, shape ({n}, k) (-1: none)"
+    try:
+        kinds = np.asarray(wild)
+    except ValueError:   # (ragged rows)
+        raise ValueError(f"wild: one kind or a tuple of kinds for all rows, or {shape}") from None
+    if kinds.ndim == 1:
+        kinds = kinds.reshape(-1, 1)
+    misshapen = kinds.ndim != 2 or len(kinds) != n or not kinds.shape[1]
+    if misshapen or kinds.dtype.kind not in "iu" and kinds.size:
+        got = f"shape {np.shape(wild)}" if misshapen else f"{kinds.dtype} array"
+        raise ValueError(f"wild: one kind or a tuple of kinds for all rows, or {shape}; got {got}")
     if n and (kinds.min() < -1 or kinds.max() >= NK):   # (before the int32 copy: none wraps round)
-        i = int(np.flatnonzero((kinds < -1) | (kinds >= NK))[0])
-        raise ValueError(f"row {i}: " + _not_wild(variant, int(kinds[i])))
-    return -1, np.ascontiguousarray(kinds, dtype=np.int32)
+        i, j = (int(x[0]) for x in np.nonzero((kinds < -1) | (kinds >= NK)))
+        raise ValueError(f"row {i}: " + _not_wild(variant, int(kinds[i, j])))
+    kinds = np.ascontiguousarray(kinds, dtype=np.int32)
+    if kinds.shape[1] > 1:
+        kinds = _kinds_first(kinds)
+    m, most = kinds.shape[1], most_kinds(variant)
+    bad = kinds[:, most] >= 0 if m > most else np.zeros(n, dtype=bool)   # more kinds than a hand may have
+    if m > 1:
+        bad |= (kinds[:, 0] == kinds[:, 1]) & (kinds[:, 1] >= 0)          # a kind twice
+    if bad.any():
+        i = int(np.argmax(bad))
+        _check_kinds(variant, tuple(int(k) for k in kinds[i] if k >= 0), f"row {i}: ")
+    keep = 2 if m > 1 and most > 1 and (kinds[:, 1] >= 0).any() else 1   # (n x 1 where no row has two kinds)
+    return -1, (kinds if keep == m else np.ascontiguousarray(kinds[:, :keep]))
+
+
+def _kinds_first(kinds: Any) -> Any:
+    """Each row's kinds (>= 0) first, in their order, then its -1s (a new array where any row changes)."""
+    import numpy as np
+
+    if kinds.shape[1] == 2:
+        swap = (kinds[:, 0] < 0) & (kinds[:, 1] >= 0)
+        return np.where(swap[:, None], kinds[:, ::-1], kinds) if swap.any() else kinds
+    return np.take_along_axis(kinds, np.argsort(kinds < 0, axis=1, kind="stable"), 1)
+
+
+def _row_wild(kinds: Any) -> Wild:
+    """One row of batch_kinds' array as a check's wild kinds: None, a kind, or a pair."""
+    ks = tuple(int(k) for k in kinds if k >= 0)
+    return None if not ks else ks[0] if len(ks) == 1 else ks   # type: ignore[return-value]
 
 
 def batch_threads(threads: Any) -> int:

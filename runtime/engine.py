@@ -58,9 +58,10 @@ class Engine(Protocol):
     def wait_kinds(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> list[int]:
         """The kinds completing such a hand one tile short (drawing the wild kind adds a wild)."""
 
-    def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
+    def check_batch(self, counts: Any, wilds: Any = None, wild: Any = None, threads: int = 1,
                     values: bool = False) -> Any:
-        """is_win for each row of an n x 34 array; with values, also each row's value and pattern index."""
+        """is_win for each row of an n x 34 array (wild: is_win's for every row, or an integer array of each
+        row's kinds, n or n x k, -1: none); with values, also each row's value and pattern index."""
 
 
 def choose_backend(backend: str | None) -> str:

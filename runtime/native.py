@@ -616,10 +616,11 @@ class NativeEngine(Plays):
         """The kinds that complete this concealed hand one tile short (see mjrules.check)."""
         return self._checks.wait_kinds(counts, wilds, wild)
 
-    def check_batch(self, counts: Any, wilds: Any = None, wild: int | str | None = None, threads: int = 1,
+    def check_batch(self, counts: Any, wilds: Any = None, wild: Any = None, threads: int = 1,
                     values: bool = False) -> Any:
         """is_win for each row of an n x 34 count array, in C without the GIL; `threads` splits the rows
-        across threads; `wild` is one kind for every row or an integer array of one per row (-1: none).
+        across threads; `wild` is is_win's for every row (a kind, a name, a tuple of kinds) or an integer array
+        of each row's kinds, n or n x k (-1: none; see mjrules.check).
         With values: (win, value, pattern index), NaN and -1 where a row does not win."""
         import numpy as np
 

@@ -45,10 +45,20 @@ def wild_kinds(variant: Variant, options: Mapping[str, Any] | None, indicator: i
     return variant.wild.wild_kinds(indicator, hw.kinds)  # type: ignore[union-attr]
 
 
+def most_kinds(variant: Variant) -> int:
+    """The most wild kinds one hand may have, under any options (0 without a wild block)."""
+    w = variant.wild
+    if w is None:
+        return 0
+    if w.mode == "fixed":
+        return 1
+    return max([w.kinds] + [c.kinds for c in w.cases if c.mode == "kinds"])
+
+
 def live(variant: Variant, kinds: tuple[int, ...]) -> int:
     """The most wild tiles one hand may hold when these are its wild kinds (0 without)."""
     w = variant.wild
     return 0 if w is None or not kinds else w.live_count(kinds, variant.tiles.copies)
 
 
-__all__ = ["hand_wild", "live", "wild_kinds"]
+__all__ = ["hand_wild", "live", "most_kinds", "wild_kinds"]

@@ -34,6 +34,8 @@ def outcome(call):
 CASES = [
     ("plain", lambda e: e.is_win(HAND, 1, 26), ("ok", True)),
     ("wild by name", lambda e: e.is_win(HAND, 1, "9s"), ("ok", True)),
+    ("a pair where a hand has one wild kind", lambda e: e.is_win(HAND, 1, ("8s", "9s")),
+     ("ValueError", "wild: 2 kinds, but a hand of this variant has at most 1")),
     ("NumPy wilds and wild", lambda e: e.is_win(HAND, np.int64(1), np.uint8(26)), ("ok", True)),
     ("NumPy row", lambda e: e.is_win(ROW, 1, 26), ("ok", True)),
     ("NumPy int64 row", lambda e: e.is_win(ROW.astype(np.int64), 1, 26), ("ok", True)),
@@ -69,6 +71,13 @@ CASES = [
      ("ValueError", "row 1: kind 4294967322 cannot be the wild kind")),
     ("batch, a row's wild below -1", lambda e: e.check_batch(np.array([ROW]), [1], np.array([-2])),
      ("ValueError", "row 0: kind -2 cannot be the wild kind")),
+    ("batch, a row's kinds padded with -1", lambda e: e.check_batch(np.array([ROW, ROW]), [1, 1], np.array([[26, -1], [-1, 26]])),
+     ("ok", [True, True])),
+    ("batch, two kinds where a hand has one", lambda e: e.check_batch(np.array([ROW, ROW]), [1, 1], np.array([[26, -1], [25, 26]])),
+     ("ValueError", "row 1: wild: 2 kinds, but a hand of this variant has at most 1")),
+    ("batch, a pair for every row where a hand has one kind", lambda e: e.check_batch(np.array([ROW]), [1], (25, 26)),
+     ("ValueError", "wild: 2 kinds, but a hand of this variant has at most 1")),
+    ("batch, a tuple of one kind", lambda e: e.check_batch(np.array([ROW]), [1], ("9s",)), ("ok", [True])),
     ("batch on two threads names the row", lambda e: e.check_batch(
         np.array([ROW] * 3999 + [[5] * 34]), np.ones(4000, np.uint8), 26, threads=2),
      ("ValueError", "row 3999: 5 tiles of 1m")),

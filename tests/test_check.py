@@ -610,3 +610,198 @@ def test_backends_agree_on_pungs_and_pairs_with_wilds(variant, data):
     assert a[0].tolist() == b[0].tolist() and a[2].tolist() == b[2].tolist()
     assert np.array_equal(a[1], b[1], equal_nan=True)
     assert [nat.is_win(c, nw, w) for c, nw, w in got] == a[0].tolist()
+
+
+# ---- several wild kinds a row: 广东推倒胡's shuanggui (GD-05), the two kinds after the flipped tile ------------
+GD = "guangdong_tuidaohu"
+
+# (hand, free wilds besides, the row's wild kinds, verdict, value, pattern, why): value = 2 x the multipliers (GD-08)
+GD_ROWS = [
+    ("123p456p789p11s5z2m3m", 0, ("2m", "3m"), True, 2, "鸡胡", "GD-05 shuanggui: a 2m and a 3m make the 5z pung"),
+    ("123p456p789p11s5z2m3m", 0, ("3m", "2m"), True, 2, "鸡胡", "the kinds in either order"),
+    ("123p456p789p11s5z2m3m", 0, ("2m",), False, None, None, "fangui: the 3m is itself, 5z 3m and one 鬼 no set"),
+    ("123p456p789p11s5z2m3m", 0, (), False, None, None, "no 鬼: 5z 2m 3m"),
+    ("123p456p789p11s5z5z3m", 0, ("2m", "3m"), True, 2, "鸡胡", "one 3m completes the 5z pung"),
+    ("123p456p789p11s5z3m", 1, ("2m", "3m"), True, 2, "鸡胡", "a free 鬼 (of the first kind) and a 3m"),
+    ("123p456p789p11s5z4m3m", 0, ("2m", "3m"), False, None, None, "the 4m is itself: 5z 4m and one 鬼 no set"),
+    ("147m258p369s1z2m2m3m3m", 0, ("2m", "3m"), True, 4, "四鬼胡牌", "GD-07 four 鬼, two of each kind"),
+    ("147m258p369s1z2m2m3m3m", 0, ("2m",), False, None, None, "two 鬼 are not four"),
+    ("11m22m33p44p77s88s5s6s", 0, ("5s", "6s"), True, 4, "七对", "GD-07 七对: a 5s and a 6s make a pair"),
+    ("11m22m33p44p77s88s5s6s", 0, ("5s",), True, 4, "七对", "the 5s pairs the 6s"),
+    ("11m22m33p44p77s88s5s6s", 0, (), False, None, None, "5s and 6s are two singles"),
+    ("19m19p19s12345z1z5s6s", 0, ("5s", "6s"), True, 16, "十三幺", "GD-07 十三幺 with two 鬼 for 6z and 7z"),
+    ("19m19p19s12345z1z5s6s", 0, ("5s",), False, None, None, "the 6s is no orphan"),
+    ("123m456m789p234s11z", 0, ("5s", "6s"), True, 4, "鸡胡", "GD-07 无鬼: a 鬼 in force, none held"),
+    ("123m456m789p234s11z", 0, ("5s",), True, 4, "鸡胡", "无鬼 with one kind"),
+    ("123m456m789p234s11z", 0, (), True, 2, "鸡胡", "no 鬼 in force: no 无鬼"),
+]
+
+
+def _gd_row(hand: str, kinds: tuple[str, ...]) -> tuple[list[int], list[int]]:
+    """(34 counts, the row's wild kinds padded with -1 to two)."""
+    c = form(hand)[0]
+    ks = [parse_tiles(k)[0].kind for k in kinds]
+    return c, ks + [-1] * (2 - len(ks))
+
+
+def _gd_situation(counts, wilds: int, kinds: list[int]) -> dict:
+    """The situation the check judges, for evaluate: the dealer self-draws a concealed hand, its wilds marked, the
+    winning tile one that is not wild, the options' 鬼 mode the one with that many kinds."""
+    kinds = [int(k) for k in kinds if k >= 0]
+    tiles = [tile_name(k) + ("*" if k in kinds else "") for k in range(34) for _ in range(int(counts[k]))]
+    if wilds:
+        tiles += [tile_name(kinds[0]) + "*"] * wilds
+    d = {"concealed": " ".join(tiles), "win_tile": next(t for t in tiles if "*" not in t), "win_by": "self_draw",
+         "options": {"gui": ("none", "fangui", "shuanggui")[len(kinds)]}}
+    if kinds:
+        d["wild"] = [tile_name(k) for k in kinds]
+    return d
+
+
+def test_batch_with_two_wild_kinds_a_row(load):
+    """GD_ROWS in one batch, each row with its own kinds (none, one or two; an n x 2 array): the table's verdicts,
+    values and patterns, is_win's, hand_value's and evaluate's, row by row; the same with the kinds of all rows
+    given once (a tuple), and with the kinds' columns swapped or padded."""
+    eng = load(GD)
+    pats = [p.name for p in eng.variant.patterns]
+    got = [_gd_row(r[0], r[2]) for r in GD_ROWS]
+    rows = np.array([c for c, _ in got], dtype=np.uint8)
+    wl = np.array([r[1] for r in GD_ROWS], dtype=np.uint8)
+    kinds = np.array([k for _, k in got])
+    win, val, pat = eng.check_batch(rows, wl, wild=kinds, values=True)
+    # (the reference's enumeration of four wilds of two kinds takes seconds: it judges such a row twice only)
+    again = np.array([eng.backend == "native" or r[1] + sum(rows[i][k] for k in kinds[i] if k >= 0) < 4
+                      for i, r in enumerate(GD_ROWS)])
+    for i, (hand, nw, ks, verdict, value, pattern, why) in enumerate(GD_ROWS):
+        assert (win[i], None if np.isnan(val[i]) else val[i], pats[pat[i]] if pat[i] >= 0 else None) == \
+            (verdict, value, pattern), why
+        r = eng.evaluate(_gd_situation(rows[i], nw, list(kinds[i])))
+        assert (r["win"], r["value"] if r["win"] else None, r["pattern"] if r["win"] else None) == \
+            (verdict, value, pattern), why
+        if again[i]:
+            w = None if not ks else ks[0] if len(ks) == 1 else ks
+            assert eng.is_win(rows[i], nw, w) is verdict, why
+            assert eng.hand_value(rows[i], nw, w) == (None if not verdict else (value, pattern)), why
+    rows, wl, kinds, win, val, pat = rows[again], wl[again], kinds[again], win[again], val[again], pat[again]
+    assert (eng.check_batch(rows, wl, wild=kinds) == win).all()
+    swapped = np.where((kinds[:, 1] >= 0)[:, None], kinds, kinds[:, ::-1])   # (-1, k) rows: still kind k
+    assert (eng.check_batch(rows, wl, wild=swapped) == win).all()
+    padded = np.concatenate([np.full((len(kinds), 1), -1), kinds, np.full((len(kinds), 2), -1)], axis=1)
+    assert (eng.check_batch(rows, wl, wild=padded.astype(np.int64)) == win).all()
+    for ks in {r[2] for r in GD_ROWS if r[2]}:
+        sel = np.array([r[2] == ks for r, a in zip(GD_ROWS, again) if a])
+        for w in (ks, tuple(parse_tiles(k)[0].kind for k in ks)):   # names or indices, once for every row
+            w2, v2, p2 = eng.check_batch(rows[sel], wl[sel], wild=w, values=True)
+            assert (w2 == win[sel]).all() and (p2 == pat[sel]).all() and np.array_equal(v2, val[sel], equal_nan=True)
+    if eng.backend == "native":
+        reps = 400   # a few thousand rows, the kinds changing every row, on two threads
+        big = eng.check_batch(np.tile(rows, (reps, 1)), np.tile(wl, reps), wild=np.tile(kinds, (reps, 1)),
+                              threads=2, values=True)
+        assert (big[0] == np.tile(win, reps)).all() and (big[2] == np.tile(pat, reps)).all()
+        assert np.array_equal(big[1], np.tile(val, reps), equal_nan=True)
+
+
+@st.composite
+def gd_rows(draw):
+    """A 广东推倒胡 row: counts, free wilds and its wild kinds (none, one, or two: the kinds after an indicator, or
+    any two), sets and a pair with noise or random tiles, the kinds' tiles among them."""
+    v = engine_for(GD, "native").variant
+    n = draw(st.integers(0, 2))
+    if n == 2 and draw(st.booleans()):
+        kinds = list(v.wild.wild_kinds(draw(st.integers(0, 33)), 2))
+    else:
+        kinds = draw(st.lists(st.integers(0, 33), min_size=n, max_size=n, unique=True))
+    nw = draw(st.integers(0, 2)) if kinds else 0
+    tiles: list[int] = []
+    if draw(st.booleans()):
+        while len(tiles) < 12:
+            k = draw(st.integers(0, 33))
+            tiles += [k, k + 1, k + 2] if k < 27 and k % 9 < 7 and draw(st.booleans()) else [k] * 3
+        k = draw(st.integers(0, 33))
+        tiles = tiles[:12] + [k, k]
+    else:
+        tiles = draw(st.lists(st.integers(0, 33), min_size=14, max_size=14))
+    for _ in range(draw(st.integers(0, 3))):   # noise, or the kinds' tiles (wilds)
+        tiles[draw(st.integers(0, 13))] = draw(st.sampled_from(kinds)) if kinds and draw(st.booleans()) else \
+            draw(st.integers(0, 33))
+    tiles = tiles[nw:]
+    c = [tiles.count(k) for k in range(34)]
+    if max(c) > 4 or kinds and nw + c[kinds[0]] > 4 or nw + sum(c[k] for k in kinds) > 3:
+        return None   # (more than three wilds: the reference's enumeration is slow)
+    return c, nw, kinds
+
+
+@settings(max_examples=examples(100, 1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(gd_rows(), min_size=1, max_size=5))
+def test_backends_agree_with_two_wild_kinds_a_row(got):
+    """Generated rows with none, one or two wild kinds each, in one batch: both back ends give the same verdicts,
+    values and patterns, and those of is_win, hand_value and evaluate, row by row (native on two threads too)."""
+    got = [g for g in got if g is not None]
+    if not got:
+        return
+    nat, ref = engine_for(GD, "native"), engine_for(GD, "reference")
+    pats = [p.name for p in nat.variant.patterns]
+    rows, wl = np.array([c for c, _, _ in got]), np.array([nw for _, nw, _ in got])
+    kinds = np.array([ks + [-1] * (2 - len(ks)) for _, _, ks in got])
+    a = nat.check_batch(rows, wl, wild=kinds, values=True)
+    b = ref.check_batch(rows, wl, wild=kinds, values=True)
+    assert a[0].tolist() == b[0].tolist() and a[2].tolist() == b[2].tolist()
+    assert np.array_equal(a[1], b[1], equal_nan=True)
+    t = nat.check_batch(np.tile(rows, (4, 1)), np.tile(wl, 4), wild=np.tile(kinds, (4, 1)), threads=2, values=True)
+    assert t[0].tolist() == a[0].tolist() * 4 and t[2].tolist() == a[2].tolist() * 4
+    for i, (c, nw, ks) in enumerate(got):
+        w = None if not ks else ks[0] if len(ks) == 1 else tuple(ks)
+        hv = nat.hand_value(c, nw, w)
+        assert hv == (None if not a[0][i] else (a[1][i], pats[a[2][i]]))
+        assert nat.is_win(c, nw, w) is bool(a[0][i])
+        r = nat.evaluate(_gd_situation(c, nw, ks))
+        assert (r["win"], r["value"] if r["win"] else None) == (bool(a[0][i]), hv[0] if hv else None)
+
+
+def _gd_two() -> tuple[np.ndarray, np.ndarray]:
+    rows = np.array([_gd_row("123p456p789p11s5z2m3m", ())[0]] * 3, dtype=np.uint8)
+    return rows, np.zeros(3, dtype=np.uint8)
+
+
+# (variant, wild for 3 rows, the message): both back ends refuse alike, in one line
+GD_BAD = [
+    (GD, np.array([[1, 2], [1, 1], [1, 2]]), "row 1: wild: the pair names 2m twice"),
+    (GD, np.array([[2, 1], [3, -1], [-1, -1]]), None),   # (fine: kinds in either order, and none)
+    (GD, np.array([[1, 2, -1], [1, 2, 5], [-1, -1, -1]]), "row 1: wild: 3 kinds, but a hand of this variant has at most 2"),
+    (GD, np.array([[1, 2], [1, 34], [1, 2]]), "row 1: f1 cannot be the wild kind: it is not one of its kinds"),
+    (GD, np.array([[1, 2], [1, -2], [1, 2]]), "row 1: kind -2 cannot be the wild kind"),
+    (GD, np.array([[1, 2]] * 2), ("wild: one kind or a tuple of kinds for all rows, or an integer array of one kind per "
+                                  "row, shape (3,), or of a row's kinds, shape (3, k) (-1: none); got shape (2, 2)")),
+    (GD, np.zeros((3, 0), dtype=int), "got shape (3, 0)"),
+    (GD, np.zeros((3, 2, 1), dtype=int), "got shape (3, 2, 1)"),
+    (GD, np.array([["2m", "3m"]] * 3), "got <U2 array"),
+    (GD, np.array([[1.0, 2.0]] * 3), "got float64 array"),
+    (GD, [[1, 2], [1], [2]], "wild: one kind or a tuple of kinds for all rows, or an integer array"),
+    (GD, (1, 2, 3), "wild: 3 kinds, but a hand of this variant has at most 2"),
+    (GD, ("2m", "2m"), "wild: the pair names 2m twice"),
+    (GD, (), "wild: an empty tuple names no kind"),
+    (GD, (1, -1), "kind -1 cannot be the wild kind"),
+    (GD, (1, 40), "f7 cannot be the wild kind"),
+    ("shangrao", (1, 2), "wild: 2 kinds, but a hand of this variant has at most 1"),
+    ("shangrao", np.array([[1, -1], [-1, 2], [2, 1]]), "row 2: wild: 2 kinds, but a hand of this variant has at most 1"),
+    ("fuzhou_jiangxi", np.array([[-1, -1], [-1, 2], [-1, -1]]), "row 1: 3m cannot be the wild kind: this variant has no wilds"),
+]
+
+
+@pytest.mark.parametrize("variant,wild,message", GD_BAD, ids=[str(b[2])[:40] for b in GD_BAD])
+def test_bad_wild_kinds_in_a_batch(variant, wild, message):
+    rows, wl = _gd_two()
+    if variant != GD:   # (a hand of their size: 14 tiles)
+        rows = np.array([form("123m456m789p234s77z")[0]] * 3, dtype=np.uint8)
+    out = []
+    for b in ("reference", "native"):
+        try:
+            out.append(("ok", engine_for(variant, b).check_batch(rows, wl, wild=wild).tolist()))
+        except ValueError as e:
+            assert "\n" not in str(e)
+            out.append(("error", str(e)))
+    assert out[0] == out[1]
+    if message is None:
+        assert out[0][0] == "ok"
+    else:
+        assert out[0][0] == "error" and message in out[0][1], out[0]
