@@ -1869,6 +1869,19 @@ cdef void _limits(Ctx* x, unsigned long long playable, unsigned char* lim) noexc
         lim[x.f.w2] = 255
 
 
+cdef inline int _live_first(int copies, int live) noexcept nogil:
+    """The most wild tiles of a hand's first wild kind: `live` of its copies at most; live < 0: its copies less
+    the one face up as the indicator (Wild.live_count)."""
+    if live < 0:
+        return copies - 1 if copies > 0 else 0
+    return _lo(copies, live)
+
+
+cdef inline int _live_second(int copies, int live) noexcept nogil:
+    """Likewise for the second wild kind (never the face-up indicator's)."""
+    return copies if live < 0 else _lo(copies, live)
+
+
 cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int live,
                    const unsigned char* lim, Units* U) noexcept nogil:
     """One hand's counts into facts _prep_check made: CHK_OK, or an error code * 64 + the kind at fault.
@@ -1892,13 +1905,13 @@ cdef int _load_row(Ctx* x, const unsigned char* cnt, int jokers, int size, int l
         jokers += v
         total -= v
         real[w] = base[w] = 0
-        cap = _lo(x.spec.copies[w], live)
+        cap = _live_first(x.spec.copies[w], live)
         if w2 >= 0:
             v2 = real[w2]
             jokers += v2
             total -= v2
             real[w2] = base[w2] = 0
-            cap += _lo(x.spec.copies[w2], live)
+            cap += _live_second(x.spec.copies[w2], live)
         if jokers > cap:
             return CHK_COPIES * 64 + w
     elif jokers:
@@ -2891,7 +2904,8 @@ cdef class Kernel:
     def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, undecided, validate,
                         tuple pattern_names=()):
         """The context of is_win, wait_kinds and check_batch: these option values, this win_by id (the
-        self-draw's), the variant's fixed wild kind (-1: none), the most wilds in a hand, and the callbacks for
+        self-draw's), the variant's fixed wild kind (-1: none), the most live wilds of each wild kind (-1: each kind's
+        copies less the face-up indicator's, for the first kind), and the callbacks for
         hands the native code cannot decide (the reference's verdict) and for arguments that are not plainly
         valid: validate(counts, wilds, wild, pre_draw, row) is the shared validation (mjrules.check.validate),
         which raises the ValueError that names the fault or returns (counts, wilds, wild kind) as plain ints."""
@@ -3051,8 +3065,8 @@ cdef class Kernel:
         cdef int held
         cdef bytes b = self._hand(counts, wilds, wild, True, &U, &held)
         w, w2 = x.f.w, x.f.w2
-        cap = _lo(self.sp.copies[w], self.chk_live) + (_lo(self.sp.copies[w2], self.chk_live) if w2 >= 0 else 0) \
-            if w >= 0 else 0
+        cap = _live_first(self.sp.copies[w], self.chk_live) + (
+            _live_second(self.sp.copies[w2], self.chk_live) if w2 >= 0 else 0) if w >= 0 else 0
         sets = (self.sp.win_size - 2) // 3
         odd_size = (self.sp.win_size - 2) % 3 != 0
         _units_all(&U)    # the suits' table indices, to add one tile to without a rescan
@@ -3143,9 +3157,9 @@ cdef class Kernel:
         cdef int cap = 0
         if w >= 0:
             wilds, c[w] = wilds + c[w], 0
-            cap = _lo(self.sp.copies[w], self.chk_live)
+            cap = _live_first(self.sp.copies[w], self.chk_live)
         if w2 >= 0:
-            cap += _lo(self.sp.copies[w2], self.chk_live)
+            cap += _live_second(self.sp.copies[w2], self.chk_live)
         if k == w:
             wilds += 1
         else:

@@ -585,10 +585,10 @@ class NativeEngine(Plays):
         sd = float(self._strings.setdefault("self_draw", len(self._strings) + 1))
         self._names[int(sd)] = "self_draw"
         fixed = _check.wild_kind(v, None)
-        cap = 0   # the most live wilds of each wild kind (besides its copies): Wild.live_count's
+        cap = 0   # the most live wilds of each wild kind (besides its copies; -1: less the face-up indicator's)
         if w is not None:
             up = w.indicator_stays and w.mode == "indicator"
-            cap = w.live or (max(v.tiles.copies) - 1 if up else 255)
+            cap = w.live or (-1 if up else 255)
         if self._defaults is None:  # options a double cannot hold: the reference decides every check
             self.is_win, self.wait_kinds = self._checks.is_win, self._checks.wait_kinds
             self.hand_value = self._checks.hand_value

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import mjrules
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -301,3 +302,23 @@ def test_an_overlays_wild_cases_keep_the_blocks_order(tmp_path):
     v = compile_file(str(tmp_path / "house.mj"))
     assert [c.mode for c in v.wild.cases] == ["none", "fixed", "kinds"]
     assert [hand_wild(v, {"gui": g}).mode for g in MODES] == ["none", "fixed", "successor", "fixed"]
+
+
+@pytest.mark.parametrize("backend", ["native", "reference"])
+def test_live_wilds_follow_each_kinds_copies(backend):
+    """The face-up indicator takes one copy of the gold kind out of play (same_as_indicator, stays), whatever that
+    kind's copies: 中 has 2 here, so one 中 is a live wild and two are one too many; a 4-copy kind has 3."""
+    from mjrules.compiler import compile_text
+
+    text = re.sub(r"successor [^#]*#", "same_as_indicator #", BASE).replace('    kinds 2 when gui == "two"', "")
+    text = text.replace("    copies 4                       # WM-01",
+                        "    copies 4                       # WM-01\n    copies 2 for 7z                # WM-01")
+    eng = mjrules.load(compile_text(text, "wild_modes.mj"), backend=backend)
+    cases = [("7z", "123p 456p 789p 11s 5z 5z", 1, True), ("7z", "123p 456p 789p 11s 5z 7z", 1, "has 1 wild tile"),
+             ("2m", "123p 456p 789p 11s 2m 2m", 1, True), ("2m", "123p 456p 789p 1s 2m 2m 2m", 1, "has 3 wild tiles")]
+    for wild, hand, free, want in cases:
+        if want is True:
+            assert eng.is_win(_counts(hand), free, tile_kind(wild))
+        else:
+            with pytest.raises(ValueError, match=want):
+                eng.is_win(_counts(hand), free, tile_kind(wild))
