@@ -196,8 +196,8 @@ def check_define(self, c: Clause) -> None:
 def check_settlement(self, c: Clause | None) -> ir.Settlement:
     sec = self.section(self.body_of(c), SECTIONS["settlement"], "settlement")
     blocks: dict[str, list[ir.Payment]] = {"win": [], "draw": [], "hand_end": [], "kong_exposed": [], "kong_added": [],
-                                           "kong_concealed": [], "wall_end": [], "on_win": [], "discard": []}
-    for kw in ("win", "draw", "hand_end", "wall_end", "on_win", "discard"):
+                                           "kong_concealed": [], "wall_end": [], "on_win": [], "discard": [], "first_round": []}
+    for kw in ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round"):
         for b in sec.get(kw, []):
             Reader(b, self.col, f"{kw} {{ pay ... }}").end()
             blocks[kw] += _payments(self, b, kw)
@@ -227,7 +227,7 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
     return ir.Settlement(*(tuple(blocks[k]) for k in ("win", "draw", "hand_end", "kong_exposed", "kong_added",
                                                        "kong_concealed")), cap, cap_cond, cap_src,
                          tuple(blocks["wall_end"]), tuple(blocks["on_win"]), tuple(sorted(set(at_once))),
-                         tuple(blocks["discard"]))
+                         tuple(blocks["discard"]), tuple(blocks["first_round"]))
 
 
 # What the on_win context knows beyond the win context, as a hand scored alone has it: the first win of the hand,
@@ -324,8 +324,8 @@ def _payment(self, c: Clause, where: str) -> ir.Payment:
     for who in (payer, payee):
         if who in ("winner", "discarder") and where in ("draw",):
             self.col.error("E026", f"there is no {who} after a draw", c.span)
-        if who == "winner" and where == "discard":
-            self.col.error("E026", "there is no winner at a discard: a 'discard' payment is made as play goes on",
+        if who == "winner" and where in ("discard", "first_round"):
+            self.col.error("E026", f"there is no winner at a discard: a '{where}' payment is made as play goes on",
                            c.span)
         if who == "konger" and where != "kong":
             self.col.error("E026", "'konger' exists only in kong settlements", c.span)

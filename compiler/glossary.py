@@ -175,7 +175,12 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                 "players still in; the payee is the winner")),
     ("settlement", "discard"): ("discard { pay ... }",
                                 ("payments at each discard, the moment it is made and before anyone claims it (the "
-                                 "game context; `discarder` is who made it, `discards_made` counts it): 跟庄")),
+                                 "game context; `discarder` is who made it, `discards_made` counts it); its "
+                                 "conditions are asked at every discard")),
+    ("settlement", "first_round"): ("first_round { pay ... }",
+                                    ("payments once a hand, at the discard that brings the hand's discards to one per "
+                                     "player (the first go-around), the moment it is made: as `discard`, asked once "
+                                     "(跟庄 with `first_discards_match`)")),
     ("settlement", "kong"): ("kong exposed|added|concealed [at_once] { pay ... }",
                              "payments for each kong of that kind: at the hand's end, or when it is made (at_once)"),
     ("settlement", "cap"): ("cap loss = EXPRESSION [when ...]", "each payer loses at most this much in one hand"),

@@ -448,6 +448,7 @@ class Settlement:
     on_win: tuple[Payment, ...] = ()
     at_once: tuple[str, ...] = ()  # kong kinds paid when made, not at the hand's end
     discard: tuple[Payment, ...] = ()  # paid at each discard, the moment it is made (before any claim)
+    first_round: tuple[Payment, ...] = ()  # paid once, at the discard that makes one per player (before any claim)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits"),
     "score": ("define", "value", "minimum", "forbid"),
-    "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "kong", "cap"),
+    "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "kong", "cap"),
     "play": ("after_win", "ends"),
     "declare": ("choose", "discard_first", "no_claim", "no_win_holding"),
     "exchange": ("tiles", "to"),
@@ -32,7 +32,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 }
 PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder")
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
-PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "kong")  # settlement's blocks of payments
+PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "kong")  # blocks of payments
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
                "status", "declare", "exchange", "ends", "refund", "transfer", "none", "fixed", "kinds"}

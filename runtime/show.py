@@ -386,6 +386,7 @@ def _value_sections(v: Variant, out: list[str]) -> None:
                          "hand's first win, every player in)", st.on_win),
                         ("Draw", st.draw), ("End of every hand", st.hand_end), ("End of the wall", st.wall_end),
                         ("Each discard, paid the moment it is made", st.discard),
+                        ("The first go-around, paid at its last discard", st.first_round),
                         ("Exposed kong" + at_once("exposed"), st.kong_exposed),
                         ("Added kong" + at_once("added"), st.kong_added),
                         ("Concealed kong" + at_once("concealed"), st.kong_concealed)):

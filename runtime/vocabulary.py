@@ -93,7 +93,7 @@ def _clauses_page(v: dict[str, Any]) -> str:
         out += [f"## {heading}", ""]
         if name == G.PAYMENTS:
             out += [("The clauses inside the blocks of `settlement` (`win`, `draw`, `hand_end`, `wall_end`, `on_win`, "
-                     "`discard`, `kong`)."), ""]
+                     "`discard`, `first_round`, `kong`)."), ""]
         for c in s["clauses"]:
             out.append(f"- `{c['usage']}`: {c['meaning']}.")
         out.append("")

@@ -172,6 +172,10 @@ BASE = (Path(__file__).parent / "data" / "flow.mj").read_text(encoding="utf-8")
     (("  settlement {", "  settlement {\n    discard {\n      refund kong when discards_made > 2\n    }"), None, None),
     (("  settlement {", "  settlement {\n    discard {\n      pay discarder to others = 1 when discards_made == "
                         "player_count\n    }"), None, None),
+    (("  settlement {", "  settlement {\n    first_round {\n      pay winner to others = 1\n    }"), "E026",
+     "no winner at a discard"),
+    (("  settlement {", "  settlement {\n    first_round {\n      pay dealer to others = 1 when first_discards_match\n"
+                        "    }"), None, None),
 ])
 def test_flow_spec_errors(change, code, needle):
     from mjrules.compiler import SpecError, compile_text
@@ -206,3 +210,37 @@ def test_horses_and_maps_compile():
         compile_text(text.replace("point_by seat_of", "point_by seats"), "flow.mj")
     with pytest.raises(SpecError, match="mapped twice"):
         compile_text(text.replace("value 1 : 2m 6m", "value 1 : 2m 6m 1m"), "flow.mj")
+
+
+@pytest.mark.parametrize("backend", ["native", "reference"])
+@pytest.mark.parametrize("block,paid_at", [
+    ("discard {\n      pay discarder to others = 1 when discards_made <= 2   # FT-01\n    }", [1, 2]),
+    ("first_round {\n      pay discarder to others = 1   # FT-01\n    }", [4]),
+    ("first_round {\n      pay dealer to others = 1 when discards_made == 3   # FT-01\n    }", []),
+])
+def test_payments_at_discards_are_made_as_play_goes(backend, block, paid_at):
+    """`discard` pays at every discard its conditions hold at, `first_round` once, at the discard that makes one
+    per player; each the moment the discard is made, before anything else happens (the next event is a pay)."""
+    import mjrules
+    from mjrules.compiler import compile_text
+
+    v = compile_text(BASE.replace("  settlement {", "  settlement {\n    " + block, 1), "flow.mj")
+    eng = mjrules.load(v, backend=backend)
+    for seed in range(3):
+        g = Game(eng, seed=seed, options={"swap": False})
+        agents = [RandomAgent(seed * 4 + p) for p in range(4)]
+        while not g.over:
+            g.act(g.to_act, agents[g.to_act].act(g, g.to_act))
+        ev = g.events
+        discards = [i for i, e in enumerate(ev) if e["type"] == "discard"]
+        for n, at in enumerate(discards, 1):
+            pays = [e for e in ev[at + 1:at + 4] if e["type"] == "pay" and "discard by" in e["why"]]
+            if n in paid_at:
+                seat = ev[at]["seat"] if "discarder" in block else g.dealer
+                assert [(e["from"], e["amount"]) for e in pays] == [(seat, 1)] * 3, (seed, n, ev[at:at + 4])
+                assert sorted(e["to"] for e in pays) == sorted(p for p in range(4) if p != seat)
+            else:
+                assert not pays, (seed, n)
+        assert len([e for e in ev if e["type"] == "pay" and "discard by" in e["why"]]) == 3 * len(
+            [n for n in paid_at if n <= len(discards)])
+        assert sum(g.outcome["payments"].values()) == 0

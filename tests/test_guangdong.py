@@ -163,7 +163,7 @@ def test_genzhuang_paid_at_once(load, backend, hands, actions, paid_after):
     at = discards[paid_after - 1]
     assert pays == [at + 1, at + 2, at + 3], "paid right after the discard, before anything else happens"
     assert [(ev[i]["from"], ev[i]["to"], ev[i]["amount"]) for i in pays] == [(0, 1, 1), (0, 2, 1), (0, 3, 1)]
-    assert [e["why"] for e in gz] == ["discard by seat 3"] * 3
+    assert [e["why"] for e in gz] == ["first round: discard by seat 3"] * 3
     assert g.outcome["payments"] == {"0": -3, "1": 1, "2": 1, "3": 1}
 
 

@@ -217,8 +217,8 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
         put("play", "match", f"match hands = {_x(v.match_hands)}")
 
     st = v.settlement
-    for name in ("win", "on_win", "draw", "hand_end", "wall_end", "discard", "kong_exposed", "kong_added",
-                 "kong_concealed"):
+    for name in ("win", "on_win", "draw", "hand_end", "wall_end", "discard", "first_round", "kong_exposed",
+                 "kong_added", "kong_concealed"):
         seq(f"settlement.{name}", [(_pay_text(p) + _cond(p.cond), _r(p.src)) for p in getattr(st, name)])
     if st.at_once:
         put("settlement.kong_at_once", "at_once", "kongs paid when made: " + " ".join(st.at_once))
@@ -247,7 +247,8 @@ def _pay_text(p: Any) -> str:
 _ORDER = ["tiles", "players", "deal", "seating", "wall_break", "wall", "flowers", "wild", "rob_wild", "claims",
           "claims.winners", "ready_declaration", "patterns", "modifiers", "events", "statuses", "tables", "defines",
           "play", "score", "score.minimum", "score.forbid", "settlement.win", "settlement.on_win", "settlement.draw",
-          "settlement.hand_end", "settlement.wall_end", "settlement.discard", "settlement.kong_exposed", "settlement.kong_added",
+          "settlement.hand_end", "settlement.wall_end", "settlement.discard", "settlement.first_round",
+          "settlement.kong_exposed", "settlement.kong_added",
           "settlement.kong_concealed", "settlement.kong_at_once", "settlement.cap", "rotation", "options"]
 
 

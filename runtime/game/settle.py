@@ -507,10 +507,11 @@ def pay_kong_now(g: Any, seat: int, kong: dict[str, Any]) -> None:
     _record(g, entries)
 
 
-def pay_discard_now(g: Any, seat: int) -> None:
-    """A discard's payments the moment it is made, before anyone claims it (the spec's `discard` block)."""
-    _record(g, payments(g, GameEnv(g), g.v.settlement.discard, f"discard by seat {seat}", winner=-1, discarder=seat,
-                        konger=-1, kind="discard"))
+def pay_discard_now(g: Any, seat: int, block: Any, why: str) -> None:
+    """A discard's payments the moment it is made, before anyone claims it (the spec's `discard` block at every
+    discard, its `first_round` block at the one that makes one per player)."""
+    _record(g, payments(g, GameEnv(g), block, f"{why}discard by seat {seat}", winner=-1, discarder=seat, konger=-1,
+                        kind="discard"))
 
 
 def pay_win_now(g: Any, winners: list[Any]) -> None:

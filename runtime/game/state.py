@@ -284,6 +284,7 @@ class Rules:
         rw = v.rob_wild
         self.has_rob_wild = rw is not None
         self.pays_discards = bool(v.settlement.discard)
+        self.pays_first_round = bool(v.settlement.first_round)
         self.rob_order = []
         if rw is not None:
             for who in rw.order:
@@ -813,7 +814,11 @@ class Game:
         if self.r.pays_discards:
             from .settle import pay_discard_now
 
-            pay_discard_now(self, seat)
+            pay_discard_now(self, seat, self.v.settlement.discard, "")
+        if self.r.pays_first_round and self.discard_count == self.n:
+            from .settle import pay_discard_now
+
+            pay_discard_now(self, seat, self.v.settlement.first_round, "first round: ")
         self._after_discard()
 
     def _after_discard(self) -> None:
