@@ -244,3 +244,27 @@ def test_payments_at_discards_are_made_as_play_goes(backend, block, paid_at):
         assert len([e for e in ev if e["type"] == "pay" and "discard by" in e["why"]]) == 3 * len(
             [n for n in paid_at if n <= len(discards)])
         assert sum(g.outcome["payments"].values()) == 0
+
+
+def test_a_settlement_reading_the_discards_is_not_remembered_across_hands():
+    """Hands nobody won are settled from a memo keyed by what the settlement reads: one that reads
+    `discards_made` is settled afresh (each drawn hand pays its own count)."""
+    import mjrules
+    from mjrules.compiler import compile_text
+    from mjrules.compiler.resolve import shipped_path
+
+    text = shipped_path("guangdong_tuidaohu").read_text(encoding="utf-8")
+    block = "hand_end {\n      pay dealer to others = discards_made   # GD-12\n    }"
+    v = compile_text(text.replace("  settlement {", "  settlement {\n    " + block, 1), "guangdong_tuidaohu.mj")
+    eng = mjrules.load(v, backend="native")
+    drawn = set()
+    for seed in range(60):
+        g = Game(eng, seed=seed)
+        agents = [RandomAgent(seed * 4 + p) for p in range(4)]
+        while not g.over:
+            g.act(g.to_act, agents[g.to_act].act(g, g.to_act))
+        ends = [e for e in g.outcome["ledger"] if e["why"] == "hand end"]
+        assert [e["amount"] for e in ends] == [g.discard_count] * 3, seed
+        if not g.outcome["winners"]:
+            drawn.add(g.discard_count)
+    assert len(drawn) >= 2, "two drawn hands with different discard counts"

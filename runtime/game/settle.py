@@ -401,7 +401,7 @@ def _draw_safe(e: Any) -> bool | None:
     if e.op == "call":
         return False if e.args[0] in _SEAT_FUNCTIONS else None
     if e.op == "var":
-        return e.args[0] not in ("payer", "payee", "players_in", "first_winners", "wall_ended")
+        return e.args[0] not in ("payer", "payee", "players_in", "first_winners", "wall_ended", "discards_made")
     return None
 
 
