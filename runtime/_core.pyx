@@ -1051,6 +1051,10 @@ cdef void _std_rec(Std* S, int j, int sets, int pairs, int k) noexcept nogil:
     if k >= 27 or not S.needs[0] & 8:   # no open pattern holds with a sequence
         return
     r = k % 9
+    if j == 0:   # no wild left: only the sequence that starts at k, of tiles held (the others need a wild)
+        if r <= 6 and c[k + 1] and c[k + 2]:
+            _seq(S, j, sets, pairs, k, k)
+        return
     for off in range(3):
         if r - off < 0 or r - off > 6:
             continue
@@ -1082,8 +1086,11 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
             if c[t] > 0:
                 opt[i][nopt[i]] = 0
                 nopt[i] += 1
-            opt[i][nopt[i]] = 1
-            nopt[i] += 1
+            if j > 0 and (cand >> t) & 1:   # (a wild that may stand for t: none, the choice is not offered)
+                opt[i][nopt[i]] = 1
+                nopt[i] += 1
+            elif nopt[i] == 0:
+                return
     for a in range(nopt[0]):
         for b in range(nopt[1]):
             for e in range(nopt[2]):

@@ -157,19 +157,20 @@ cdef class Results:
     cdef SigMap sigs         # signature -> (lines, status name, tail, per pattern its patterns tuple or None)
     cdef SigMap heads        # a signature's head (modifiers, events, status) -> (status name, tail, per pattern)
     cdef SigMap settles      # settlement signature -> (payments, lines)
-    cdef bint lazy           # lines may be made when first read (LazyLines)
+    cdef object head_of      # lazy: (modifiers, events, status) -> (patterns after the pattern, status name)
+    cdef bint lazy           # lines are made when first read (LazyLines)
     cdef Py_ssize_t head_len
 
-    def __init__(self, Kernel kernel, middle_of, settle, teller, tuple reasons, bint lazy=False):
+    def __init__(self, Kernel kernel, middle_of, settle, teller, tuple reasons, head_of=None):
         """middle_of, settle: the engine's explanation of a signature and its settlement (keep: the answer may be
         remembered); teller: makes a Result's reading and pattern line from the kernel's reading; reasons: per
-        pattern (reason, name); lazy: middle_of's answer is always kept, and a signature whose head (its
-        modifiers, events and status, which decide the names) was explained before has its lines made only when
-        a result's explanation is first read: a signature differing only in its defines' values or table rows
-        (a new hand's, mostly) costs no Python call."""
+        pattern (reason, name). With head_of (the engine's names of a signature's head: its modifiers, events and
+        status), middle_of's answer is always kept, and a result's lines are made only when its explanation is
+        first read: a new signature costs at most head_of's call, once per head, and a signature differing only
+        in its defines' values or table rows (a new hand's, mostly) none."""
         self.kernel, self.middle_of, self.settle, self.teller, self.reasons = kernel, middle_of, settle, teller, \
             reasons
-        self.lazy = lazy
+        self.head_of, self.lazy = head_of, head_of is not None
         self.head_len = kernel.sp.nmod + kernel.sp.nev + 4
 
     def __dealloc__(self):
@@ -191,16 +192,28 @@ cdef class Results:
             hit = _map_get(&self.heads, k.sig, self.head_len, hh)
             if hit != NULL:
                 head = <tuple>hit
-                got = (LazyLines(self.middle_of, k.signature(), value), head[0], head[1], head[2])
-                _map_put(&self.sigs, k.sig, k.sig_len, h, got)
-                return got
+            else:
+                head = self._head()
+                _map_put(&self.heads, k.sig, self.head_len, hh, head)
+            got = (LazyLines(self.middle_of, k.signature(), value), head[0], head[1], head[2])
+            _map_put(&self.sigs, k.sig, k.sig_len, h, got)
+            return got
         lines, tail, status, keep = self.middle_of(k.signature(), value)
         got = (lines, status, tail, [None] * len(self.reasons))
         if keep:
             _map_put(&self.sigs, k.sig, k.sig_len, h, got)
-            if self.lazy:
-                _map_put(&self.heads, k.sig, self.head_len, hh, (status, tail, got[3]))
         return got
+
+    cdef tuple _head(self):
+        """(status name, tail, per pattern its patterns tuple or None) of the kernel's last signature's head, its
+        names from head_of (the layout of the head: Kernel._signature)."""
+        cdef Kernel k = self.kernel
+        cdef int i, nmod = k.sp.nmod, nev = k.sp.nev
+        cdef int32_t status
+        memcpy(&status, k.sig + nmod + nev, 4)
+        tail, name = self.head_of(tuple([i for i in range(nmod) if k.sig[i]]),
+                                  tuple([i for i in range(nev) if k.sig[nmod + i]]), status)
+        return (name, tuple(tail), [None] * len(self.reasons))
 
     cdef Result win(self, s, bint explain):
         """The Result of the kernel's last evaluate (a WIN); None where its settlement is not remembered and s,

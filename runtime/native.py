@@ -577,7 +577,7 @@ class NativeEngine(Plays):
         ]
         # a winning reading's Result, made in C (runtime/_result.pxi) from the pieces _middle_of and _settle explain
         results = core.Results(self._kernel, self._middle_of, self._settle, _Teller(self._explainer, core.reading_parts),
-                               self._explainer.reasons, "s" not in self._dtypes)
+                               self._explainer.reasons, self._explainer.head if "s" not in self._dtypes else None)
         self._build = results.build
         self._reader = reader(v)   # (the one situation reader, compiled: FastEvaluate calls it from C)
         self._checks = _check.Checks()

@@ -259,8 +259,14 @@ class Explainer:
         lines += [self._table(ti, ri, status) for ti, ri in zip(self.used, rows)]
         lines += [freeze(explain_line(d.src, f"{d.name} = {_fmt(x)}")) for d, x in zip(v.defines, defines)]
         lines.append(freeze(explain_line(v.score.value_src, f"value = {value}")))
+        return (tuple(lines),) + self.head(mods, events, status)
+
+    def head(self, mods: Any, events: Any, status: int) -> tuple[tuple, str | None]:
+        """What a result shows of its modifiers, events and status besides the explanation: the names that follow
+        the pattern in "patterns" (modifiers, then events) and the status name (None: no status)."""
+        v = self.variant
         tail = tuple([v.modifiers[m].name for m in mods] + [v.events[e].name for e in events])
-        return tuple(lines), tail, v.statuses[status].name if status >= 0 else None
+        return tail, v.statuses[status].name if status >= 0 else None
 
     def _table(self, ti: int, ri: int, status: int) -> Any:
         key = (ti, ri, status)

@@ -325,20 +325,24 @@ XZ_SAME_HEAD = [   # 血战: the same pattern, modifiers and events, so one sign
 
 @pytest.mark.parametrize("order", [(0, 1, 2, 3), (3, 2, 1, 0), (1, 3, 0, 2)])
 def test_lines_made_when_read_are_the_signatures_own(order, monkeypatch):
-    """A signature whose head (modifiers, events, status) was explained before has its lines made when first
-    read (LazyLines, shared by every result of that signature): each is the reference's, read in any order,
-    and the same when read again from another result of that signature."""
+    """A result's lines are made when first read (LazyLines, shared by every result of that signature), and
+    evaluate asks only for the names of a signature's head (modifiers, events, status), once per head: each
+    result's lines are the reference's, read in any order, and the same when read again from another result of
+    that signature."""
     from mjrules.native import NativeEngine
+    from mjrules.result import Explainer
 
-    asked = []
-    middle_of = NativeEngine._middle_of
+    asked, heads = [], []
+    middle_of, head = NativeEngine._middle_of, Explainer.head
     monkeypatch.setattr(NativeEngine, "_middle_of", lambda self, sig, value: asked.append(sig) or middle_of(
         self, sig, value))
+    monkeypatch.setattr(Explainer, "head", lambda self, *a: heads.append(a) or head(self, *a))
     eng = mjrules.load("sichuan_xuezhan", backend="native")
     ref = engine("sichuan_xuezhan", "reference")
     got = [(i, eng.evaluate(XZ_SAME_HEAD[i])) for i in order]
     again = [(i, eng.evaluate(XZ_SAME_HEAD[i])) for i in order]
-    assert len(asked) == 1, "only the first signature of the head is explained before its lines are read"
+    assert not asked, "no signature is explained before its lines are read"
+    assert len(heads) == 1, "the names of one head are asked once"
     assert len({tuple(r["patterns"]) for _, r in got}) == 1
     assert len({r["value"] for _, r in got}) >= 3
     for i, r in reversed(got + again):
