@@ -25,7 +25,7 @@ COMPILED = {"mjrules.tiles": "runtime/tiles.py", "mjrules.situation": "runtime/s
             "mjrules.result": "runtime/result.py", "mjrules._core": "runtime/_core.pyx",
             "mjrules.game.state": "runtime/game/state.py", "mjrules.game.agents": "runtime/game/agents.py",
             "mjrules.interp": "runtime/interp.py", "mjrules.game.settle": "runtime/game/settle.py",
-            "mjrules.game.observe": "runtime/game/observe.py"}
+            "mjrules.game.observe": "runtime/game/observe.py", "mjrules.settle": "runtime/settle.py"}
 # MJRULES_LIMITED_API=1 builds them (and then the variants' modules, see mjrules.native) against CPython's
 # Limited API, as abi3 modules: the default build's C, which Cython writes, uses CPython internals behind its
 # own version checks; ours uses the public C API only either way.

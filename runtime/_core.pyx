@@ -2403,14 +2403,22 @@ cdef inline bint _has_pairs(Ctx* x, Units* U, int* shapes) noexcept nogil:
     return shapes[0] & SHAPE_PAIRS
 
 
-cdef bint _sure_first(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
+cdef bint _sure_first(Ctx* x, Units* U, int sets, int* shapes, int* std) noexcept nogil:
     """Is the hand won by a reading of a shape _sure_shapes finds sure (a check context's hand with wilds, no
-    melds; U: the units of x.f.real)? Asked before the tables' standard verdict, which such a hand does not
-    need: with wilds, many winning hands have one. *shapes: what is known of the pungs and pairs shapes
-    (SHAPE_*; a shape known to have no reading is not asked again), and what this test finds out."""
+    melds; U: the units of x.f.real)? Asked before the rest of the verdict, which such a hand does not need:
+    with wilds, many winning hands have one. *shapes: what is known of the pungs and pairs shapes (SHAPE_*; a
+    shape known to have no reading is not asked again), and what this test finds out. The pungs shape is asked
+    after the tables' standard verdict (*std, -1 not known: worked out here and given back), which a hand
+    without a standard reading fails at once (a reading of pungs and a pair is a standard one): the search
+    for pungs costs more, and most hands a batch refuses have no standard reading."""
     cdef int sure = _sure_shapes(x, sets)
-    return sure & SHAPE_SURE_FREE or (sure & SHAPE_PUNGS and _has_pungs(x, U, sets, shapes)) or (
-        sure & SHAPE_PAIRS and _has_pairs(x, U, shapes))
+    if sure & SHAPE_SURE_FREE or (sure & SHAPE_PAIRS and _has_pairs(x, U, shapes)):
+        return True
+    if not sure & SHAPE_PUNGS:
+        return False
+    if std[0] < 0 and x.has_std and sets >= 0:
+        std[0] = _feasible_u(x, U, x.f.jokers, sets, 1)
+    return std[0] != 0 and _has_pungs(x, U, sets, shapes)
 
 
 cdef int _shape_settles(Ctx* x, Units* U, int sets, int* shapes) noexcept nogil:
@@ -2470,7 +2478,7 @@ cdef int _decide(Ctx* x, int mode, double* value, int* pattern, int std, int odd
     _reset_memo(x)
     # (a check context remembers that no shape is sure for these wilds: ssu 0, asked inline)
     if mode == 2 and x.count_free and 0 < x.f.jokers <= MAXJ and x.ssu[x.f.jokers] != 0 and \
-            _sure_first(x, U, sets, &shapes):
+            _sure_first(x, U, sets, &shapes, &std):
         return 1
     if mode == 2 and sp.plain_standard >= 0 and (sp.win_size - 2) % 3 == 0 and _table_exact(x):
         forbids = _forbids(x, -1)
