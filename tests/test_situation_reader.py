@@ -42,8 +42,11 @@ pure_situation = _source("situation")
 
 
 def test_the_modules_are_compiled():
-    """The speed of the native back end rests on these modules being the compiled ones (setup.py builds them)."""
-    for name in ("mjrules.situation", "mjrules.tiles", "mjrules.result", "mjrules._core"):
+    """The speed of the native back end and of play rests on these modules being the compiled ones (setup.py's
+    COMPILED builds them)."""
+    for name in ("mjrules.situation", "mjrules.tiles", "mjrules.result", "mjrules._core", "mjrules.settle",
+                 "mjrules.interp", "mjrules.game.state", "mjrules.game.agents", "mjrules.game.settle",
+                 "mjrules.game.observe"):
         mod = importlib.import_module(name)
         assert mod.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), mod.__file__
     assert not pure_situation.cython.compiled
