@@ -160,20 +160,28 @@ def first_sight(make: Callable[[], Any], warm: Sequence[dict], new: Sequence[Seq
     other's: HandMaker's seeds). The collector runs first, so that no garbage of the warming is swept inside
     the timing, and the engine is then warmed again on a few of `warm`: a full collection walks the whole
     heap and leaves the CPU's caches cold, which a server's engine between two hands is not (with 40 new
-    hands a set, that alone added ~1.4 us a hand to 撫州's figure)."""
+    hands a set, that alone added ~1.4 us a hand to 撫州's figure). The heap the bench held before is frozen
+    (gc.freeze, as a server freezes what it loaded at start) for the measurement, so that collection walks only
+    what the set's engine made: otherwise what else the bench imported decides the figure (numpy alone, or the
+    environments' packages, took 血战's from 2.0 to 2.5-2.9 us a hand, every other row unchanged)."""
     out = []
-    for hands in new:
-        eng = make()
-        ev = eng.evaluate
-        for d in warm:
-            ev(d)
-        gc.collect()
-        for d in warm[:50]:
-            ev(d)
-        t = time.perf_counter()
-        for d in hands:
-            ev(d)
-        out.append((time.perf_counter() - t) / len(hands))
+    gc.collect()
+    gc.freeze()
+    try:
+        for hands in new:
+            eng = make()
+            ev = eng.evaluate
+            for d in warm:
+                ev(d)
+            gc.collect()
+            for d in warm[:50]:
+                ev(d)
+            t = time.perf_counter()
+            for d in hands:
+                ev(d)
+            out.append((time.perf_counter() - t) / len(hands))
+    finally:
+        gc.unfreeze()
     return out
 
 
