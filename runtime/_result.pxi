@@ -157,8 +157,8 @@ cdef class Results:
     cdef SigMap sigs         # signature -> (lines, status name, tail, per pattern its patterns tuple or None)
     cdef SigMap heads        # a signature's head (modifiers, events, status) -> (status name, tail, per pattern)
     cdef SigMap settles      # settlement signature -> (payments, lines)
-    cdef object head_of      # lazy: (modifiers, events, status) -> (patterns after the pattern, status name)
-    cdef bint lazy           # lines are made when first read (LazyLines)
+    cdef object head_of      # None, or (modifiers, events, status) -> (patterns after the pattern, status name),
+                             # and then lines are made when first read (LazyLines)
     cdef Py_ssize_t head_len
 
     def __init__(self, Kernel kernel, middle_of, settle, teller, tuple reasons, head_of=None):
@@ -170,7 +170,7 @@ cdef class Results:
         in its defines' values or table rows (a new hand's, mostly) none."""
         self.kernel, self.middle_of, self.settle, self.teller, self.reasons = kernel, middle_of, settle, teller, \
             reasons
-        self.head_of, self.lazy = head_of, head_of is not None
+        self.head_of = head_of
         self.head_len = kernel.sp.nmod + kernel.sp.nev + 4
 
     def __dealloc__(self):
@@ -187,7 +187,7 @@ cdef class Results:
         if hit != NULL:
             return <tuple>hit
         value = _num_of(k.r_value)
-        if self.lazy:
+        if self.head_of is not None:
             hh = _sig_hash(k.sig, self.head_len)
             hit = _map_get(&self.heads, k.sig, self.head_len, hh)
             if hit != NULL:
