@@ -6,16 +6,18 @@ import random
 import time
 from typing import Any
 
+from .machine import GATE
+
 
 def rates(fn: Any, hands: int, repeats: int) -> list[float]:
     """Hands per second of `fn(i)` over `hands` hands, per repeat."""
-    out = []
-    for _ in range(repeats):
+    def timing() -> float:
         start = time.perf_counter()
         for i in range(hands):
             fn(i)
-        out.append(hands / (time.perf_counter() - start))
-    return out
+        return hands / (time.perf_counter() - start)
+
+    return [GATE.repeat(timing) for _ in range(repeats)]
 
 
 def builtin_hand(eng: Any, agent: str) -> Any:

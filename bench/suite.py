@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from . import play, rl
+from .machine import GATE, probe
 
 SCHEMA = "mjrules-bench/1"
 BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu")
@@ -117,14 +118,7 @@ def spread(values: Sequence[float], digits: int = 4) -> dict[str, Any]:
 def machine_speed(repeats: int = 5, n: int = 1_000_000) -> dict[str, Any]:
     """Nanoseconds per addition of a pure-Python loop of n additions (`total += i`), over the repeats: the
     interpreter's speed on this machine now, to read the run's timings against (no mjrules code runs)."""
-    out = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        total = 0
-        for i in range(n):
-            total += i
-        out.append((time.perf_counter() - t) / n * 1e9)
-    return spread(out)
+    return spread([probe(n) for _ in range(repeats)])
 
 
 def _timed(once: Callable[[], Any], n: int, repeats: int, budget: float) -> list[float]:
@@ -136,13 +130,13 @@ def _timed(once: Callable[[], Any], n: int, repeats: int, budget: float) -> list
         once()
         if budget > 0:
             loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
-    out = []
-    for _ in range(repeats):
+    def timing() -> float:
         t = time.perf_counter()
         for _ in range(loops):
             once()
-        out.append((time.perf_counter() - t) / (loops * n))
-    return out
+        return (time.perf_counter() - t) / (loops * n)
+
+    return [GATE.repeat(timing) for _ in range(repeats)]
 
 
 def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeats: int, budget: float) -> list[float]:
@@ -164,25 +158,24 @@ def first_sight(make: Callable[[], Any], warm: Sequence[dict], new: Sequence[Seq
     (gc.freeze, as a server freezes what it loaded at start) for the measurement, so that collection walks only
     what the set's engine made: otherwise what else the bench imported decides the figure (numpy alone, or the
     environments' packages, took 血战's from 2.0 to 2.5-2.9 us a hand, every other row unchanged)."""
-    out = []
+    def timing(hands: Sequence[dict]) -> float:
+        ev = make().evaluate
+        for d in warm:
+            ev(d)
+        gc.collect()
+        for d in warm[:50]:
+            ev(d)
+        t = time.perf_counter()
+        for d in hands:
+            ev(d)
+        return (time.perf_counter() - t) / len(hands)
+
     gc.collect()
     gc.freeze()
     try:
-        for hands in new:
-            eng = make()
-            ev = eng.evaluate
-            for d in warm:
-                ev(d)
-            gc.collect()
-            for d in warm[:50]:
-                ev(d)
-            t = time.perf_counter()
-            for d in hands:
-                ev(d)
-            out.append((time.perf_counter() - t) / len(hands))
+        return [GATE.repeat(lambda hands=hands: timing(hands)) for hands in new]
     finally:
         gc.unfreeze()
-    return out
 
 
 def check_target(name: str, figure: float | None) -> bool | None:
@@ -369,19 +362,7 @@ def per_batch(eng: Any, forms: Sequence[tuple], repeats: int, budget: float, thr
     if budget > 0 and len(arr) < rows:
         reps = -(-rows // len(arr))
         arr, wl = np.tile(arr, (reps, 1)), np.tile(wl, reps)
-    call = lambda: eng.check_batch(arr, wl, wild=wild, threads=threads)
-    loops = 1
-    if budget > 0:
-        start = time.perf_counter()
-        call()
-        loops = max(1, int(budget / max(time.perf_counter() - start, 1e-9)))
-    out = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(loops):
-            call()
-        out.append((time.perf_counter() - t) / (loops * len(arr)))
-    return out
+    return _timed(lambda: eng.check_batch(arr, wl, wild=wild, threads=threads), len(arr), repeats, max(budget, 0.0))
 
 
 def tenhou34(d: dict[str, Any]) -> list[int]:
@@ -485,9 +466,9 @@ def bench_envs(variant: str, cfg: dict[str, Any], note: Callable[[str], None]) -
         return {"available": False}
     reps = cfg["repeats"]
     note(f"{variant}: AEC environment, {cfg['env_steps']} steps")
-    a = [aec() for _ in range(reps)]
+    a = [GATE.repeat(aec) for _ in range(reps)]
     note(f"{variant}: vector environment, 64 tables x {cfg['vector_steps']} steps")
-    v = [vec() for _ in range(reps)]
+    v = [GATE.repeat(vec) for _ in range(reps)]
     return {"available": True, "aec_steps": cfg["env_steps"], "aec_steps_per_s": spread(a), "vector_tables": 64,
             "vector_steps": cfg["vector_steps"], "vector_steps_per_s": spread([x for x, _ in v]),
             "vector_decisions_per_s": spread([y for _, y in v])}
@@ -502,8 +483,8 @@ def bench_riichienv_env(cfg: dict[str, Any], note: Callable[[str], None]) -> dic
     encoded, _ = rl.riichienv_steps(cfg["env_steps"], encode=True)
     note(f"riichienv {ver}: its environment, {cfg['env_steps']} decisions")
     return {"available": True, "version": ver, "steps": cfg["env_steps"],
-            "steps_per_s": spread([run() for _ in range(cfg["repeats"])]),
-            "encoded_steps_per_s": spread([encoded() for _ in range(cfg["repeats"])])}
+            "steps_per_s": spread([GATE.repeat(run) for _ in range(cfg["repeats"])]),
+            "encoded_steps_per_s": spread([GATE.repeat(encoded) for _ in range(cfg["repeats"])])}
 
 
 def bench_ray(variant: str, cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
@@ -560,10 +541,12 @@ def bench_import_load(variant: str, runs: int) -> dict[str, Any]:
     """Seconds for `import mjrules` plus `mjrules.load(variant)` in a fresh interpreter (native backend)."""
     code = f"import time;t=time.perf_counter();import mjrules;mjrules.load({variant!r});print(time.perf_counter()-t)"
     env = dict(os.environ, MJRULES_BACKEND="native")
-    times = []
-    for _ in range(runs + 1):   # the first run warms the OS file cache (and builds a missing native module)
+    def timing() -> float:
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-        times.append(float(p.stdout.strip().splitlines()[-1]))
+        return float(p.stdout.strip().splitlines()[-1])
+
+    # the first run warms the OS file cache (and builds a missing native module)
+    times = [timing()] + [GATE.repeat(timing) for _ in range(runs)]
     s = spread(times[1:])
     return {"variant": variant, "seconds": s, "first_run_s": round(times[0], 4),
             "pass": check_target("import_load", s["median"])}
@@ -583,8 +566,10 @@ def table_memory() -> dict[str, Any]:
 
 
 def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, quick: bool = False,
-        progress: bool = False) -> dict[str, Any]:
-    """Measure everything; returns the JSON-ready result (see render for the table)."""
+        progress: bool = False, patience: float = 10.0) -> dict[str, Any]:
+    """Measure everything; returns the JSON-ready result (see render for the table). Before each timing the
+    run waits up to `patience` seconds for the machine to run at its usual speed (bench/machine.py; 0: never
+    waits; a --quick run never waits)."""
     import mjrules
 
     cfg = settings(quick, repeats)
@@ -596,6 +581,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         "python": platform.python_version(), "platform": platform.platform(), "mjrules": mjrules.__version__,
         "targets": TARGETS, "variants": {}}
     machine = {"start": machine_speed(1 if quick else 5)}
+    GATE.start(patience=0.0 if quick else patience, budget=60.0 * len(variants))   # waits at most a minute a variant
     for name in variants:
         engines = {b: mjrules.load(name, backend=b) for b in BACKENDS}
         maker = HandMaker(engines["native"], SEED)
@@ -619,6 +605,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
     result["riichienv_env"] = bench_riichienv_env(cfg, note)
     result["ray"] = bench_ray(variants[0], cfg, note)
     result["tables"] = table_memory()
+    machine["gate"] = GATE.stop()
     machine["end"] = machine_speed(1 if quick else 5)
     result["machine_python_add_ns"] = machine
     result["seconds"] = round(time.perf_counter() - started, 2)
@@ -652,6 +639,12 @@ def render(r: dict[str, Any]) -> str:
     if m:
         lines.append(f"machine speed (a pure-Python addition, ns): {_fmt(m['start'])} at the start, "
                      f"{_fmt(m['end'])} at the end")
+        g = m.get("gate")
+        if g and g["timings"]:
+            lines.append(f"timings (repeats) gated on the machine's speed (bench/machine.py): {g['timings']}; "
+                         f"{g['waited']} waited for a quiet machine and {g['timed_again']} were timed again "
+                         f"({g['seconds_waited']} s); {g['timed_slow']} still timed in a slow spell (a probe over "
+                         f"{g['tolerance']}x the best, {g['best_ns']} ns)")
     w = 50
     for name, v in r["variants"].items():
         lines.append("")

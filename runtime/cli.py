@@ -420,7 +420,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if problem:
         return _fail(args, problem, EXIT_INPUT)
     try:
-        result = run(args.variants or None, repeats=args.repeats, quick=args.quick, progress=not args.json)
+        result = run(args.variants or None, repeats=args.repeats, quick=args.quick, progress=not args.json,
+                     patience=args.patience)
     except SpecError as e:
         return _spec_error(e, args.json)
     if args.out:
@@ -475,6 +476,17 @@ def _count(lo: int, hi: int | None = None):
         return n
     parse.__name__ = "count"
     return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: seconds, a number in 0..3600."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= x <= 3600:   # also refuses nan
+        raise argparse.ArgumentTypeError(f"{text} is outside 0..3600 seconds")
+    return x
 
 
 
@@ -604,6 +616,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variants", nargs="*", metavar="VARIANT", help="default: the shipped base variants")
     p.add_argument("--repeats", type=_count(1, 1000), help="repeats per figure (default 5, --quick 2)")
     p.add_argument("--quick", action="store_true", help="fewer hands and loops: a smoke run of a few seconds")
+    p.add_argument("--patience", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="before each timing, wait up to this long for the machine to run at its usual speed "
+                        "(a pure-Python probe within 1.35x of the run's best; at most a minute a variant in all; default 10, 0: never wait)")
     p.add_argument("--out", metavar="FILE", help="also write the results as JSON (atomically)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)

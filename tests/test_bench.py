@@ -37,6 +37,10 @@ def test_top_level(quick):
     for when in ("start", "end"):                  # the machine's speed, to read the timings against
         _stat(quick["machine_python_add_ns"][when])
         assert quick["machine_python_add_ns"][when]["min"] > 0
+    g = quick["machine_python_add_ns"]["gate"]   # every repeat was gated; a quick run never waits
+    assert g["timings"] > 0 and g["probe_ns"]["n"] >= g["timings"]
+    assert g["patience_s"] == 0 and g["waited"] == 0 and g["timed_again"] == 0
+    assert 0 <= g["timed_slow"] <= g["timings"]
     t = quick["tables"]
     assert t["suit_tables_bytes"] == 4 * 5 ** 9 and isinstance(t["pass"], bool)
     assert t["derived_tables_bytes"] >= 2 * 8 * 5 ** 7   # the honour kinds' table: counted, not left out
@@ -93,6 +97,7 @@ def test_render_table(quick):
     assert "win check" in text and "is_agari" in text and "lookup tables" in text
     assert "PASS" in text or "MISS" in text
     assert "machine speed (a pure-Python addition, ns)" in text
+    assert "gated on the machine's speed" in text
     assert "four Python agents, step API" in text
 
 
