@@ -153,6 +153,10 @@ def markdown(r: dict[str, Any]) -> str:
     m = r.get("machine_python_add_ns") or {}
     speed = (f"; a pure-Python addition took {m['start']['median']:.1f} ns at the start and "
              f"{m['end']['median']:.1f} at the end" if m.get("start") and m.get("end") else "")
+    g = m.get("gate") or {}
+    if g.get("timings"):
+        speed += (f"; of its {g['timings']} timed repeats, {g['waited']} waited for the machine's usual speed, "
+                  f"{g['timed_again']} were timed again and {g['timed_slow']} were still timed in a slow spell")
     kind = ("a **quick** run (`mjrules bench --quick --json`: a few hands, "
             f"{r['repeats']} repeats; indicative only, not figures to quote)" if r.get("quick")
             else f"`mjrules bench --json` ({r['repeats']} repeats)")

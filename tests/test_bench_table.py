@@ -43,6 +43,13 @@ def test_the_caption_says_what_kind_of_run():
     r = copy.deepcopy(RESULT)
     r["riichienv"] = r["riichienv_env"] = {"available": False}   # a run without riichienv has neither peer row
     assert "riichienv" not in markdown(r)
+    r = copy.deepcopy(RESULT)             # what the gate on the machine's speed did is in the caption
+    r.setdefault("machine_python_add_ns", {})["gate"] = {"timings": 120, "waited": 7, "timed_again": 5,
+                                                         "timed_slow": 2}
+    assert "of its 120 timed repeats, 7 waited for the machine's usual speed, 5 were timed again and 2 were " \
+           "still timed in a slow spell" in markdown(r)
+    del r["machine_python_add_ns"]["gate"]    # a run from before the gate: no such words
+    assert "timed repeats" not in markdown(r)
 
 
 def test_replace_table_rewrites_only_between_the_markers():
