@@ -581,7 +581,8 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         "python": platform.python_version(), "platform": platform.platform(), "mjrules": mjrules.__version__,
         "targets": TARGETS, "variants": {}}
     machine = {"start": machine_speed(1 if quick else 5)}
-    GATE.start(patience=0.0 if quick else patience, budget=60.0 * len(variants))   # waits at most a minute a variant
+    # waits at most 6 patiences a variant in all (a minute by default)
+    GATE.start(patience=0.0 if quick else patience, budget=6 * patience * len(variants))
     for name in variants:
         engines = {b: mjrules.load(name, backend=b) for b in BACKENDS}
         maker = HandMaker(engines["native"], SEED)
