@@ -10,20 +10,25 @@ around each timing.
 Within a run (`GATE.start` ... `GATE.stop`) it first probes the interpreter (`probe`: 100,000 additions, a few
 milliseconds) until a probe is within `tolerance` times the run's best probe, sleeping between probes; it then
 runs `once()` and probes again: if a spell began meanwhile, the repeat is run again (unless it took over
-`long` seconds, 2: a timing that long spans spells, and a spell would only make it again). It waits and repeats for at
-most `patience` seconds a timing and `budget` seconds a run; past those the figure is kept as it is, and counted
-as timed on a slow machine. `GATE.stop()` returns what happened, for the run's result (the table prints it):
+LONG seconds: a timing that long spans spells, and a spell would only make it again). It waits and repeats
+for at most `patience` seconds a timing and `budget` seconds a run; past those the figure is kept as it is,
+and counted as timed on a slow machine. `GATE.stop()` returns what happened, for the run's result (the table prints it):
 the timings, how many waited, how many were run again, the seconds spent so, and how many were still timed in
 a spell. Every figure the bench prints is still a median of its repeats, none left out.
 """
 from __future__ import annotations
 
 import statistics
-from time import perf_counter, sleep
 from collections.abc import Callable
+from time import perf_counter, sleep
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+TOLERANCE = 1.35   # a probe within this many times the run's best is the machine's usual speed
+PATIENCE = 10.0    # seconds a timing may wait and be timed again, by default
+BUDGET = 120.0     # seconds a run may spend so, by default
+LONG = 2.0         # seconds: a timing this long spans spells, and is not timed again
 
 
 def probe(n: int = 100_000) -> float:
@@ -40,17 +45,17 @@ class Gate:
 
     def __init__(self) -> None:
         self.on = False
-        self._reset(1.35, 10.0, 120.0)
+        self._reset(TOLERANCE, PATIENCE, BUDGET)
 
     def _reset(self, tolerance: float, patience: float, budget: float) -> None:
         self.tolerance, self.patience, self.budget = tolerance, max(0.0, patience), max(0.0, budget)
-        self.long = 2.0
+        self.long = LONG
         self.best = 0.0
         self.timings = self.waits = self.retries = self.slow = 0
         self.waited = 0.0
         self.probes: list[float] = []
 
-    def start(self, tolerance: float = 1.35, patience: float = 10.0, budget: float = 120.0) -> None:
+    def start(self, tolerance: float = TOLERANCE, patience: float = PATIENCE, budget: float = BUDGET) -> None:
         """Gate the timings from now on (patience 0: probe and record, never wait or time again)."""
         self._reset(tolerance, patience, budget)
         self.on = True
@@ -59,8 +64,7 @@ class Gate:
     def _quiet(self) -> bool:
         p = probe()
         self.probes.append(p)
-        if p < self.best:
-            self.best = p
+        self.best = min(self.best, p)
         return p <= self.best * self.tolerance
 
     def _left(self, began: float) -> float:

@@ -4,7 +4,6 @@ and the clock are scripted here: no timing is asserted."""
 from __future__ import annotations
 
 import pytest
-
 from mjrules.bench import machine
 
 

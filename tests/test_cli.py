@@ -122,3 +122,17 @@ def test_help():
     assert p.returncode == 0
     for cmd in ("check", "show", "build", "score", "waits"):
         assert cmd in p.stdout
+
+
+@pytest.mark.parametrize("value,message", [
+    ("x", "'x' is not a number of seconds"),
+    ("-1", "-1 is outside 0..3600 seconds"),
+    ("nan", "nan is outside 0..3600 seconds"),
+    ("4000", "4000 is outside 0..3600 seconds"),
+])
+def test_bench_patience_is_checked(capsys, value, message):
+    """`mjrules bench --patience` takes seconds in 0..3600: anything else is one line, exit 2, nothing measured."""
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "--patience", value])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and f"argument --patience: {message}" in err and "Traceback" not in err
