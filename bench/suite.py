@@ -32,7 +32,9 @@ printed next to the figures as PASS or MISS; nothing here asserts on timings.
 
 The machine's own speed is measured too, at the start and at the end of the run (a pure-Python loop of
 additions, `machine_speed`): on a shared machine whose speed swings between runs, it says which spell a run
-was in, so runs hours apart can be compared.
+was in, so runs hours apart can be compared. Within the run, each timed repeat is gated on the same probe
+(bench/machine.py): it waits, within bounds, for the machine's usual speed, and is timed again when a slow
+spell began during it; the result says how many repeats did so.
 """
 from __future__ import annotations
 
