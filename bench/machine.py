@@ -49,7 +49,6 @@ class Gate:
 
     def _reset(self, tolerance: float, patience: float, budget: float) -> None:
         self.tolerance, self.patience, self.budget = tolerance, max(0.0, patience), max(0.0, budget)
-        self.long = LONG
         self.best = 0.0
         self.timings = self.waits = self.retries = self.slow = 0
         self.waited = 0.0
@@ -88,7 +87,7 @@ class Gate:
             t = perf_counter()
             x = once()
             took = perf_counter() - t
-            if took > self.long or self._quiet():   # a long timing spans spells: no timing it again
+            if took > LONG or self._quiet():   # a long timing spans spells: no timing it again
                 break
             if self._left(began) <= 0:
                 self.slow += 1

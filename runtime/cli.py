@@ -617,8 +617,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="fewer hands and loops: a smoke run of a few seconds")
     p.add_argument("--patience", type=_seconds, default=10.0, metavar="SECONDS",
                    help="before each timing, wait up to this long for the machine to run at its usual speed "
-                        "(a pure-Python probe within 1.35x of the run's best; at most 6 times this a variant in "
-                        "all; default 10, 0: never wait)")
+                        "(a pure-Python probe near the run's best, docs/benchmarks.md; at most 6 times this a "
+                        "variant in all; default 10, 0: never wait)")
     p.add_argument("--out", metavar="FILE", help="also write the results as JSON (atomically)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)

@@ -79,7 +79,7 @@ def test_gate_cases(scripted, probes, patience, took, expected):
         assert 1.0 <= clock.now <= 1.0 + 0.25 + 0.1 + 1e-9
         return
     assert (len(calls), r["waited"], r["timed_again"], r["timed_slow"]) == expected
-    assert next(rest, None) is None or probes == [SLOW] * 100   # every scripted probe was asked
+    assert next(rest, None) is None           # every scripted probe was asked
 
 
 def test_gate_budget_is_for_the_whole_run(scripted):
