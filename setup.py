@@ -1,5 +1,5 @@
-"""Build hooks (metadata lives in pyproject.toml): compile mjrules._core from runtime/_core.pyx, and
-pre-compile the shipped variants so they load without a C compiler.
+"""Build hooks (metadata lives in pyproject.toml): compile the kernel (mjrules.native.kernel) and the modules
+written in Cython's pure-Python mode, and pre-compile the shipped variants so they load without a C compiler.
 
 A wheel gets the shipped variants' modules in mjrules/_native/; an editable install puts them in the
 user's cache ($MJRULES_CACHE or ~/.cache/mjrules). Pre-compiling needs lark and jinja2 at build time; when
@@ -21,12 +21,12 @@ ROOT = Path(__file__).resolve().parent
 
 # The runtime's compiled modules: the kernel (a .pyx), and modules written in Cython's pure-Python mode (a .py
 # typed by the .pxd beside it), which run as plain Python where they are not compiled.
-COMPILED = {"mjrules.tiles": "runtime/tiles.py", "mjrules.situation": "runtime/situation.py",
-            "mjrules.result": "runtime/result.py", "mjrules._core": "runtime/_core.pyx",
+COMPILED = {"mjrules.model.tiles": "runtime/model/tiles.py", "mjrules.model.situation": "runtime/model/situation.py",
+            "mjrules.model.result": "runtime/model/result.py", "mjrules.native.kernel": "runtime/native/kernel.pyx",
             "mjrules.game.state": "runtime/game/state.py", "mjrules.game.agents": "runtime/game/agents.py",
-            "mjrules.interp": "runtime/interp.py", "mjrules.game.settle": "runtime/game/settle.py",
-            "mjrules.game.observe": "runtime/game/observe.py", "mjrules.settle": "runtime/settle.py"}
-# MJRULES_LIMITED_API=1 builds them (and then the variants' modules, see mjrules.native) against CPython's
+            "mjrules.model.interp": "runtime/model/interp.py", "mjrules.game.settle": "runtime/game/settle.py",
+            "mjrules.game.observe": "runtime/game/observe.py", "mjrules.model.settle": "runtime/model/settle.py"}
+# MJRULES_LIMITED_API=1 builds them (and then the variants' modules, see mjrules.native.engine) against CPython's
 # Limited API, as abi3 modules: the default build's C, which Cython writes, uses CPython internals behind its
 # own version checks; ours uses the public C API only either way.
 LIMITED = os.environ.get("MJRULES_LIMITED_API") == "1"
@@ -73,11 +73,11 @@ class BuildPy(build_py):
         sys.path.insert(0, str(view if view else Path(self.build_lib)))
         try:
             from mjrules.compiler import compile_variant, shipped_names
-            from mjrules.native import _ensure
+            from mjrules.native.cache import ensure
 
             folder = None if editable else Path(self.build_lib) / "mjrules" / "_native"
             for name in shipped_names():
-                path, built, _ = _ensure(compile_variant(name), folder)
+                path, built, _ = ensure(compile_variant(name), folder)
                 print(f"mjrules: {name} -> {path}" + ("" if built else " (up to date)"), file=sys.stderr)
             for lock in folder.glob("*.lock") if folder else ():
                 lock.unlink()  # nobody else builds into a fresh build tree

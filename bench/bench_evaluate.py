@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import mjrules
-from mjrules.situation import situation_from_dict
+from mjrules.model.situation import situation_from_dict
 
 HANDS: dict[str, list[dict[str, Any]]] = {
     "shangrao": [

@@ -3,7 +3,7 @@
 For each variant (default: the shipped base variants) and backend (native, reference; the reference
 on fewer hands and loops) it measures, on deterministic hands generated legal for the variant:
 
-1. the win check (mjrules.check) on random, near-winning and winning hands with 0..4 wilds (only 0 where the
+1. the win check (mjrules.model.check) on random, near-winning and winning hands with 0..4 wilds (only 0 where the
    variant has no wilds; at most the variant's live copies): the per-hand call `engine.is_win(counts, wilds,
    wild)` and the batch call `engine.check_batch(array, wilds, wild=...)` (one call for all the hands of a
    class, looped; the native batch also with 2 threads, to show the scaling);
@@ -82,7 +82,7 @@ TARGET_OF = {"evaluate_lean": "evaluate", "evaluate_new": "evaluate"}  # a measu
 # our honour kinds 27..33 (1z..7z = 東南西北中發白) -> Tenhou 34-order (東南西北 白發中 = 27..33)
 TENHOU = list(range(27)) + [27, 28, 29, 30, 33, 32, 31]
 
-# The kernel's lookup tables (runtime/_core.pyx, _build_tables): two 16-bit tables over the 5**9 suit count
+# The kernel's lookup tables (runtime/native/kernel.pyx, _build_tables): two 16-bit tables over the 5**9 suit count
 # vectors (_tfg: fewest wilds to sets / sets and a pair; _tpp: the pung-only and pairs shortcuts' sums), two
 # int tables over NH = 24 honour counts (_hf, _hg) and the powers of five (_p5[10]); table_memory measures
 # them as the kernel's own tables_blob() holds them, plus the tables derived from them at load
@@ -209,7 +209,7 @@ def bench_evaluate_ratio(engines: dict[str, Any], hands: dict[int, dict[str, lis
 
 # ---- hands ----------------------------------------------------------------------------------------------------
 def _name(k: int) -> str:
-    from mjrules.tiles import tile_name
+    from mjrules.model.tiles import tile_name
 
     return tile_name(k)
 
@@ -218,7 +218,7 @@ class HandMaker:
     """Deterministic, legal hands of one variant: winning, near-winning, random and ready."""
 
     def __init__(self, eng: Any, seed: int):
-        from mjrules.situation import check_situation, situation_from_dict
+        from mjrules.model.situation import check_situation, situation_from_dict
 
         self.eng, v = eng, eng.variant
         self.v, self.size = v, v.win_size
@@ -276,7 +276,7 @@ class HandMaker:
                 return out + [k, k]
 
     def _legal(self, d: dict[str, Any]) -> bool:
-        from mjrules.situation import SituationError
+        from mjrules.model.situation import SituationError
 
         try:
             self._check(d)
@@ -325,7 +325,7 @@ class HandMaker:
 
 def check_form(d: dict[str, Any]) -> tuple[bytes, int, int | None]:
     """A situation dict as the win check takes it: (34 counts as bytes, wilds, wild kind)."""
-    from mjrules.tiles import parse_tiles
+    from mjrules.model.tiles import parse_tiles
 
     wild = parse_tiles(d["wild"])[0].kind if "wild" in d else None
     c = [0] * 34
@@ -368,7 +368,7 @@ def per_batch(eng: Any, forms: Sequence[tuple], repeats: int, budget: float, thr
 
 
 def tenhou34(d: dict[str, Any]) -> list[int]:
-    from mjrules.tiles import parse_tiles
+    from mjrules.model.tiles import parse_tiles
 
     c = [0] * 34
     for t in parse_tiles(d["concealed"]):
@@ -555,7 +555,7 @@ def bench_import_load(variant: str, runs: int) -> dict[str, Any]:
 
 
 def table_memory() -> dict[str, Any]:
-    from mjrules import _core
+    from mjrules.native import kernel as _core
 
     other = 2 * NH * INT + 10 * INT
     stored = len(_core.tables_blob())

@@ -25,14 +25,14 @@ __all__ = [
 
 def shipped_names() -> list[str]:
     """Names of the shipped variants."""
-    from .resolve import shipped_names as names
+    from .specfiles import shipped_names as names
 
     return names()
 
 
 def locate(name_or_path: str) -> Path | None:
     """The spec file for a shipped variant's name or a path, or None."""
-    from .resolve import locate as loc
+    from .specfiles import locate as loc
 
     return loc(name_or_path)
 

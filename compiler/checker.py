@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mjrules.arith import MAX_VALUE, MAX_VALUE_TEXT
+from mjrules.model.arith import MAX_VALUE, MAX_VALUE_TEXT
 
 from . import builtins as B
 from . import ir
@@ -345,7 +345,7 @@ class Checker:
                 return ()
             return g
         if w.kind in ("tiles", "range"):
-            from mjrules.tiles import TileError, parse_tiles
+            from mjrules.model.tiles import TileError, parse_tiles
             try:
                 if w.kind == "range":
                     lo, hi = parse_tiles(str(w.lo.value))[0].kind, parse_tiles(str(w.hi.value))[0].kind

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mjrules.arith import ARITHMETIC, MAX_VALUE_TEXT, ValueRangeError, in_range
+from mjrules.model.arith import ARITHMETIC, MAX_VALUE_TEXT, ValueRangeError, in_range
 
 from . import builtins as B
 from .errors import Collector
@@ -126,7 +126,7 @@ class ExprChecker:
                 return ()
             return g
         if e.op == "tiles":
-            from mjrules.tiles import TileError, parse_tiles
+            from mjrules.model.tiles import TileError, parse_tiles
             try:
                 return tuple(sorted({t.kind for t in parse_tiles(e.value)}))
             except TileError as err:
@@ -224,7 +224,7 @@ class ExprChecker:
         return hit[1] if hit is not None and hit[0] is x else None
 
     def _fold(self, x: Expr, e: AstExpr) -> Expr:
-        """Evaluate arithmetic of constants now, with the interpreter's arithmetic (mjrules.arith): a constant
+        """Evaluate arithmetic of constants now, with the interpreter's arithmetic (mjrules.model.arith): a constant
         divisor of zero is E038, a constant outside the range of values E039. The IR keeps the expression as
         written (the rule book shows it so); its value is remembered for the expressions around it."""
         args = [self.constant(a) for a in x.args]

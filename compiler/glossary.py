@@ -2,7 +2,7 @@
 
 The words themselves are defined where the compiler uses them (compiler/reader.py's TOP and SECTIONS, builtins.py,
 the grammar, the codes the checker emits); this module gives each one its usage and meaning, for error hints
-and for the generated reference (mjrules.vocabulary, `mjrules show --vocabulary`, docs/reference/).
+and for the generated reference (mjrules.cli.vocabulary, `mjrules show --vocabulary`, docs/reference/).
 tests/test_vocabulary.py holds these tables to the compiler's words: a keyword, context, payer or error code
 without a line here, or a line for one that no longer exists, fails it.
 """

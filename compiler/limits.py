@@ -2,7 +2,7 @@
 
 They bound what a spec that passes `mjrules check` may ask of the back ends: every such spec builds (the
 generated Cython nests no deeper than these allow) and runs (the reference interpreter recurses no deeper).
-The range of values is mjrules.arith.MAX_VALUE.
+The range of values is mjrules.model.arith.MAX_VALUE.
 """
 from __future__ import annotations
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 
 from .errors import Collector, Span, SpecError, article, did_you_mean
 from .limits import MAX_SPEC_CHARS
 from .nodes import Clause, SpecFile
 from .parser import parse
+from .specfiles import locate, shipped_names
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -21,31 +21,6 @@ LISTS = {"forbid", "pay", "rotate", "wall_break", "seating", "winners", "chi", "
          "copies", "cap"}
 # Clauses a block may hold several of besides those (the checker reads every one).
 REPEATABLE = LISTS | {"scored_flowers", "remove"}
-
-
-def shipped_names() -> list[str]:
-    """Names of the shipped variants (specs/*.mj)."""
-    root = resources.files("mjrules.specs")
-    return sorted(p.name[:-3] for p in root.iterdir() if p.name.endswith(".mj"))
-
-
-def shipped_path(name: str) -> Path:
-    return Path(str(resources.files("mjrules.specs").joinpath(f"{name}.mj")))
-
-
-def locate(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    """A shipped variant's name, or a path to a .mj file (relative to `relative_to` if given)."""
-    p = Path(name_or_path)
-    candidates = []
-    if relative_to is not None and not p.is_absolute():
-        candidates += [relative_to / p, relative_to / f"{name_or_path}.mj"]
-    candidates.append(p)
-    if "/" not in name_or_path and not name_or_path.endswith(".mj"):
-        candidates.append(shipped_path(name_or_path))
-    for c in candidates:
-        if c.is_file():
-            return c
-    return None
 
 
 @dataclass
@@ -110,9 +85,8 @@ def _resolve(spec: SpecFile, base_dir: Path, seen: list[str], sources: dict[str,
         col.raise_if_any()
     path = locate(spec.extends, base_dir)
     if path is None:
-        from .resolve import shipped_names as _names
         col.error("E024", f"cannot find the base variant '{spec.extends}'", spec.extends_span,
-                  did_you_mean(spec.extends, _names()) or "name a shipped variant or a path to a .mj file")
+                  did_you_mean(spec.extends, shipped_names()) or "name a shipped variant or a path to a .mj file")
         col.raise_if_any()
     key = str(path.resolve())
     resolved_chain = [str(Path(f).resolve()) if Path(f).exists() else f for f in chain]

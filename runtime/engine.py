@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .compiler.ir import Variant
-from .result import Result
+from .model.result import Result
 
 BACKENDS = ("native", "reference")
 
@@ -19,9 +19,9 @@ class Engine(Protocol):
     spec: str
 
     def evaluate(self, situation: dict[str, Any], explain: bool = True) -> Result:
-        """Judge and score a complete hand: a Result (mjrules.result) of win, reason, pattern, patterns, status,
+        """Judge and score a complete hand: a Result (mjrules.model.result) of win, reason, pattern, patterns, status,
         value, payments, reading, explain. With explain=False it has the same decided values without the two
-        explanatory keys, reading and explain (mjrules.result.EXPLANATORY)."""
+        explanatory keys, reading and explain (mjrules.model.result.EXPLANATORY)."""
 
     def waits(self, situation: dict[str, Any]) -> list[dict[str, Any]]:
         """Each kind completing a pre-draw hand, with the value it would give."""
@@ -30,7 +30,7 @@ class Engine(Protocol):
         """Does some kind complete a pre-draw hand? (waits without the values, stopping at the first)"""
 
     def distance(self, situation: dict[str, Any]) -> int:
-        """Distance to ready: -1 wins, 0 ready, n about n exchanges away (see mjrules.distance)."""
+        """Distance to ready: -1 wins, 0 ready, n about n exchanges away (see mjrules.model.distance)."""
 
     def judge(self, situation: Any) -> Result:
         """evaluate() for a Situation the runtime built itself (trusted: not parsed or checked)."""
@@ -39,16 +39,16 @@ class Engine(Protocol):
         """judge(situation)["win"], without building the result (the game's test before it offers a win)."""
 
     def fit_test(self, options: dict[str, Any] | None = None) -> Any:
-        """The game's cheap shape test for these options (mjrules.shape)."""
+        """The game's cheap shape test for these options (mjrules.model.shape)."""
 
     def estimator(self, options: dict[str, Any] | None = None) -> Any:
-        """The shape distance of hands (mjrules.distance.Estimator's interface), for agents."""
+        """The shape distance of hands (mjrules.model.distance.Estimator's interface), for agents."""
 
     def new_game(self, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
                  options: dict[str, Any] | None = None) -> Any:
         """A new hand of this variant (mjrules.game.Game)."""
 
-    # ---- the bare win check on kind counts (mjrules.check) ------------------------------------------------
+    # ---- the bare win check on kind counts (mjrules.model.check) ------------------------------------------------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:
         """Does this complete concealed hand (34 kind counts plus wilds) win, self-drawn, no tile named?"""
 
@@ -75,9 +75,9 @@ def choose_backend(backend: str | None) -> str:
 def load_ir(variant: str | Path) -> Variant:
     """A shipped variant's name or a .mj path -> its checked IR (raises SpecError on a bad spec).
 
-    When the load index (mjrules.fastload) knows the spec and nothing it was compiled from has changed, the
+    When the load index (mjrules.native.fastload) knows the spec and nothing it was compiled from has changed, the
     IR comes from the variant's native module, without the front end (lark); else the spec is compiled."""
-    from .fastload import cached
+    from .native.fastload import cached
 
     ir = cached(str(variant))
     if ir is not None:
@@ -106,7 +106,7 @@ def _engine(ir: Variant, backend: str, chosen: bool = True) -> Engine:
 
             warnings.warn(BackendWarning(f"{e}; using the reference back end (the same results, slower)"),
                           stacklevel=3)
-    from .reference import ReferenceEngine
+    from .reference.engine import ReferenceEngine
 
     return ReferenceEngine(ir)
 
@@ -123,7 +123,7 @@ def load(variant: str | Path | Variant, backend: str | None = None) -> Engine:
     chosen = bool(backend or os.environ.get("MJRULES_BACKEND"))
     if isinstance(variant, Variant):
         return _engine(variant, b, chosen)
-    from . import fastload
+    from .native import fastload
 
     name = str(variant)
     ir = fastload.cached(name)

@@ -6,7 +6,7 @@ import os
 from hypothesis import strategies as st
 
 from mjrules.compiler.ir import Variant
-from mjrules.tiles import format_meld, Meld, tile_name
+from mjrules.model.tiles import format_meld, Meld, tile_name
 
 SLOW = os.environ.get("MJRULES_SLOW") == "1"
 

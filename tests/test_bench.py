@@ -18,7 +18,7 @@ def _stat(s):
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench") / "bench.json"
-    p = subprocess.run([sys.executable, "-m", "mjrules.cli", "bench", "shangrao", "--quick", "--json", "--out",
+    p = subprocess.run([sys.executable, "-m", "mjrules.cli.main", "bench", "shangrao", "--quick", "--json", "--out",
                         str(out)], check=False, capture_output=True, text=True,
                        timeout=120)
     assert p.returncode == 0, p.stderr

@@ -1,4 +1,4 @@
-"""The bare win check (mjrules.check): is_win, wait_kinds and check_batch on both backends.
+"""The bare win check (mjrules.model.check): is_win, wait_kinds and check_batch on both backends.
 
 Verdicts come from a table worked out from the rules, agree with `evaluate` where the winning tile does
 not matter, and agree between the backends on generated hands (hypothesis). Bad input is refused alike.
@@ -13,8 +13,8 @@ from conftest import engine_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 import mjrules.specs
-from mjrules.check import situation_of, validate
-from mjrules.tiles import parse_tiles, tile_name
+from mjrules.model.check import situation_of, validate
+from mjrules.model.tiles import parse_tiles, tile_name
 from strategies import examples
 
 SPECS = Path(mjrules.specs.__file__).resolve().parent  # the shipped specs, installed or in the source tree
@@ -268,8 +268,8 @@ def test_the_old_wild_kind_gets_its_limit_back(variant):
 def test_undecided_hands_go_to_the_reference(tmp_path, monkeypatch):
     """A value beyond exact doubles makes the kernel give up; the answer still comes, from the reference."""
     from mjrules.compiler import compile_file
-    from mjrules.native import NativeEngine
-    from mjrules.reference import ReferenceEngine
+    from mjrules.native.engine import NativeEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
     p = tmp_path / "huge.mj"
@@ -301,7 +301,7 @@ def test_shape_tables_cache_file_is_checked(tmp_path):
     import subprocess
     import sys
 
-    from mjrules.native import cache_dir
+    from mjrules.native.cache import cache_dir
 
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -323,7 +323,7 @@ def test_shape_tables_cache_file_is_checked(tmp_path):
     assert run() == expect and table.read_bytes() == good             # truncated: likewise
     assert not list(cache.glob("*.part"))
     # other kernels' tables files: a rewrite keeps the KEEP_TABLES newest of them and deletes the rest
-    from mjrules.native import KEEP_TABLES
+    from mjrules.native.cache import KEEP_TABLES
 
     stale = [cache / f"tables-{i:016x}-{sys.byteorder}.bin" for i in range(KEEP_TABLES + 2)]
     for age, p in enumerate(stale):
@@ -360,8 +360,8 @@ def test_a_forbid_that_can_hold_is_honoured(tmp_path, monkeypatch):
     """The shape-only answer is taken only when every forbid is false on the check's facts; this forbid can
     hold on a self-draw, so a 平胡 hand loses while a 七对 hand still wins."""
     from mjrules.compiler import compile_file
-    from mjrules.native import NativeEngine
-    from mjrules.reference import ReferenceEngine
+    from mjrules.native.engine import NativeEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
     p = tmp_path / "no_tsumo_pinghu.mj"
@@ -399,8 +399,8 @@ def test_forbids_on_the_counts_in_the_check(tmp_path, monkeypatch, variant, anch
     every number of wilds; and the forbid changes some verdicts (the test would not see a forbid ignored)."""
     from bench.suite import HandMaker, check_form
     from mjrules.compiler import compile_file
-    from mjrules.native import NativeEngine
-    from mjrules.reference import ReferenceEngine
+    from mjrules.native.engine import NativeEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
     plain = NativeEngine(compile_file(str(SPECS / f"{variant}.mj")))
@@ -469,8 +469,8 @@ def suited_wilds(tmp_path_factory):
     meet kinds no wild may stand for, and a pairs condition that reads the counts (the win check's shortcut for
     them must answer as the enumeration does)."""
     from mjrules.compiler import compile_file
-    from mjrules.native import NativeEngine
-    from mjrules.reference import ReferenceEngine
+    from mjrules.native.engine import NativeEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     tmp = tmp_path_factory.mktemp("suited")
     p = tmp / "suited.mj"
@@ -492,8 +492,8 @@ def counted_golds(tmp_path_factory):
     golds (14 suited) and on no reading (the golds stand for suited kinds: 17). The win check's shortcut for a
     free pattern must not take it from the tiles alone, as it does for the real 三金倒 (`wilds >= 3`)."""
     from mjrules.compiler import compile_file
-    from mjrules.native import NativeEngine
-    from mjrules.reference import ReferenceEngine
+    from mjrules.native.engine import NativeEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     tmp = tmp_path_factory.mktemp("golds")
     p = tmp / "golds.mj"

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from mjrules.cli import main
+from mjrules.cli.main import main
 
 SHIPPED = ["shangrao", "fuzhou_jiangxi", "fuzhou_fujian"]
 
@@ -112,13 +112,13 @@ def test_console_script_no_traceback(tmp_path):
     """The installed entry point: a malformed situation file exits 2 without a traceback."""
     f = tmp_path / "s.json"
     f.write_text("{not json", encoding="utf-8")
-    p = subprocess.run([sys.executable, "-m", "mjrules.cli", "score", "shangrao", str(f), "--backend", "reference"],
+    p = subprocess.run([sys.executable, "-m", "mjrules.cli.main", "score", "shangrao", str(f), "--backend", "reference"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "not valid JSON" in p.stderr and "Traceback" not in p.stderr
 
 
 def test_help():
-    p = subprocess.run([sys.executable, "-m", "mjrules.cli", "--help"], capture_output=True, text=True)
+    p = subprocess.run([sys.executable, "-m", "mjrules.cli.main", "--help"], capture_output=True, text=True)
     assert p.returncode == 0
     for cmd in ("check", "show", "build", "score", "waits"):
         assert cmd in p.stdout

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from mjrules.diff.games import compare, newcombe, wilson
 from mjrules.diff.rules import diff_rules
-from mjrules.cli import main
+from mjrules.cli.main import main
 from mjrules.compiler import compile_file, compile_variant, locate
 from mjrules.diff import diff, render_text, score_command
 

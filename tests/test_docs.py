@@ -87,7 +87,7 @@ def test_the_pages_have_commands_to_run():
 
 @pytest.mark.parametrize(("page", "cmd", "shown"), CLI, ids=[f"{_name(p)}: {c}" for p, c, _ in CLI])
 def test_commands_give_the_output_shown(page, cmd, shown, monkeypatch):
-    from mjrules.cli import main
+    from mjrules.cli.main import main
 
     monkeypatch.chdir(ROOT)
     buf = io.StringIO()
@@ -178,7 +178,7 @@ def _named(page: str) -> set[str]:
 def test_the_formats_page_names_every_key_and_event():
     from mjrules.game import events
     from mjrules.game.scenario import KEYS as SCENARIO_KEYS
-    from mjrules.situation import KEYS as SITUATION_KEYS
+    from mjrules.model.situation import KEYS as SITUATION_KEYS
 
     event_types = {t for pair in re.findall(r"^    (\w+)(?: / (\w+))? ", events.__doc__, re.MULTILINE)
                    for t in pair if t}

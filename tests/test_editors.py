@@ -10,7 +10,7 @@ import pytest
 from mjrules.compiler import builtins as B
 from mjrules.compiler.reader import PAY_SETS
 from mjrules.lsp.textmate import clause_keywords, render
-from mjrules.vocabulary import vocabulary
+from mjrules.cli.vocabulary import vocabulary
 
 ROOT = Path(__file__).resolve().parents[1]
 VSCODE = ROOT / "editors" / "vscode"

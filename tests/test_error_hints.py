@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from mjrules.cli import main
+from mjrules.cli.main import main
 from mjrules.compiler import SpecError, compile_text
 
 HEAD = 'variant x "X" {\n  rules XX 1..3\n'

@@ -1,4 +1,4 @@
-"""The load index (mjrules.fastload): a variant whose native module is built loads without the front end,
+"""The load index (mjrules.native.fastload): a variant whose native module is built loads without the front end,
 and any change to what its IR was compiled from (the spec, a base it extends, which file an `extends`
 finds) makes the next load compile again. A corrupt index is only ignored.
 
@@ -20,7 +20,8 @@ import mjrules
 import mjrules.specs
 import mjrules.compiler
 import pytest
-from mjrules import fastload, native
+from mjrules.native import cache as native
+from mjrules.native import fastload
 from mjrules.compiler import compile_file, compile_variant
 from mjrules.compiler.resolve import locate as front_locate
 
@@ -82,18 +83,23 @@ def entries(cache: Path) -> dict:
 
 # ---- finding specs without the front end ------------------------------------------------------------------
 def test_locate_is_the_front_ends_rule(tmp_path, monkeypatch):
+    """The load index finds a spec by the front end's own (lark-free) rule, not a copy of it: a file in the working
+    folder, or beside the spec that extends it, shadows a shipped name."""
+    assert fastload.locate is front_locate
     monkeypatch.chdir(tmp_path)
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "mine.mj").write_text("x", encoding="utf-8")
     (tmp_path / "d" / "bare").write_text("x", encoding="utf-8")
     (tmp_path / "shangrao").write_text("x", encoding="utf-8")  # a file in the working folder shadows a name
-    cases = [("shangrao", None), ("fuzhou_fujian", None), ("no_such_variant", None), ("d/mine.mj", None),
-             ("mine", tmp_path / "d"), ("mine.mj", tmp_path / "d"), ("bare", tmp_path / "d"),
-             ("shangrao", tmp_path / "d"), ("fuzhou_jiangxi", tmp_path / "d"),
-             (str(SPECS / "shangrao.mj"), None), ("specs/shangrao", None), ("fuzhou_jiangxi.mj", None)]
-    for name, rel in cases:
-        assert fastload.locate(name, rel) == front_locate(name, rel), (name, rel)
-    assert fastload.locate("fuzhou_fujian") == SPECS / "fuzhou_fujian.mj"
+    d = tmp_path / "d"
+    cases = [("shangrao", None, Path("shangrao")), ("fuzhou_fujian", None, SPECS / "fuzhou_fujian.mj"),
+             ("no_such_variant", None, None), ("d/mine.mj", None, Path("d/mine.mj")),
+             ("mine", d, d / "mine.mj"), ("mine.mj", d, d / "mine.mj"), ("bare", d, d / "bare"),
+             ("shangrao", d, Path("shangrao")), ("fuzhou_jiangxi", d, SPECS / "fuzhou_jiangxi.mj"),
+             (str(SPECS / "shangrao.mj"), None, SPECS / "shangrao.mj"), ("specs/shangrao", None, None),
+             ("fuzhou_jiangxi.mj", None, None)]
+    for name, rel, expected in cases:
+        assert fastload.locate(name, rel) == expected, (name, rel)
 
 
 def test_the_front_end_digest_covers_what_the_compiler_imports():
@@ -102,9 +108,11 @@ def test_the_front_end_digest_covers_what_the_compiler_imports():
     found = set()
     for f in compiler.glob("*.py"):
         text = f.read_text(encoding="utf-8")
-        found |= set(re.findall(r"(?:from|import)\s+mjrules\.(\w+)", text)) - {"compiler", "grammar", "specs"}
-        found |= set(re.findall(r"from\s+\.\.(\w+)", text))
-    assert found <= {name.removesuffix(".py") for name in fastload.FRONTEND_RUNTIME}
+        found |= {m for m in re.findall(r"(?:from|import)\s+mjrules\.([\w.]+)", text)
+                  if m.split(".")[0] not in ("compiler", "grammar", "specs")}
+        found |= set(re.findall(r"from\s+\.\.([\w.]+)", text))
+    assert found   # (the compiler does read the tile model)
+    assert found <= {"model." + name.removesuffix(".py") for name in fastload.FRONTEND_RUNTIME}
 
 
 def test_not_indexed_means_none(tmp_path, monkeypatch):

@@ -251,7 +251,7 @@ def test_a_settlement_reading_the_discards_is_not_remembered_across_hands():
     `discards_made` is settled afresh (each drawn hand pays its own count)."""
     import mjrules
     from mjrules.compiler import compile_text
-    from mjrules.compiler.resolve import shipped_path
+    from mjrules.compiler.specfiles import shipped_path
 
     text = shipped_path("guangdong_tuidaohu").read_text(encoding="utf-8")
     block = "hand_end {\n      pay dealer to others = discards_made   # GD-12\n    }"

@@ -1,4 +1,4 @@
-"""A result's read-only parts (mjrules.frozen): they behave as the plain lists and dicts they stand for, in
+"""A result's read-only parts (mjrules.model.frozen): they behave as the plain lists and dicts they stand for, in
 every way but changing; thaw gives plain, independent copies."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pickle
 import mjrules
 import pytest
 from mjrules import FrozenDict, FrozenList, thaw
-from mjrules.frozen import freeze
+from mjrules.model.frozen import freeze
 
 HANDS = [
     ("shangrao", {"concealed": "123m456m789p234s7z9s*", "win_tile": "7z", "wild": "9s"}),

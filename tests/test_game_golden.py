@@ -44,7 +44,7 @@ def test_games_unchanged(variant):
 
 @pytest.mark.parametrize("variant", SHIPPED)
 def test_native_shape_distance_is_the_references(variant):
-    """NativeEngine.estimator() (C) and ReferenceEngine.estimator() (mjrules.distance) agree on random hands of
+    """NativeEngine.estimator() (C) and ReferenceEngine.estimator() (mjrules.model.distance) agree on random hands of
     every size, with and without wilds and melds."""
     import random
 
@@ -77,9 +77,9 @@ def test_native_shape_distance_is_the_references(variant):
 
 def test_fast_situation_is_a_situation():
     """The game and the parser build Situations with situation.new_situation: exactly the dataclass's."""
-    from mjrules import situation
+    from mjrules.model import situation
     from mjrules.game import state
-    from mjrules.situation import Situation
+    from mjrules.model.situation import Situation
 
     assert state.new_situation is situation.new_situation
     args = (2, 1, (3, 4, 5), (), 5, "rob_kong", 0, None, None, (35, 36), 0, 4, False, True, False, {}, 2, True)

@@ -175,7 +175,7 @@ def test_genzhuang_paid_at_once(load, backend, hands, actions, paid_after):
     ("1m2m3m4m6m8m9m2p4p6p6p9p2s6s", "6s", "9p"),
 ])
 def test_greedy_agent_keeps_either_wild(load, backend, hand, fangui, shuanggui):
-    from mjrules.tiles import parse_tiles
+    from mjrules.model.tiles import parse_tiles
 
     def kinds(text: str) -> list[int]:
         return [t.kind for t in parse_tiles(text)]

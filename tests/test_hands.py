@@ -219,7 +219,7 @@ def test_losing_reasons(load, variant, reason_part):
 @pytest.mark.parametrize("indicator,wild", [("9m", "1m"), ("4z", "1z"), ("7z", "5z"), ("5p", "6p"), ("3z", "4z")])
 def test_sr_t01_successor_cycles(load, indicator, wild):
     """SR-T01: each suit cycles 9 -> 1; winds 北 -> 東; dragons 白 -> 中."""
-    from mjrules.tiles import parse_tile
+    from mjrules.model.tiles import parse_tile
 
     v = load(SR).variant
     assert v.wild.wild_kind(parse_tile(indicator).kind) == parse_tile(wild).kind

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "docs" / "examples"
 PINGHU = EXAMPLES / "pinghu.mj"
 OVERLAY = EXAMPLES / "pinghu_no_double.mj"
-SERVER = [sys.executable, "-c", "import sys; from mjrules.cli import main; sys.exit(main(['lsp']))"]
+SERVER = [sys.executable, "-c", "import sys; from mjrules.cli.main import main; sys.exit(main(['lsp']))"]
 
 
 class Session:
@@ -101,7 +101,7 @@ def test_diagnostics_are_what_mjrules_check_prints(tmp_path, old, new):
     broken = text.replace(old, new, 1)
     path = tmp_path / "pinghu.mj"
     path.write_text(broken, encoding="utf-8")
-    cli = subprocess.run([sys.executable, "-m", "mjrules.cli", "check", "--json", str(path)],
+    cli = subprocess.run([sys.executable, "-m", "mjrules.cli.main", "check", "--json", str(path)],
                          capture_output=True, text=True, check=False, cwd=tmp_path)
     expected = json.loads(cli.stdout)[0]["errors"]
     assert expected
@@ -248,7 +248,7 @@ def test_expression_contexts_agree_with_the_checker():
     """Every builtin a shipped spec uses in an expression is one completion offers there: the context the server
     gives each clause is the checker's (the shipped specs compile, so the checker allowed each of them)."""
     from mjrules.compiler import builtins as B
-    from mjrules.compiler.resolve import shipped_names, shipped_path
+    from mjrules.compiler.specfiles import shipped_names, shipped_path
 
     seen = 0
     for name in shipped_names():

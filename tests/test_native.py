@@ -11,10 +11,10 @@ from pathlib import Path
 import mjrules
 import mjrules.specs
 import pytest
-from mjrules import readings as R
+from mjrules.reference import readings as R
 from mjrules.compiler import shipped_names
-from mjrules.result import Result
-from mjrules.situation import SituationError
+from mjrules.model.result import Result
+from mjrules.model.situation import SituationError
 
 SPECS = Path(mjrules.specs.__file__).resolve().parent  # the shipped specs, installed or in the source tree
 SR, JX, FJ = "shangrao", "fuzhou_jiangxi", "fuzhou_fujian"
@@ -170,7 +170,7 @@ DECIDED = {"win", "reason", "pattern", "patterns", "status", "value", "payments"
 def test_evaluate_without_explain(variant, situation, backend):
     """evaluate(..., explain=False) is the full result without its reading and explain lines, or the same error:
     as a dict and as a Situation (the Python path), on an engine that has built no full result."""
-    from mjrules.situation import situation_from_dict
+    from mjrules.model.situation import situation_from_dict
 
     if (variant, backend) not in _LEAN:
         _LEAN[variant, backend] = mjrules.load(variant, backend=backend)
@@ -207,12 +207,12 @@ _REFUSED_D = [lambda x: x.__setitem__("k", 1), lambda x: x.update(k=1), lambda x
 @pytest.mark.parametrize("explain", [True, False])
 @pytest.mark.parametrize("variant", [SR, JX, FJ])
 def test_results_are_the_callers_own(variant, explain, backend):
-    """Both back ends return a Result (mjrules.result), read-only at the top: its patterns and payments are the
+    """Both back ends return a Result (mjrules.model.result), read-only at the top: its patterns and payments are the
     caller's own (changing them changes nothing of the next result for the same situation, however it was
     made); its reading and explain are frozen all the way down, on every path (a dict, a Situation): every
     way of changing them raises TypeError and leaves them as they were."""
-    from mjrules.frozen import FrozenDict, FrozenList
-    from mjrules.situation import situation_from_dict
+    from mjrules.model.frozen import FrozenDict, FrozenList
+    from mjrules.model.situation import situation_from_dict
 
     eng = mjrules.load(variant, backend=backend)
     wins = loses = 0
@@ -329,8 +329,8 @@ def test_lines_made_when_read_are_the_signatures_own(order, monkeypatch):
     evaluate asks only for the names of a signature's head (modifiers, events, status), once per head: each
     result's lines are the reference's, read in any order, and the same when read again from another result of
     that signature."""
-    from mjrules.native import NativeEngine
-    from mjrules.result import Explainer
+    from mjrules.native.engine import NativeEngine
+    from mjrules.model.result import Explainer
 
     asked, heads = [], []
     middle_of, head = NativeEngine._middle_of, Explainer.head
@@ -398,8 +398,8 @@ def test_a_reading_without_groups_is_described_as_the_reference_does(d):
 def test_a_signature_someone_holds_is_never_written_again(variant):
     """The kernel keeps the chosen reading's signature in its own buffer, written again at every evaluate; the
     signature its evaluate() hands out is a copy: one a caller keeps stays as it was, each its own object."""
-    from mjrules.situation import situation_from_dict
-    import mjrules._core as core
+    from mjrules.model.situation import situation_from_dict
+    import mjrules.native.kernel as core
 
     eng = mjrules.load(variant, backend="native")
     kern = eng._kernel
@@ -511,14 +511,14 @@ def test_random_hands_agree(variant):
 
 
 def R_name(k: int) -> str:
-    from mjrules.tiles import tile_name
+    from mjrules.model.tiles import tile_name
 
     return tile_name(k)
 
 
 # ---- the kernel ---------------------------------------------------------------------------------------------
 def test_min_wilds_table_matches_brute_force():
-    from mjrules import _core
+    from mjrules.native import kernel as _core
 
     rng = random.Random(5)
     everything = frozenset(range(34))
@@ -540,7 +540,7 @@ def test_suit_sums_table(seed):
     """The pung-only and pairs shortcuts' suit table against its definition, on random suits and the extremes:
     per kind, the wilds to make its tiles pungs ((3 - c % 3) % 3, two for four alike), whether its pair is a wild
     cheaper (held once, twice or four times), its pairs, whether it is held an odd number of times."""
-    from mjrules import _core
+    from mjrules.native import kernel as _core
 
     rng = random.Random(seed)
     suits = [[rng.randint(0, 4) for _ in range(9)] for _ in range(500)] + [[0] * 9, [4] * 9, [1] * 9, [3] * 9]
@@ -557,7 +557,7 @@ def test_one_tile_more_feasibility(seed):
     hand with one tile more from the hand's units, looking up only the drawn tile's unit again (and the second
     least g - f where the drawn tile's unit held the least): it must be _feasible's on the whole hand, for every
     kind drawn and for a wild drawn, whatever the wilds stand for (all kinds, the suited, none, a few)."""
-    from mjrules import _core
+    from mjrules.native import kernel as _core
 
     rng = random.Random(seed)
     agree = feasible = 0
@@ -578,7 +578,7 @@ def test_one_tile_more_feasibility(seed):
 
 
 def test_standard_readings_in_reference_order():
-    from mjrules import _core
+    from mjrules.native import kernel as _core
 
     rng = random.Random(9)
     for _ in range(600):
@@ -840,7 +840,7 @@ def test_pair_needs_skip_no_reading(cond, tmp_path, monkeypatch):
     included -- is the reference's. On 福州 with 1-3 golds (金雀's condition as shipped, and two others on the
     pair's wilds), and the test requires hands won as 金雀 and hands where 金雀 was open and did not hold."""
     from bench.suite import HandMaker, check_form
-    from mjrules.tiles import parse_tiles
+    from mjrules.model.tiles import parse_tiles
 
     path = "fuzhou_fujian"
     if cond is not None:
@@ -921,8 +921,8 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
     is_win agrees with the reference. The same test with the counts unknown (which a check context asks first,
     once per wilds held) says sure only where the test on the counts does. 上饶's value, and values with sub,
     neg, max, min, pow, if, modifiers, defines."""
-    from mjrules.check import situation_of
-    from mjrules.interp import evaluate
+    from mjrules.model.check import situation_of
+    from mjrules.model.interp import evaluate
 
     path = str(SPECS / "shangrao.mj")
     if _SR_VALUES[case] is not None:
@@ -991,7 +991,7 @@ def test_minimum_sure_is_sound(case, tmp_path, monkeypatch):
 def test_table_bounds_are_tight(hand, wilds, bounds):
     """The bounds the search prunes with are the table's rows the counts leave possible, not looser (a test of
     soundness alone passes on bounds that know nothing)."""
-    from mjrules.tiles import parse_tiles
+    from mjrules.model.tiles import parse_tiles
 
     nat = mjrules.load("shangrao")
     c = [0] * 34
@@ -1009,8 +1009,8 @@ def test_value_bounds_are_sound(case, tmp_path, monkeypatch):
     test); hand_value then agrees with the reference's. And the bounds know something where there are wilds:
     a test of NaNs only would pass vacuously."""
     from bench.suite import HandMaker, check_form
-    from mjrules.check import situation_of
-    from mjrules.interp import evaluate
+    from mjrules.model.check import situation_of
+    from mjrules.model.interp import evaluate
 
     path = case
     if case.startswith("sr"):
@@ -1064,7 +1064,7 @@ def test_ties_go_to_more_modifiers(tmp_path, monkeypatch):
     the rest), the readings of a pattern tie on their value; on these hands (one suit and 3 or 4 wilds) the
     first reading of 七对 often has fewer modifiers than another (its wilds a pair of characters, no 清一色),
     and the test requires many such hands."""
-    from mjrules.check import situation_of
+    from mjrules.model.check import situation_of
 
     monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
     text = (SPECS / "shangrao.mj").read_text(encoding="utf-8")
@@ -1117,7 +1117,7 @@ HAND = {"concealed": "11m11m55p66p88s33z44z", "win_tile": "4z"}
 
 def _reference_value(path: str) -> int:
     from mjrules.compiler import compile_file
-    from mjrules.reference import ReferenceEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     return ReferenceEngine(compile_file(path)).evaluate(HAND)["value"]
 
@@ -1145,7 +1145,7 @@ def test_two_processes_build_one_module(tmp_path, monkeypatch):
 
 
 def test_corrupt_stale_and_changed_entries_are_rebuilt(tmp_path, monkeypatch):
-    from mjrules.native import build_variant
+    from mjrules.native.cache import build_variant
 
     monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
     spec = _fresh_spec(tmp_path, "x")
@@ -1173,7 +1173,7 @@ def test_a_build_prunes_other_generations_modules(tmp_path, monkeypatch):
     import fcntl
     import json
 
-    from mjrules.native import EXT, KEEP_GENERATIONS, build_variant, compiler_version, platform_tag
+    from mjrules.native.cache import EXT, KEEP_GENERATIONS, build_variant, compiler_version, platform_tag
 
     cache = tmp_path / "cache"
     cache.mkdir()
@@ -1209,8 +1209,8 @@ def test_a_build_prunes_other_generations_modules(tmp_path, monkeypatch):
 def test_hostile_spec_is_harmless(tmp_path, monkeypatch):
     from mjrules.compiler import compile_file
     from mjrules.compiler.codegen import render
-    from mjrules.native import NativeEngine
-    from mjrules.reference import ReferenceEngine
+    from mjrules.native.engine import NativeEngine
+    from mjrules.reference.engine import ReferenceEngine
 
     monkeypatch.setenv("MJRULES_CACHE", str(tmp_path / "cache"))
     monkeypatch.chdir(tmp_path)
@@ -1249,7 +1249,7 @@ def test_kernel_lock_is_a_lock():
     acquire, release, locked, the with-statement, an error for a release of a free lock, and a second thread
     waits until the first gives it back."""
     import threading
-    from mjrules import _core
+    from mjrules.native import kernel as _core
 
     lock = _core.KernelLock()
     assert not lock.locked() and lock.acquire() is True and lock.locked()
@@ -1279,7 +1279,7 @@ def test_evaluate_from_many_threads(variant, monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
     from bench.suite import SEED, HandMaker
-    from mjrules.native import NativeEngine
+    from mjrules.native.engine import NativeEngine
 
     import time
 

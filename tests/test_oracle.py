@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mjrules.situation import Situation
+from mjrules.model.situation import Situation
 
 mahjong_agari = pytest.importorskip("mahjong.agari")
 mahjong_shanten = pytest.importorskip("mahjong.shanten")
@@ -100,7 +100,7 @@ def test_waits_agree_with_shanten(backend, load):
         theirs = [k for k in range(34) if h.count(k) < 4
                   and sh.calculate_shanten(tenhou34(h + [k]), use_kokushi=False) == -1]
         ours = [w["tile"] for w in eng.waits(Situation(concealed=tuple(h)))]
-        from mjrules.tiles import tile_name
+        from mjrules.model.tiles import tile_name
 
         assert ours == [tile_name(k) for k in theirs], h
         checked += 1
@@ -109,7 +109,7 @@ def test_waits_agree_with_shanten(backend, load):
 
 def test_standard_shanten_agrees():
     """The shape estimate behind `distance` is the classic shanten, checked against the mahjong package."""
-    from mjrules.distance import standard_shanten
+    from mjrules.model.distance import standard_shanten
 
     sh = mahjong_shanten.Shanten()
     rng = random.Random(3)

@@ -23,7 +23,7 @@ from mjrules.game import Game, make_agent, run
 from mjrules.game.play import agent_seed
 from mjrules.play.server import bind, make_app
 from mjrules.play.table import Table
-from mjrules.tiles import tile_name
+from mjrules.model.tiles import tile_name
 
 VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu"]
 
@@ -144,7 +144,7 @@ def test_the_routes():
     (["shangrao", "--option", "nosuch=1"], "nosuch"),
 ])
 def test_bad_input_is_one_clear_line(args, message):
-    p = subprocess.run([sys.executable, "-m", "mjrules.cli", "play", *args, "--no-browser", "--port", "0"],
+    p = subprocess.run([sys.executable, "-m", "mjrules.cli.main", "play", *args, "--no-browser", "--port", "0"],
                        capture_output=True, text=True, timeout=60, check=False)
     assert p.returncode in (1, 2) and message in p.stderr and "Traceback" not in p.stderr
 
@@ -153,7 +153,7 @@ def test_a_port_in_use_is_one_clear_line():
     sock = bind(0)
     port = sock.getsockname()[1]
     try:
-        p = subprocess.run([sys.executable, "-m", "mjrules.cli", "play", "shangrao", "--no-browser", "--port", str(port)],
+        p = subprocess.run([sys.executable, "-m", "mjrules.cli.main", "play", "shangrao", "--no-browser", "--port", str(port)],
                            capture_output=True, text=True, timeout=60, check=False)
     finally:
         sock.close()
@@ -182,7 +182,7 @@ def test_a_whole_hand_in_the_browser():
 
     chromium = _chromium()
     shots = os.environ.get("MJRULES_SCREENSHOTS")
-    server = subprocess.Popen([sys.executable, "-m", "mjrules.cli", "play", "shangrao", "--seed", str(BROWSER_SEED),
+    server = subprocess.Popen([sys.executable, "-m", "mjrules.cli.main", "play", "shangrao", "--seed", str(BROWSER_SEED),
                                "--port", "0", "--no-browser"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = server.stdout.readline()

@@ -8,7 +8,7 @@ import json
 import sys
 
 import pytest
-from mjrules.cli import main
+from mjrules.cli.main import main
 from mjrules.game.simulate import simulate
 
 TIMING = ("seconds", "hands_per_second")

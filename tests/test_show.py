@@ -1,4 +1,4 @@
-"""Tests for mjrules.show: expressions back to spec syntax, the Markdown rule book and the summary line."""
+"""Tests for mjrules.cli.show: expressions back to spec syntax, the Markdown rule book and the summary line."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +10,7 @@ import pytest
 from mjrules.compiler import compile_variant, locate
 from mjrules.compiler.builtins import BUILTIN_GROUPS
 from mjrules.compiler.ir import Expr
-from mjrules.show import _BUILTIN_GROUP_NAMES, format_expr, render_markdown, render_summary_line
+from mjrules.cli.show import _BUILTIN_GROUP_NAMES, format_expr, render_markdown, render_summary_line
 
 VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian")
 
@@ -223,6 +223,6 @@ def test_builtin_group_names_match_the_compiler():
 
 
 def test_show_does_not_load_the_compiler():
-    code = "import sys, mjrules.show; print(sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'jinja2')))"
+    code = "import sys, mjrules.cli.show; print(sorted(m for m in sys.modules if m.split('.')[0] in ('lark', 'jinja2')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from mjrules.game import Game, GreedyAgent, RandomAgent, log_lines, replay_lines
 from mjrules.game.play import play_match
-from mjrules.situation import SituationError
-from mjrules.tiles import tile_name
+from mjrules.model.situation import SituationError
+from mjrules.model.tiles import tile_name
 
 SC = "sichuan_xuezhan"
 

@@ -1,4 +1,4 @@
-"""The one situation reader (runtime/situation.py) and tile scanner (runtime/tiles.py) are compiled by setup.py
+"""The one situation reader (runtime/model/situation.py) and tile scanner (runtime/model/tiles.py) are compiled by setup.py
 in Cython's pure-Python mode: the compiled modules must behave exactly as their source run as plain Python
 (the same Situation, or the same error, message and key), as CPython's accelerators must pass the pure-Python
 module's tests (PEP 399)."""
@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mjrules
-import mjrules.situation as compiled_situation
-import mjrules.tiles as compiled_tiles
+import mjrules.model.situation as compiled_situation
+import mjrules.model.tiles as compiled_tiles
 from strategies import examples, situations
 from test_situations import BAD
 
@@ -26,12 +26,12 @@ ODD = [None, True, False, 0, 1, 2, -1, 3, 99, 10_001, 1.0, "", "9s", "9s*", "9*s
 
 
 def _source(name: str):
-    """runtime/<name>.py run as plain Python, as a module of the mjrules package (its relative imports find the
-    installed, compiled modules)."""
-    path = Path(mjrules.__file__).resolve().parent / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(f"mjrules._source_{name}", path)
+    """runtime/model/<name>.py run as plain Python, as a module of the mjrules.model package (its relative imports
+    find the installed, compiled modules)."""
+    path = Path(mjrules.__file__).resolve().parent / "model" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"mjrules.model._source_{name}", path)
     mod = importlib.util.module_from_spec(spec)
-    mod.__package__ = "mjrules"
+    mod.__package__ = "mjrules.model"
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     return mod
@@ -49,7 +49,7 @@ def test_the_modules_are_compiled():
     setup = ast.parse((Path(__file__).resolve().parents[1] / "setup.py").read_text(encoding="utf-8"))
     compiled = next(ast.literal_eval(n.value) for n in setup.body if isinstance(n, ast.Assign)
                     and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in n.targets))
-    assert {"mjrules._core", "mjrules.situation", "mjrules.settle", "mjrules.game.state"} <= set(compiled)
+    assert {"mjrules.native.kernel", "mjrules.model.situation", "mjrules.model.settle", "mjrules.game.state"} <= set(compiled)
     for name in compiled:
         mod = importlib.import_module(name)
         assert mod.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)), mod.__file__

@@ -117,7 +117,7 @@ def test_drawable_kinds_is_check_situation_on_each_completion(variant):
     from strategies import examples, situations
 
     import mjrules
-    from mjrules.situation import check_situation, drawable_kinds, situation_from_dict
+    from mjrules.model.situation import check_situation, drawable_kinds, situation_from_dict
 
     v = mjrules.load(variant, backend="reference").variant
 

@@ -1,4 +1,4 @@
-"""Tests for mjrules.tiles: tile model, notation parsing/formatting, melds and copy checks."""
+"""Tests for mjrules.model.tiles: tile model, notation parsing/formatting, melds and copy checks."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from mjrules.tiles import (
+from mjrules.model.tiles import (
     CHINESE_NAMES,
     N_KINDS,
     N_PLAYABLE_STD,

@@ -12,14 +12,14 @@ import mjrules
 import mjrules.compiler
 import mjrules.grammar
 import pytest
-from mjrules import vocabulary
+from mjrules.cli import vocabulary
 from mjrules.compiler import builtins as B
 from mjrules.compiler import glossary as G
 from mjrules.compiler.reader import PAY_SETS
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = ROOT / "docs" / "reference"
-REGENERATE = "python -m mjrules.vocabulary docs/reference"
+REGENERATE = "python -m mjrules.cli.vocabulary docs/reference"
 
 
 def _emitted_codes() -> dict[str, list[str]]:
@@ -97,7 +97,7 @@ def test_check_mode_finds_a_stale_page(tmp_path):
 
 
 def test_show_vocabulary_on_the_command_line():
-    run = lambda *a: subprocess.run([sys.executable, "-m", "mjrules.cli", "show", *a], check=False, capture_output=True,
+    run = lambda *a: subprocess.run([sys.executable, "-m", "mjrules.cli.main", "show", *a], check=False, capture_output=True,
                                     text=True, encoding="utf-8", timeout=60)
     p = run("--vocabulary")
     assert p.returncode == 0 and p.stdout == vocabulary.render_markdown()

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mjrules import SituationError
-from mjrules.situation import situation_from_dict
-from mjrules.tiles import parse_tiles, tile_kind, tile_name
+from mjrules.model.situation import situation_from_dict
+from mjrules.model.tiles import parse_tiles, tile_kind, tile_name
 from strategies import examples, situations
 
 SPEC = str(Path(__file__).parent / "data" / "wild_modes.mj")
@@ -236,7 +236,7 @@ def test_games_reveal_the_wild_as_the_mode_says(load, backend, gui):
 
 
 def test_simulate_with_the_option(tmp_path):
-    from mjrules.cli import main
+    from mjrules.cli.main import main
 
     out = tmp_path / "sim.json"
     import contextlib
@@ -279,7 +279,7 @@ def test_wild_block_spec_errors(change, code, needle):
 
 def test_live_follows_from_the_mode():
     from mjrules.compiler import compile_text
-    from mjrules.wildmode import hand_wild, live
+    from mjrules.model.wildmode import hand_wild, live
 
     v = compile_text(BASE, "wild_modes.mj")
     assert [hand_wild(v, {"gui": g}).mode for g in MODES] == ["none", "fixed", "successor", "successor"]
@@ -294,7 +294,7 @@ def test_an_overlays_wild_cases_keep_the_blocks_order(tmp_path):
     """Wild cases are tried in the block's order as merged: an overlay's `fixed ... when` takes the place of the
     base's, after the base's `none when` (line 2 of the overlay comes before line 23 of the base by number)."""
     from mjrules.compiler import compile_file
-    from mjrules.wildmode import hand_wild
+    from mjrules.model.wildmode import hand_wild
 
     (tmp_path / "wild_modes.mj").write_text(BASE, encoding="utf-8")
     (tmp_path / "house.mj").write_text('variant house extends wild_modes {\n  wild 鬼 {\n    fixed 7z when gui != "one"'

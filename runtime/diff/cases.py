@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..tiles import format_tiles, parse_tile, tile_name
+from ..model.tiles import format_tiles, parse_tile, tile_name
 
 N = 34
 

@@ -22,8 +22,8 @@ import random
 import re
 from typing import Any
 
-from ..situation import SituationError
-from ..tiles import parse_tile, tile_name
+from ..model.situation import SituationError
+from ..model.tiles import parse_tile, tile_name
 from .cases import Cand, K, family_candidates, random_candidate
 from .cases import fmt_concealed as _fmt
 

@@ -13,8 +13,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from ..show import format_expr
-from ..tiles import format_tiles, tile_name
+from ..cli.show import format_expr
+from ..model.tiles import format_tiles, tile_name
 from .cases import hand_exprs, names_in
 
 # Sections whose differences a single hand can show (the rest show only in whole games).

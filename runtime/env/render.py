@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import format_tiles, tile_name
+from ..model.tiles import format_tiles, tile_name
 
 
 def render_table(game: Any) -> str:

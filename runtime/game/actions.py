@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import TILE_NAMES
+from ..model.tiles import TILE_NAMES
 
 N_KINDS = 42
 DISCARD = 0            # DISCARD + kind: discard a tile of that kind

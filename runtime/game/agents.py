@@ -32,7 +32,7 @@ class Agent(Protocol):
 
 class GreedyAgent:
     """Wins whenever it may; otherwise discards and claims to get closer to ready: the shape distance of the
-    engine's estimator (mjrules.distance.Estimator), ties broken by keeping wilds and suited neighbours."""
+    engine's estimator (mjrules.model.distance.Estimator), ties broken by keeping wilds and suited neighbours."""
 
     def __init__(self, variant: Any, seed: int = 0):
         self.v = variant

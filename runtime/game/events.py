@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import TILE_NAMES
+from ..model.tiles import TILE_NAMES
 from .actions import KONG_KINDS, describe_action
 
 _NAMES = TILE_NAMES

@@ -60,7 +60,7 @@ def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
     e = engine.variant.match_hands
     if e is None:
         return 1
-    from ..interp import evaluate
+    from ..model.interp import evaluate
     from .settle import TableEnv
 
     return max(1, int(evaluate(e, TableEnv(rules_for(engine, options), 0, 0))))

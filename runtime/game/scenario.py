@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..tiles import TileError, parse_tile, parse_tiles, tile_name
+from ..model.tiles import TileError, parse_tile, parse_tiles, tile_name
 from .agents import PassAgent, decide, make_agent
 from .state import Game, IllegalAction
 

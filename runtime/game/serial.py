@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tiles import Meld
+from ..model.tiles import Meld
 
 STATE_VERSION = 1
 _SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "wild2", "indicator",

@@ -2,7 +2,7 @@
 """What a game knows when the spec asks: the wall's retention, the settlement of a hand, and the next dealer.
 
 The spec's game expressions (the retention, the settlement's payments and caps, the rotation) are evaluated by
-the IR interpreter (mjrules.interp) against the table: `GameEnv` answers their builtins from a game's state.
+the IR interpreter (mjrules.model.interp) against the table: `GameEnv` answers their builtins from a game's state.
 A hand's outcome: the winners' own payments (their evaluate results), kong payments, hand-end and draw
 payments, the cap, then the next dealer. Draws and retentions repeat, so both are remembered by what they read.
 """
@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 from ..compiler.ir import Expr, Variant
-from ..interp import Env, evaluate, flower_call, flower_complete, flower_fours
-from ..settle import cap_losses
+from ..model.interp import Env, evaluate, flower_call, flower_complete, flower_fours
+from ..model.settle import NO_SEAT, cap_losses, number, seats, transfers
 
 _PAY_LINE = re.compile(r"^seat (\d+) pays seat (\d+) (-?[\d.]+)$")
 
@@ -167,7 +167,7 @@ def _suits_held(g: Any, seat: int) -> int:
 
 
 def _kong_money(g: Any, seat: int) -> Any:
-    return _num(sum(e["amount"] for e in g.ledger if e["kind"] == "kong" and e["to"] == seat))
+    return number(sum(e["amount"] for e in g.ledger if e["kind"] == "kong" and e["to"] == seat))
 
 
 _NONE = object()
@@ -185,7 +185,7 @@ _SEAT_FUNCTIONS = {
 
 class _Seat:
     def __init__(self, flowers: Any = (), kongs: tuple[int, int] = (0, 0)):
-        from ..tiles import Meld
+        from ..model.tiles import Meld
 
         self.flowers = list(flowers)
         self.melds = [Meld("kong", (0,) * 4, i >= kongs[0]) for i in range(kongs[0] + kongs[1])]
@@ -452,7 +452,7 @@ def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
         for line in w.result["explain"]:
             m = _PAY_LINE.match(line["text"])
             if m:
-                ledger.append({"from": int(m.group(1)), "to": int(m.group(2)), "amount": _num(m.group(3)),
+                ledger.append({"from": int(m.group(1)), "to": int(m.group(2)), "amount": _amount(m.group(3)),
                                "rule": line["rule"], "rules": list(line["rules"]), "why": f"win by seat {w.seat}"})
         for p, amount in w.result["payments"].items():
             net[int(p)] += amount
@@ -547,10 +547,21 @@ def after_leaving(g: Any) -> int:
 
 def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discarder: int, konger: int, kind: str,
              kong_id: int = 0) -> list[dict[str, Any]]:
-    """The entries a settlement block makes now: each pay clause for each pair of payer and payee (its condition and
-    amount asked of each pair where they name payer or payee), each refund and transfer of earlier kong payments."""
+    """The entries a settlement block makes now: each pay clause's transfers (mjrules.model.settle.transfers, its
+    condition and amount asked of each pair where they name payer or payee), each refund and transfer of earlier
+    kong payments, in the block's order."""
     out: list[dict[str, Any]] = []
-    leave = g.r.leave
+
+    def ask(e: Expr, a: int, b: int) -> Any:
+        env.payer, env.payee = a, b
+        return evaluate(e, env)
+
+    def seats_of(name: str, paying: bool) -> list[int]:
+        got = _seats(g, name, winner, discarder, konger)
+        if paying and g.r.leave and name != "players":
+            return [p for p in got if not g.seats[p].out]   # a player who left pays nothing more
+        return got
+
     for pay in block:
         rules = list(pay.src.rules)
         rule = rules[0] if rules else ""
@@ -558,33 +569,9 @@ def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discard
             out += _moves(g, env, pay, why, rule, rules, winner=winner, discarder=discarder, konger=konger,
                           earlier=out)
             continue
-        payers = _seats(g, pay.payer, winner, discarder, konger)
-        if leave and pay.payer != "players":
-            payers = [p for p in payers if not g.seats[p].out]  # a player who left pays nothing more
-        payees = _seats(g, pay.payee, winner, discarder, konger)
-        pair = _reads_pair(pay)
-        cond_once = None if pair or pay.cond is None else bool(evaluate(pay.cond, env))
-        if cond_once is False:
-            continue
-        amount_once = None
-        terms = _conjuncts(pay) if pair and pay.cond is not None else None
-        known: dict[tuple[int, int], Any] = {}   # a conjunct that reads only the payer (or the payee), per seat
-        for a in payers:
-            for b in payees:
-                if a == b:
-                    continue
-                env.payer, env.payee = a, b
-                if terms is not None and not _holds(terms, env, known, a, b):
-                    continue
-                if pair or amount_once is None:
-                    amount = _num(evaluate(pay.amount, env))
-                    if not pair:
-                        amount_once = amount
-                else:
-                    amount = amount_once
-                if amount:
-                    out.append({"from": a, "to": b, "amount": amount, "rule": rule, "rules": rules, "why": why,
-                                "kind": kind, "kong": kong_id})
+        for _, a, b, amount in transfers((pay,), ask, seats_of):
+            out.append({"from": a, "to": b, "amount": amount, "rule": rule, "rules": rules, "why": why,
+                        "kind": kind, "kong": kong_id})
         env.payer = env.payee = -1
     return out
 
@@ -616,7 +603,7 @@ def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str]
                 got = sum(e["amount"] for e in paid if e["to"] == a) - sum(
                     e["amount"] for e in handed + out if e["from"] == a)
                 if got > 0 and (pay.cond is None or evaluate(pay.cond, env)):
-                    out.append({"from": a, "to": b, "amount": _num(got), "rule": rule, "rules": rules,
+                    out.append({"from": a, "to": b, "amount": number(got), "rule": rule, "rules": rules,
                                 "why": f"{why}: kong money handed on", "kind": "transfer",
                                 "kong": max(kongs) if kongs else 0, "kongs": sorted(kongs)})
     env.payer = env.payee = -1
@@ -624,75 +611,14 @@ def _moves(g: Any, env: GameEnv, pay: Any, why: str, rule: str, rules: list[str]
 
 
 def _seats(g: Any, name: str, winner: int, discarder: int, konger: int) -> list[int]:
-    """The seats a payment's player set names: in a hand where winners leave, `others` and `non_dealers` are the
-    players still in."""
-    n = g.n
-    if name == "players":
-        return list(range(n))
-    if name == "others":
-        return [p for p in range(n) if not g.seats[p].out] if g.r.leave else list(range(n))
-    if name == "winner":
-        return [winner] if winner >= 0 else []
-    if name == "discarder":
-        return [discarder] if discarder >= 0 else []
-    if name == "dealer":
-        return [g.dealer]
-    if name == "non_dealers":
-        return [p for p in range(n) if p != g.dealer and not (g.r.leave and g.seats[p].out)]
-    if name == "konger":
-        return [konger] if konger >= 0 else []
+    """The seats a payment's player set names (mjrules.model.settle.seats): in a hand where winners leave, `others`
+    and `non_dealers` are the players still in."""
+    feeder = NO_SEAT
     if name == "feeder":
         w = next((x for x in g.winners if x.seat == winner), None)
-        f = _feeder(g, w) if w is not None else -1
-        return [f] if f >= 0 else []
-    raise ValueError(name)
-
-
-_PAIR_MEMO: dict[int, tuple[Any, bool]] = {}
-_TERMS_MEMO: dict[int, tuple[Any, list[tuple[Expr, int]]]] = {}
-
-
-def _reads(e: Any) -> int:
-    """Which of payer (1) and payee (2) the expression reads."""
-    names = e.names("var") if isinstance(e, Expr) else ()
-    return ("payer" in names) | ("payee" in names) << 1
-
-
-def _conjuncts(pay: Any) -> list[tuple[Expr, int]]:
-    """The payment's condition as its `and` terms in order, each with what of payer and payee it reads."""
-    hit = _TERMS_MEMO.get(id(pay))
-    if hit is not None and hit[0] is pay:
-        return hit[1]
-    c = pay.cond
-    got = [(x, _reads(x)) for x in (c.args if c.op == "and" else (c,))]
-    _TERMS_MEMO[id(pay)] = (pay, got)
-    return got
-
-
-def _holds(terms: list[tuple[Expr, int]], env: Any, known: dict[tuple[int, int], Any], a: int, b: int) -> bool:
-    """The condition for the pair (a, b), its terms asked in order as `and` asks them; a term that reads only the
-    payer (only the payee, or neither) is asked once a seat (once) and remembered in `known`."""
-    for i, (term, reads) in enumerate(terms):
-        if reads == 3:
-            ok = evaluate(term, env)
-        else:
-            key = (i, a if reads == 1 else b if reads == 2 else -1)
-            ok = known.get(key, _NONE)
-            if ok is _NONE:
-                ok = known[key] = evaluate(term, env)
-        if not ok:
-            return False
-    return True
-
-
-def _reads_pair(pay: Any) -> bool:
-    """Does the payment's condition or amount read payer or payee (then they are asked of each pair)?"""
-    hit = _PAIR_MEMO.get(id(pay))
-    if hit is not None and hit[0] is pay:
-        return hit[1]
-    got = bool(_reads(pay.cond) or _reads(pay.amount))
-    _PAIR_MEMO[id(pay)] = (pay, got)
-    return got
+        feeder = _feeder(g, w) if w is not None else NO_SEAT
+    return seats(name, g.n, g.dealer, winner, discarder, konger, feeder,
+                 [s.out for s in g.seats] if g.r.leave else None)
 
 
 def rotation(g: Any) -> tuple[int, int]:
@@ -718,6 +644,6 @@ def rotation(g: Any) -> tuple[int, int]:
     return nxt, streak
 
 
-def _num(s: str) -> Any:
-    f = float(s)
-    return int(f) if f.is_integer() else f
+def _amount(s: str) -> Any:
+    """An amount written in a payment's explanation line, as a number."""
+    return number(float(s))

@@ -201,18 +201,6 @@ def check_options(v: Any, options: dict | None) -> dict:
     return opts
 
 
-def parse_option(text: str) -> tuple[str, Any]:
-    """K=V from the command line: V as JSON where it parses (true, 3, 2.5, "x"), else as a string."""
-    if "=" not in text:
-        raise ValueError(f"an option is NAME=VALUE, not {text!r}")
-    k, raw = text.split("=", 1)
-    try:
-        x = json.loads(raw)
-    except json.JSONDecodeError:
-        x = raw
-    return k.strip(), x
-
-
 class Summary:
     """The summary of a simulation, accumulated one hand at a time."""
 

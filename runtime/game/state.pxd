@@ -2,7 +2,7 @@
 # The enum values must be those of state.py's `if not cython.compiled:` block (tests/test_game_api.py holds
 # them equal).
 cimport cython
-from mjrules._core cimport ShapeTest
+from mjrules.native.kernel cimport ShapeTest
 
 cpdef enum:
     N_KINDS = 42

@@ -28,9 +28,9 @@ from typing import Any
 
 import cython
 
-from .._core import ShapeTest
-from ..situation import new_situation
-from ..tiles import TILE_NAMES, Meld
+from ..native.kernel import ShapeTest
+from ..model.situation import new_situation
+from ..model.tiles import TILE_NAMES, Meld
 from .actions import KONG_KINDS, PHASES, SIMPLE_ACTIONS, IllegalAction, describe_action
 
 # ---- constants: the action ids and phases are mjrules.game.actions' (the public, stable ones); sources, kong kinds
@@ -580,11 +580,6 @@ class Game:
         """Every seat that must decide now, with its legal actions as dicts (seats already answered left out)."""
         return {p: self.legal_actions(p) for p in self.asking if p not in self.answers}
 
-    def next_decision(self) -> tuple[int, list[dict[str, Any]]]:
-        """(to_act, its legal actions as dicts)."""
-        p = self.to_act
-        return p, self.legal_actions(p)
-
     def step(self, action: Any) -> None:
         """Take the decision of `to_act`: an action id or dict. IllegalAction leaves the game unchanged."""
         if self.over:
@@ -772,7 +767,7 @@ class Game:
         return self._fits(s, k)
 
     def _fits(self, s: Seat, plus: int) -> bool:
-        """The back end's shape test (mjrules.shape) on the seat's hand with one more tile of kind `plus` (-1: none)."""
+        """The back end's shape test (mjrules.model.shape) on the seat's hand with one more tile of kind `plus` (-1: none)."""
         shape = self.r.shape
         if shape is not None:
             return shape.may_fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
@@ -1619,7 +1614,7 @@ def _kind(name: Any) -> int:
         k = _KIND_OF.get(name)
         if k is not None:
             return k
-    from ..tiles import parse_tile
+    from ..model.tiles import parse_tile
 
     return parse_tile(name).kind
 

@@ -1,6 +1,6 @@
 """The answers of the language server, in the compiler's terms (spans, 1-based lines and character columns): what
 to complete, what a word means, where a name is defined, what a spec defines. Every word's meaning comes from
-mjrules.vocabulary, the definitions the reference docs are generated from."""
+mjrules.cli.vocabulary, the definitions the reference docs are generated from."""
 from __future__ import annotations
 
 import re
@@ -13,7 +13,7 @@ from ..compiler.errors import Span
 from ..compiler.glossary import PAYMENTS, VARIANT
 from ..compiler.nodes import Clause
 from ..compiler.reader import PAY_BLOCK, SECTIONS, TOP
-from ..vocabulary import vocabulary
+from ..cli.vocabulary import vocabulary
 from .cursor import Place, place_at, word_at
 from .document import DEFINING, Document, Symbol, base_clause, clause_path
 

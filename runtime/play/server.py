@@ -76,7 +76,7 @@ def run_server(args: argparse.Namespace) -> int:
 
     from ..compiler import SpecError
     from ..engine import load
-    from ..game.simulate import parse_option
+    from ..cli.options import parse_option
 
     try:
         engine = load(args.variant, backend=args.backend)

@@ -11,7 +11,7 @@ from ..game import MAX_DECISIONS, Game, IllegalAction, make_agent
 from ..game.play import agent_seed
 from ..game.simulate import check_options
 from ..game.state import StalledGame
-from ..tiles import tile_name
+from ..model.tiles import tile_name
 
 LOG_LINES = 14   # the last events the page shows
 
@@ -104,7 +104,7 @@ class Table:
 
 def _meld_tiles(meld: str) -> list[str]:
     """'[555z]' -> ['5z', '5z', '5z']; '{1111m}' (concealed) likewise."""
-    from ..tiles import parse_tiles, tile_name
+    from ..model.tiles import parse_tiles, tile_name
 
     body = meld.strip("[]{}")
     try:

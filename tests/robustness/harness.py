@@ -1,6 +1,6 @@
 """The robustness suite's harness: run a case under a time limit and hold its output to one clear line.
 
-`cli(...)` runs `python -m mjrules.cli` in a subprocess, `bounded(fn, ...)` calls a function in a forked child;
+`cli(...)` runs `python -m mjrules.cli.main` in a subprocess, `bounded(fn, ...)` calls a function in a forked child;
 both kill what runs past its limit and fail the test as a hang. A failure of either is a Python traceback, a
 crash (a signal), an exit code other than the documented one, or a wrong message.
 """
@@ -45,7 +45,7 @@ def cli(*args: str, code: int, stdin: str | bytes | None = None, env: dict[str, 
     data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
     start = time.monotonic()
     try:
-        p = subprocess.run([sys.executable, "-m", "mjrules.cli", *args], input=data, capture_output=True,
+        p = subprocess.run([sys.executable, "-m", "mjrules.cli.main", *args], input=data, capture_output=True,
                            env=full_env, timeout=limit, cwd=cwd, check=False)
     except subprocess.TimeoutExpired:
         raise AssertionError(f"hang: mjrules {' '.join(args)[:200]} ran past {limit} s") from None

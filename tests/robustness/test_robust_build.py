@@ -17,8 +17,8 @@ import pytest
 from harness import ORACLE, cli, conditions, numbers, one_error_line, spec_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjrules import native
-from mjrules.arith import ValueRangeError
+from mjrules.native import cache as native
+from mjrules.model.arith import ValueRangeError
 from mjrules.compiler import SpecError, compile_text
 from strategies import SLOW, examples
 
@@ -209,7 +209,7 @@ def test_leftovers_of_a_dead_build_are_swept(tmp_path, monkeypatch):
         (cache / f"{name}.lock").touch()
     monkeypatch.setenv("MJRULES_CACHE", str(cache))
     monkeypatch.setenv("CC", str(tmp_path / "no-such-cc"))   # the build itself fails: its own leftovers go too
-    with native._Lock(cache, live), pytest.raises(native.BuildError):   # a build of `live` is under way
+    with native.Lock(cache, live), pytest.raises(native.BuildError):   # a build of `live` is under way
         native.build(compile_text(spec_text("4"), "sweep.mj"))
     left = sorted(p.name for p in cache.iterdir() if p.name.startswith("."))
     assert left == [f".build-{live}-x1y2", f".{live}.123.part"]

@@ -167,7 +167,7 @@ def test_hostile_constants_are_refused_when_checked(tmp_path):
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_interrupt_exits_130_without_a_traceback(jobs):
     """Ctrl-C: one line and exit 130, also with worker processes (they leave the interrupt to the parent)."""
-    p = subprocess.Popen([sys.executable, "-m", "mjrules.cli", "simulate", "shangrao", "--games", "10000000",
+    p = subprocess.Popen([sys.executable, "-m", "mjrules.cli.main", "simulate", "shangrao", "--games", "10000000",
                           "--quiet", "--jobs", jobs], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env={k: v for k, v in os.environ.items() if k != "MJRULES_BACKEND"})
     time.sleep(3)

@@ -9,7 +9,7 @@ import mjrules
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjrules.situation import KEYS
+from mjrules.model.situation import KEYS
 from strategies import examples
 
 ENGINES = {b: mjrules.load("shangrao", backend=b) for b in ("native", "reference")}

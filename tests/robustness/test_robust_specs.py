@@ -201,7 +201,7 @@ def test_generated_expressions_check_or_refuse(value: str, cond: str, tmp_path_f
                              lambda t: f"({t[0]} {t[1]} {t[2]})"), max_leaves=12))
 def test_constant_values_are_checked_then_scored_alike(expr: str, tmp_path_factory) -> None:
     """A constant value is refused when checked (E038, E039), or scored by the reference to what Python's checked
-    arithmetic (mjrules.arith) makes of it: never a hang, never an error at scoring time."""
+    arithmetic (mjrules.model.arith) makes of it: never a hang, never an error at scoring time."""
     kind, got = bounded(_constant_case, expr)
     assert kind == "ok", got
     verdict, detail = got
@@ -215,7 +215,7 @@ def _constant_case(expr: str) -> tuple[str, object]:
     import operator
 
     import mjrules
-    from mjrules import arith
+    from mjrules.model import arith
 
     try:
         v = compile_text(spec_text(expr), "case.mj")

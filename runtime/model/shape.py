@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .compiler.ir import Expr, Variant
+from ..compiler.ir import Expr, Variant
 
 MayFit = Callable[..., bool]
 

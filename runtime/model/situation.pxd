@@ -1,8 +1,8 @@
 # cython: language_level=3
-"""Types for compiling mjrules.situation (runtime/situation.py) in Cython's pure-Python mode: the one situation
-reader, which the native back end's evaluate calls from C (`cimport mjrules.situation`)."""
+"""Types for compiling mjrules.model.situation (runtime/model/situation.py) in Cython's pure-Python mode: the one situation
+reader, which the native back end's evaluate calls from C (`cimport mjrules.model.situation`)."""
 
-from mjrules.tiles cimport scan_buffer, scan_into, tile_kind
+from mjrules.model.tiles cimport scan_buffer, scan_into, tile_kind
 
 cdef enum:
     BY_OTHER = 0       # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
@@ -10,7 +10,7 @@ cdef enum:
     BY_ROB_KONG = 2
     BY_DEALT = 3
     BY_ROB_GOLD = 4
-    NKINDS = 42        # every tile kind, flowers included (mjrules.tiles.N_KINDS)
+    NKINDS = 42        # every tile kind, flowers included (mjrules.model.tiles.N_KINDS)
 
 cdef dict _BY, _SLOTS, _NO_OPTIONS
 cdef object _ABSENT

@@ -1,4 +1,4 @@
-# Included by _core.pyx: the native back end's side of a result (mjrules.result.Result, the one result type).
+# Included by kernel.pyx: the native back end's side of a result (mjrules.model.result.Result, the one result type).
 #
 # The kernel decides (its chosen reading, its signatures: Kernel._decide_fields); Results makes the Result of it
 # from pieces the engine's Python code explains (its Explainer), each remembered per what it reads: the
@@ -11,7 +11,7 @@
 
 from cpython.ref cimport Py_XDECREF
 from cpython.long cimport PyLong_AsDouble
-from mjrules.result cimport LazyLines, Result, new_result
+from mjrules.model.result cimport LazyLines, Result, new_result
 
 
 cdef struct SigEntry:
@@ -147,7 +147,7 @@ def reading_parts(bytes facts):
 
 
 cdef class Results:
-    """The Result of the kernel's last evaluate where it wins (see the comment at the top of runtime/_result.pxi);
+    """The Result of the kernel's last evaluate where it wins (see the comment at the top of runtime/native/_result.pxi);
     not thread-safe (the engine's lock is held around the kernel and this)."""
     cdef Kernel kernel
     cdef object middle_of    # (signature bytes, value) -> (lines, patterns after the pattern, status name, keep)

@@ -2,7 +2,7 @@
 
 Compiling a spec needs the Lark parser, which takes most of a second to build. Each native module embeds
 its variant's IR (`ir_json()`), so once a spec has been compiled and its module built, the IR can be read
-back from the module instead. The index (`index.json` in `native.cache_dir()`) maps the absolute path of
+back from the module instead. The index (`index.json` in `cache.cache_dir()`) maps the absolute path of
 each spec loaded with the native backend to what that IR was compiled from:
 
     {"version": 1, "entries": {"/abs/path/my.mj": {
@@ -14,13 +14,13 @@ each spec loaded with the native backend to what that IR was compiled from:
 sha256 and the name its `extends` clause gives. An entry is used only when every file still has its hash,
 every `extends` name still finds the same file (a new file may shadow a shipped base), the front end's
 sources (`frontend`: the compiler package, the grammar, and the tile parser) are unchanged, the module is a valid cache entry
-(`native._entry_ok`), and the key recomputed from the module's IR is the recorded one (so a new code
+(`native.entry_ok`), and the key recomputed from the module's IR is the recorded one (so a new code
 generator, template, Cython or platform rebuilds it). Anything else - no index, a corrupt one, a changed
 file - falls back to compiling, which then records a fresh entry. The index is rewritten atomically
 (temporary file, then `os.replace`) under a lock; it is a cache, never a source of errors.
 
-Nothing here imports lark on the fast path: a shipped name is found by the same rule as
-`mjrules.compiler.resolve.locate`, mirrored in `locate` below.
+Nothing here imports lark on the fast path: a spec is found by the front end's own lark-free rule
+(`mjrules.compiler.specfiles.locate`).
 """
 from __future__ import annotations
 
@@ -31,39 +31,16 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .compiler.ir import Variant
+from ..compiler.ir import Variant
+from ..compiler.specfiles import locate
 
 INDEX = "index.json"
 INDEX_VERSION = 1
 MAX_ENTRIES = 256   # the index forgets the oldest entries beyond this many
 MAX_CHAIN = 64      # longer `extends` chains are not indexed (the front end stops at 16)
-FRONTEND_RUNTIME = ("tiles.py", "arith.py")  # the runtime modules the compiler uses (tile lists, constants)
+FRONTEND_RUNTIME = ("tiles.py", "arith.py")  # the hand model's modules the compiler uses (tile lists, constants)
 
 _frontend: str | None = None
-
-
-# ---- finding spec files (lark-free) -----------------------------------------------------------------------
-def shipped_dir() -> Path:
-    """The folder of the shipped specs (the `mjrules.specs` package)."""
-    from . import specs  # type: ignore[attr-defined]
-
-    return Path(specs.__file__).parent
-
-
-def locate(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    """The front end's rule (`compiler.resolve.locate`) without importing it: a path (also tried relative to
-    `relative_to`, with and without `.mj`), else a shipped variant's name."""
-    p = Path(name_or_path)
-    candidates = []
-    if relative_to is not None and not p.is_absolute():
-        candidates += [relative_to / p, relative_to / f"{name_or_path}.mj"]
-    candidates.append(p)
-    if "/" not in name_or_path and not name_or_path.endswith(".mj"):
-        candidates.append(shipped_dir() / f"{name_or_path}.mj")
-    for c in candidates:
-        if c.is_file():
-            return c
-    return None
 
 
 def _sha256(data: bytes) -> str:
@@ -71,15 +48,15 @@ def _sha256(data: bytes) -> str:
 
 
 def _frontend_now() -> str:
-    from . import compiler, grammar  # type: ignore[attr-defined]
+    from .. import compiler, grammar  # type: ignore[attr-defined]
 
     h = hashlib.sha256(f"ir {compiler.ir.IR_VERSION}\0".encode())
-    here = Path(__file__).parent
+    model = Path(__file__).parent.parent / "model"
     for folder, ext in ((Path(compiler.__file__).parent, ".py"), (Path(grammar.__file__).parent, ".lark")):
         for name in sorted(n for n in os.listdir(folder) if n.endswith(ext)):
             h.update(name.encode() + b"\0" + (folder / name).read_bytes() + b"\0")
     for name in FRONTEND_RUNTIME:
-        h.update(name.encode() + b"\0" + (here / name).read_bytes() + b"\0")
+        h.update(name.encode() + b"\0" + (model / name).read_bytes() + b"\0")
     return h.hexdigest()
 
 
@@ -95,7 +72,7 @@ def frontend_digest() -> str:
 
 # ---- the index --------------------------------------------------------------------------------------------
 def index_path() -> Path:
-    from .native import cache_dir
+    from .cache import cache_dir
 
     return cache_dir() / INDEX
 
@@ -146,7 +123,7 @@ def _cached(name_or_path: str) -> Variant | None:
     path = locate(name_or_path)
     if path is None:
         return None
-    from . import native
+    from . import cache as native
 
     entry = _read_index(index_path()).get(os.path.abspath(path))
     if not isinstance(entry, dict) or entry.get("frontend") != frontend_digest() or not _chain_ok(
@@ -155,22 +132,22 @@ def _cached(name_or_path: str) -> Variant | None:
     key = entry["key"]
     if not isinstance(key, str):
         return None
-    mod = native._LOADED.get(key)
+    mod = native.LOADED.get(key)
     if mod is None:
-        folder = next((f for f in (native.PREBUILT, native.cache_dir()) if native._entry_ok(f, key)), None)
+        folder = next((f for f in (native.PREBUILT, native.cache_dir()) if native.entry_ok(f, key)), None)
         if folder is None:
             return None
-        mod = native._import(folder, key)
+        mod = native.import_entry(folder, key)
     text = mod.ir_json()
     if _sha256(text.encode("utf-8")) != entry.get("ir_sha256"):
         return None
-    from .compiler import ir
+    from ..compiler import ir
 
     v = ir.load_json(text)
     ir._remember(v, text)  # its JSON is this text (load_json inverts dump_json): the engine hashes it again
     if native.cache_key(v, text) != key:  # a new code generator, template, Cython or platform
         return None
-    native._LOADED.setdefault(key, mod)  # NativeEngine finds the module already imported
+    native.LOADED.setdefault(key, mod)  # NativeEngine finds the module already imported
     return v
 
 
@@ -187,10 +164,9 @@ def chain(name_or_path: str) -> list[dict[str, Any]] | None:
 
 def _chain(name_or_path: str) -> list[dict[str, Any]] | None:
     frontend_digest()  # before the front end is imported
-    from .compiler.parser import parse
-    from .compiler.resolve import locate as front_locate
+    from ..compiler.parser import parse
 
-    path = front_locate(name_or_path)
+    path = locate(name_or_path)
     out: list[dict[str, Any]] = []
     while path is not None and len(out) < MAX_CHAIN:
         here = os.path.abspath(path)
@@ -201,7 +177,7 @@ def _chain(name_or_path: str) -> list[dict[str, Any]] | None:
         out.append({"path": here, "sha256": _sha256(data), "extends": ext})
         if ext is None:
             return out
-        path = front_locate(ext, path.parent)
+        path = locate(ext, path.parent)
     return None
 
 
@@ -213,8 +189,8 @@ def record(links: list[dict[str, Any]] | None, v: Variant) -> None:
 
 
 def _record(links: list[dict[str, Any]], v: Variant) -> None:
-    from . import native
-    from .compiler.ir import dump_json
+    from . import cache as native
+    from ..compiler.ir import dump_json
 
     frontend = frontend_digest()
     if _frontend_now() != frontend:  # the compiler changed on disk while this process ran: old code?
@@ -225,7 +201,7 @@ def _record(links: list[dict[str, Any]], v: Variant) -> None:
     folder = native.cache_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / INDEX
-    with native._Lock(folder, "index"):
+    with native.Lock(folder, "index"):
         entries = _read_index(path)
         entries.pop(links[0]["path"], None)
         entries = {k: e for k, e in entries.items() if os.path.exists(k)}

@@ -1,11 +1,11 @@
-# Included by _core.pyx: the native back end's shape distance (mjrules.distance's estimate, in C).
+# Included by kernel.pyx: the native back end's shape distance (mjrules.model.distance's estimate, in C).
 #
 # The distance of a hand to ready by the shapes of the spec's patterns: the least of the classic shanten of the
 # standard shape (distance.standard_shanten: each suit's options by the same search, combined keeping the most
 # partial sets per (sets, pair)), of the pairs shape (distance.pairs_shanten), and of each free pattern's
 # first-fit (distance.free_estimate, on the kernel's three-valued test of the pattern for the facts of a
 # default situation: used only where the free patterns' tests read nothing but the counts), less one per wild.
-# The reference back end computes the same in Python (mjrules.distance.Estimator); the tests compare them.
+# The reference back end computes the same in Python (mjrules.model.distance.Estimator); the tests compare them.
 
 
 cdef enum:

@@ -16,7 +16,7 @@ from typing import Any
 
 import cython
 
-from .compiler.ir import MAX_WILD_KINDS, Variant
+from ..compiler.ir import MAX_WILD_KINDS, Variant
 from .tiles import Meld, Tile, TileError, parse_melds, scan_buffer, scan_into, tile_kind, tile_name
 from .wildmode import hand_wild
 
@@ -28,7 +28,7 @@ FIELDS = KEYS + ("wild2",)   # Situation's fields: the dict's "wild" (one tile o
 if not cython.compiled:   # (compiled, they are the C constants situation.pxd declares)
     # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
     BY_OTHER, BY_DISCARD, BY_ROB_KONG, BY_DEALT, BY_ROB_GOLD = range(5)
-    NKINDS = 42  # every tile kind, flowers included (mjrules.tiles.N_KINDS)
+    NKINDS = 42  # every tile kind, flowers included (mjrules.model.tiles.N_KINDS)
 
 
 class SituationError(ValueError):
@@ -41,7 +41,7 @@ class SituationError(ValueError):
 
 @dataclass(frozen=True)
 class Situation:
-    """A hand to judge. `concealed` includes the winning tile; kinds are ints (see mjrules.tiles)."""
+    """A hand to judge. `concealed` includes the winning tile; kinds are ints (see mjrules.model.tiles)."""
 
     seat: int = 0
     dealer: int = 0

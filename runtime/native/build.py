@@ -1,13 +1,13 @@
 """Compile one generated .pyx into an extension module: Cython, then the C compiler, quietly.
 
-`mjrules.native` runs this file as a script in a child process (it imports nothing from mjrules), so that
+`mjrules.native.engine` runs this file as a script in a child process (it imports nothing from mjrules), so that
 a crash of either compiler (a segmentation fault, a stack overflow) cannot take the caller down, and their
 output never reaches the user's terminal: the caller turns a failure into one line (native.BuildError).
 
-    python nativebuild.py PYX MODULE_NAME BUILD_DIR CORE_PXD [CFLAG...]
+    python build.py PYX MODULE_NAME BUILD_DIR KERNEL_PXD [CFLAG...]
 
-prints the built library's path on its last line of stdout. The runtime's .pxd is copied under
-BUILD_DIR/include/mjrules/ so that `cimport mjrules._core` resolves.
+prints the built library's path on its last line of stdout. The kernel's .pxd is copied under
+BUILD_DIR/include/mjrules/native/ so that `cimport mjrules.native.kernel` resolves.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 
-def build(pyx: Path, name: str, tmp: Path, core_pxd: Path, cflags: list[str]) -> Path:
+def build(pyx: Path, name: str, tmp: Path, kernel_pxd: Path, cflags: list[str]) -> Path:
     """Cythonize and compile `pyx` as module `name` in `tmp`; the built library's path."""
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
@@ -27,9 +27,10 @@ def build(pyx: Path, name: str, tmp: Path, core_pxd: Path, cflags: list[str]) ->
     except ImportError:  # pragma: no cover
         pass
     inc = tmp / "include" / "mjrules"
-    inc.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(core_pxd, inc / "_core.pxd")
-    (inc / "__init__.pxd").write_text("", encoding="ascii")
+    (inc / "native").mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(kernel_pxd, inc / "native" / "kernel.pxd")
+    for pkg in (inc, inc / "native"):
+        (pkg / "__init__.pxd").write_text("", encoding="ascii")
     ext = Extension(name, [str(pyx)], extra_compile_args=cflags)
     exts = cythonize([ext], include_path=[str(tmp / "include")], quiet=True, force=True,
                      compiler_directives={"language_level": 3})

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .compiler.ir import HandWild, Variant
+from ..compiler.ir import HandWild, Variant
 from .interp import Env, evaluate
 
 

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Types for compiling mjrules.tiles (runtime/tiles.py) in Cython's pure-Python mode: its tile scanner is the one
+"""Types for compiling mjrules.model.tiles (runtime/model/tiles.py) in Cython's pure-Python mode: its tile scanner is the one
 reader of tile notation, and the situation reader calls it from C."""
 
 cpdef Py_ssize_t scan_into(str text, Py_ssize_t start, Py_ssize_t end, bytearray out, list where=*) except? -1

@@ -1,6 +1,6 @@
 """Read-only lists and dicts: a result's explanatory parts (its reading and its explanation lines).
 
-A result's `reading` and `explain` (mjrules.result) are FrozenList and FrozenDict all the way down. They are
+A result's `reading` and `explain` (mjrules.model.result) are FrozenList and FrozenDict all the way down. They are
 list and dict subclasses, so they compare equal to plain lists and dicts, print and serialise (json, pickle,
 copy) like them, and read at the same speed; changing one in place raises TypeError. Being read-only, the
 parts one variant's results have in common (a group, a line) are made once and shared. `thaw` makes a plain
@@ -20,7 +20,7 @@ def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
 
 
 class FrozenList(list):  # type: ignore[type-arg]
-    """A list that refuses to change: see mjrules.frozen."""
+    """A list that refuses to change: see mjrules.model.frozen."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
@@ -31,7 +31,7 @@ class FrozenList(list):  # type: ignore[type-arg]
 
 
 class FrozenDict(dict):  # type: ignore[type-arg]
-    """A dict that refuses to change: see mjrules.frozen."""
+    """A dict that refuses to change: see mjrules.model.frozen."""
 
     __slots__ = ()
     __setitem__ = __delitem__ = __ior__ = _refuse

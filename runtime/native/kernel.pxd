@@ -1,8 +1,8 @@
 # cython: language_level=3
-"""C declarations shared by mjrules._core and every generated variant module (`cimport mjrules._core`).
+"""C declarations shared by mjrules.native.kernel and every generated variant module (`cimport mjrules.native.kernel`).
 
 A generated module fills one `Spec` (counts, static tables, and function pointers to its compiled
-conditions) and hands it to `mjrules._core.Kernel` in a capsule. The kernel enumerates readings and calls
+conditions) and hands it to `mjrules.native.kernel.Kernel` in a capsule. The kernel enumerates readings and calls
 back; the generated functions read situation facts, reading features and memoised references through the
 inline helpers below. Numbers are C doubles: booleans are 0/1, strings and tile groups are exact ids or
 masks, and any value that might differ from Python's exact arithmetic sets `Ctx.err` so the caller falls
@@ -179,7 +179,7 @@ cdef struct Ctx:
     bint c_exact                  # the counts a three-valued test is given are every reading's own (no wild left
                                   # to place): count_in is then exact rather than unknown (_forbids_ask sets it)
 
-# ---- implemented in _core.pyx -------------------------------------------------------------------------
+# ---- implemented in kernel.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil
 
 cdef inline signed char t_waits_all(Ctx* x, int* c) noexcept nogil:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from mjrules.tiles import chinese_name, format_tiles, suit_of, tile_name
+from mjrules.model.tiles import chinese_name, format_tiles, suit_of, tile_name
 
 if TYPE_CHECKING:  # the IR is read by attribute only: importing it would load the compiler (and lark)
     from mjrules.compiler.ir import Expr, Payment, Src, Table, Variant

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The native kernel: shape tables, reading enumeration and best-reading choice in C, for generated variants.
 
-It mirrors the reference backend (mjrules.readings, mjrules.reference) exactly: readings come out in the same
+It mirrors the reference backend (mjrules.reference.readings, mjrules.reference.engine) exactly: readings come out in the same
 order, standard readings are deduplicated the same way, and ties break the same way (largest value, then
 the earliest pattern, then more modifiers, then the first reading met). A table of the fewest wilds that
 complete one suit prunes every branch that cannot end in a reading, so only winning hands enumerate.
@@ -26,7 +26,7 @@ from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size
 from cpython.bytes cimport PyBytes_AsString
 from cpython.exc cimport PyErr_Clear
 from cpython.long cimport PyLong_AsLongAndOverflow
-from mjrules.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
+from mjrules.model.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
                                 BY_DEALT)
 
 ctypedef int (*ReadingCb)(void* ud, Reading* rd) noexcept nogil
@@ -158,7 +158,7 @@ cdef enum:
 
 WIN, NOFIT, FAIL, REFUSE, ERR = range(5)
 if NK != 34:   # mj_load34 reads a hand's counts as 34 bytes
-    raise ImportError("mjrules._core was built for 34 kinds")
+    raise ImportError("mjrules.native.kernel was built for 34 kinds")
 
 
 class Fallback(Exception):
@@ -393,7 +393,7 @@ def install_tables(const unsigned char[::1] blob) -> bool:
 
 cdef int _ensure_tables() except -1:
     if _tfg == NULL and _build_tables() != 0:
-        raise MemoryError("mjrules._core: no memory for the shape tables")
+        raise MemoryError("mjrules.native.kernel: no memory for the shape tables")
     return 0
 
 
@@ -2530,7 +2530,7 @@ cdef tuple _SMALL = tuple(range(NALL))   # the int objects of the kinds, made on
 
 
 cdef class ShapeTest:
-    """A kernel's cheap shape test (mjrules.shape's `may_fit`) as an object: the game, compiled, calls may_fit
+    """A kernel's cheap shape test (mjrules.model.shape's `may_fit`) as an object: the game, compiled, calls may_fit
     in C; anything else calls it as a function."""
 
     cpdef bint may_fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1,
@@ -2583,9 +2583,9 @@ cdef class Kernel:
 
     def __cinit__(self, capsule, used_tables=()):
         cdef int i
-        if not PyCapsule_IsValid(capsule, b"mjrules._core.Spec"):
+        if not PyCapsule_IsValid(capsule, b"mjrules.native.kernel.Spec"):
             raise TypeError("expected the capsule of a generated mjrules variant module")
-        self.sp = <Spec*>PyCapsule_GetPointer(capsule, b"mjrules._core.Spec")
+        self.sp = <Spec*>PyCapsule_GetPointer(capsule, b"mjrules.native.kernel.Spec")
         if self.sp.abi != CORE_ABI:
             raise ImportError(f"variant module built for core ABI {self.sp.abi}, this core is {CORE_ABI}")
         self.capsule = capsule
@@ -2922,7 +2922,7 @@ cdef class Kernel:
         self-draw's), the variant's fixed wild kind (-1: none), the most live wilds of each wild kind (-1: each kind's
         copies less the face-up indicator's, for the first kind), and the callbacks for
         hands the native code cannot decide (the reference's verdict) and for arguments that are not plainly
-        valid: validate(counts, wilds, wild, pre_draw, row) is the shared validation (mjrules.check.validate),
+        valid: validate(counts, wilds, wild, pre_draw, row) is the shared validation (mjrules.model.check.validate),
         which raises the ValueError that names the fault or returns (counts, wilds, wild kind) as plain ints."""
         cdef int i
         if len(opts) != self.sp.nopt:
@@ -3279,7 +3279,7 @@ cdef class Kernel:
         return out
 
     def shape_test(self):
-        """_fit as a ShapeTest: the object the game calls in C (and, being callable, a mjrules.shape MayFit)."""
+        """_fit as a ShapeTest: the object the game calls in C (and, being callable, a mjrules.model.shape MayFit)."""
         cdef ShapeTest t = ShapeTest.__new__(ShapeTest)
         t.kernel = self
         return t

@@ -3,7 +3,7 @@
 A value (a number a spec's expression computes: a hand's value, a payment, a define) is an int or a float
 of magnitude at most MAX_VALUE = 10**300. An operation whose result would leave that range, or that has no
 real result (0 to a negative power, a negative number to a fractional power), raises ValueRangeError; the
-reference interpreter (`mjrules.interp`) computes with these functions, the native back end hands any
+reference interpreter (`mjrules.model.interp`) computes with these functions, the native back end hands any
 number beyond a double's exact range to it, and the checker evaluates a spec's constant subexpressions with
 them (so `value = 9 ^ 9 ^ 9 ^ 9` is an error at `mjrules check`, not a hang at `score`). A power is refused
 from its operands' sizes before it is computed, so no operation ever builds a huge integer.

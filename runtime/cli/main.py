@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .options import parse_option
+
 EXIT_OK, EXIT_SPEC, EXIT_INPUT, EXIT_BUILD, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 MAX_JOBS = 256
 
@@ -29,7 +31,7 @@ def _spec_error(e: Any, as_json: bool) -> int:
 # ---- check / show ----------------------------------------------------------------------------------------
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .compiler import SpecError, compile_variant
+    from ..compiler import SpecError, compile_variant
     from .show import render_summary_line
 
     status, report = EXIT_OK, []
@@ -55,7 +57,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .compiler import SpecError, compile_variant, dump_json
+    from ..compiler import SpecError, compile_variant, dump_json
     from .show import render_markdown
 
     if args.vocabulary:
@@ -81,14 +83,14 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from .compiler import SpecError, shipped_names
+    from ..compiler import SpecError, shipped_names
 
     try:
-        from .native import build_variant
+        from ..native.cache import build_variant
     except ImportError as e:  # pragma: no cover - a broken install
         print(f"mjrules build: the native backend is not available: {e}", file=sys.stderr)
         return EXIT_INPUT
-    from .native import BuildError
+    from ..native.cache import BuildError
 
     specs = args.specs or shipped_names()
     out, status = [], EXIT_OK
@@ -161,25 +163,15 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
         if getattr(args, key, False):
             d[key] = True
     if args.option:
-        d["options"] = dict(_parse_option(o) for o in args.option)
+        d["options"] = dict(parse_option(o) for o in args.option)
     return d
-
-
-def _parse_option(text: str) -> tuple[str, Any]:
-    if "=" not in text:
-        raise ValueError(f"--option takes NAME=VALUE, not {text!r}")
-    k, v = text.split("=", 1)
-    try:
-        return k, json.loads(v)
-    except json.JSONDecodeError:
-        return k, v
 
 
 def _ask_engine(args: argparse.Namespace, method: str, **kw: Any) -> tuple[int, Any]:
     """Load the variant and call `method` on the situation the arguments give (and kw): (exit code, answer)."""
-    from .compiler import SpecError
-    from .engine import load
-    from .situation import SituationError
+    from ..compiler import SpecError
+    from ..engine import load
+    from ..model.situation import SituationError
 
     try:
         eng = load(args.variant, backend=args.backend)
@@ -277,9 +269,9 @@ def _out_problem(path: str, folder: bool) -> str | None:
 # ---- simulate / replay ---------------------------------------------------------------------------------
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from .compiler import SpecError
-    from .extras import MissingExtra
-    from .game.simulate import parse_option, simulate
+    from ..compiler import SpecError
+    from ..extras import MissingExtra
+    from ..game.simulate import simulate
 
     agents = args.agents.split(",") if args.agents else None
     problem = _out_problem(args.out, folder=True) if args.out else None
@@ -314,11 +306,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from .compiler import SpecError
-    from .engine import load
-    from .game import IllegalAction, replay_lines
-    from .game.play import log_spec
-    from .game.scenario import ScenarioError, describe, load_scenario, play_scenario
+    from ..compiler import SpecError
+    from ..engine import load
+    from ..game import IllegalAction, replay_lines
+    from ..game.play import log_spec
+    from ..game.scenario import ScenarioError, describe, load_scenario, play_scenario
 
     try:
         text = _read_text(args.file, "log or scenario")
@@ -367,7 +359,7 @@ def _with_variant_flag(e: Any, file: str) -> Any:
     """The error of a spec the log or scenario names but that cannot be found, saying how to give it."""
     from dataclasses import replace
 
-    from .compiler import SpecError
+    from ..compiler import SpecError
 
     flag = f"if its spec is elsewhere, give it: mjrules replay {file} --variant PATH.mj"
     return SpecError([replace(d, hint=f"{d.hint}; {flag}" if d.hint else flag) if d.code == "E024" else d
@@ -378,8 +370,8 @@ def _with_variant_flag(e: Any, file: str) -> Any:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     """Exit 0 when the comparison ran (1 with --exit-code if the variants differ), 1 a spec error, 2 bad input."""
-    from .compiler import SpecError, compile_variant
-    from .diff import diff, render_text
+    from ..compiler import SpecError, compile_variant
+    from ..diff import diff, render_text
 
     specs, errors = [], []
     for spec in (args.a, args.b):
@@ -409,10 +401,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 # ---- bench ----------------------------------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .compiler import SpecError
+    from ..compiler import SpecError
 
     try:
-        from .bench import render, run, write_json
+        from ..bench import render, run, write_json
     except ImportError as e:  # pragma: no cover - installed without the bench package
         print(f"mjrules bench: the benchmark suite is not available: {e}", file=sys.stderr)
         return EXIT_INPUT
@@ -446,7 +438,7 @@ def _missing(extra: str, e: ImportError) -> int:
 
 def cmd_lsp(args: argparse.Namespace) -> int:
     try:
-        from .lsp.server import serve
+        from ..lsp.server import serve
     except ImportError as e:
         return _missing("lsp", e)
     serve()
@@ -455,7 +447,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     try:
-        from .play.server import run_server
+        from ..play.server import run_server
     except ImportError as e:
         return _missing("play", e)
     return run_server(args)
@@ -530,7 +522,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .. import __version__
 
     ap = _Parser(prog="mjrules", description="Declarative rule specs for regional Chinese mahjong.")
     ap.add_argument("--version", action="version", version=f"mjrules {__version__}")
@@ -667,7 +659,7 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{e.filename}: " if getattr(e, "filename", None) else ""
         return _fail(args, f"{where}{e.strerror or e}", EXIT_INPUT)
     except Exception as e:   # the native back end cannot be built here: one line, exit 3
-        from .native import BuildError
+        from ..native.cache import BuildError
 
         if isinstance(e, BuildError):
             return _fail(args, str(e), EXIT_BUILD)

@@ -30,7 +30,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from .compiler.ir import Variant
+from ..compiler.ir import Variant
 from .situation import Situation
 from .tiles import N_PLAYABLE_STD, parse_tiles, tile_name
 from .wildmode import hand_wild, most_kinds
@@ -185,7 +185,7 @@ class Checks:
         raise NotImplementedError
 
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:
-        """Does this complete concealed hand win? (see mjrules.check)"""
+        """Does this complete concealed hand win? (see mjrules.model.check)"""
         c, n, w = validate(self.variant, counts, wilds, wild)
         return bool(self.judge(situation_of(self.variant, c, n, w))["win"])
 
@@ -204,7 +204,7 @@ class Checks:
     def check_batch(self, counts: Any, wilds: Any = None, wild: Any = None, threads: int = 1,
                     values: bool = False) -> Any:
         """is_win for each row of an n x 34 array (wilds: one count per row, default none; wild: is_win's for
-        every row, or an integer array of each row's kinds, n or n x k, -1: none; see mjrules.check); with values,
+        every row, or an integer array of each row's kinds, n or n x k, -1: none; see mjrules.model.check); with values,
         also each row's value (NaN where it does not win) and pattern index (-1)."""
         import numpy as np
 

@@ -1,6 +1,6 @@
 # cython: language_level=3
-"""Types for compiling mjrules.result (runtime/result.py) in Cython's pure-Python mode: the one result type, which
-the native kernel makes in C (`cimport mjrules.result`)."""
+"""Types for compiling mjrules.model.result (runtime/model/result.py) in Cython's pure-Python mode: the one result type, which
+the native kernel makes in C (`cimport mjrules.model.result`)."""
 
 cimport cython
 

@@ -7,15 +7,15 @@ from itertools import pairwise
 from typing import Any
 
 from . import readings as R
-from .check import Checks
-from .compiler.ir import Src, Variant
-from .plays import Plays
-from .interp import UNKNOWN, Env, evaluate, flower_call
-from .result import Explainer, Result
-from .settle import settle_win
-from .shape import MayFit, always_fits
-from .situation import Situation, SituationError, check_situation, pre_draw_situation, situation_from_dict
-from .tiles import tile_name
+from ..model.check import Checks
+from ..compiler.ir import Src, Variant
+from ..model.plays import Plays
+from ..model.interp import UNKNOWN, Env, evaluate, flower_call
+from ..model.result import Explainer, Result
+from ..model.settle import settle_win
+from ..model.shape import MayFit, always_fits
+from ..model.situation import Situation, SituationError, check_situation, pre_draw_situation, situation_from_dict
+from ..model.tiles import tile_name
 
 
 @dataclass(frozen=True)
@@ -314,7 +314,7 @@ class ReferenceEngine(Checks, Plays):
 
     # ---- for the game ---------------------------------------------------------------------------------
     def fit_test(self, options: dict[str, Any] | None = None) -> MayFit:
-        """The game's cheap shape test (see mjrules.shape): a standard or pairs reading exists; where the variant
+        """The game's cheap shape test (see mjrules.model.shape): a standard or pairs reading exists; where the variant
         has a free pattern, a test that never rules a hand out."""
         v = self.variant
         if any(p.shape == "free" for p in v.patterns):
@@ -358,8 +358,8 @@ class ReferenceEngine(Checks, Plays):
         return ok
 
     def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:
-        """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.distance)."""
-        from .distance import Estimator
+        """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.model.distance)."""
+        from ..model.distance import Estimator
 
         return Estimator(self.variant, options, patterns, self.partial_test)
 
@@ -472,8 +472,8 @@ class ReferenceEngine(Checks, Plays):
 
 
     def distance(self, situation: dict | Situation) -> int:
-        """Distance to ready (see mjrules.distance): -1 wins, 0 ready, n about n exchanges away."""
-        from .distance import distance
+        """Distance to ready (see mjrules.model.distance): -1 wins, 0 ready, n about n exchanges away."""
+        from ..model.distance import distance
 
         return distance(self, situation, self.partial_test)
 

@@ -1,7 +1,7 @@
 # cython: annotation_typing=False
 """A tree-walking interpreter of IR expressions, with three-valued evaluation for pruning.
 
-Arithmetic is mjrules.arith': a value outside +-10^300 raises ValueRangeError (a ValueError).
+Arithmetic is mjrules.model.arith': a value outside +-10^300 raises ValueRangeError (a ValueError).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .arith import ARITHMETIC, neg
-from .compiler.ir import Expr
+from ..compiler.ir import Expr
 
 UNKNOWN = None  # the third truth value of partial evaluation
 
@@ -64,7 +64,7 @@ def _cmp_op(op: str) -> Callable[[Any, Any], Any]:
     }[op]
 
 
-# arithmetic is checked (mjrules.arith): a result outside +-10^300 raises ValueRangeError, never hangs
+# arithmetic is checked (mjrules.model.arith): a result outside +-10^300 raises ValueRangeError, never hangs
 _BIN = {**ARITHMETIC, **{op: _cmp_op(op) for op in ("eq", "ne", "lt", "le", "gt", "ge")}}
 
 

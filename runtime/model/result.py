@@ -5,7 +5,7 @@ A `Result` is a read-only mapping (and has the same values as attributes) of the
 reason, pattern, patterns, status, value, payments, and, unless it was asked for with explain=False, reading
 and explain. It compares equal to the dict of the same items, and `to_dict()` (or `mjrules.thaw`) gives a
 plain dict, for `json.dumps` among others. Its `patterns` list and `payments` dict are the result's own (each
-made when first read); its `reading` and `explain` are read-only (mjrules.frozen) and made when first read,
+made when first read); its `reading` and `explain` are read-only (mjrules.model.frozen) and made when first read,
 by the variant's `Explainer` from what the back end decided: neither back end builds an explanation nobody
 reads.
 
@@ -30,7 +30,7 @@ _NO_PAYMENTS: dict[str, Any] = {}   # a losing hand's (shared: a result hands ou
 
 class Result:
     """What evaluate decided about a hand: see the module docstring. Made by the back ends (new_result); a
-    Result(...) of given values (from_dict, pickling) has its reading and explanation made already."""
+    Result(...) of given values (pickling, copying) has its reading and explanation made already."""
 
     def __init__(self, win: bool, reason: str, pattern: str | None, patterns: Any, status: str | None,
                  value: Any, payments: dict[str, Any], reading: Any = None, explain: Any = None,
@@ -172,11 +172,6 @@ def _restore(d: dict[str, Any], explained: bool) -> Result:
                   d.get("reading"), d.get("explain"), explained)
 
 
-def from_dict(d: Mapping[str, Any]) -> Result:
-    """The Result of a mapping of its items (explained when it has the reading and explain keys)."""
-    return _restore(dict(d), "explain" in d)
-
-
 class LazyLines:
     """Explanation lines made when first read, once, and shared by every result that holds this: make(sig,
     value)[0] (the native engine's explanation of a reading's signature, whose lines a result may never show)."""
@@ -231,7 +226,7 @@ class Explainer:
     """The explanation of one variant's results (see the module docstring): built once per engine."""
 
     def __init__(self, variant: Any) -> None:
-        from .compiler.codegen import used_tables
+        from ..compiler.codegen import used_tables
 
         self.variant = v = variant
         self.wilds = v.wild is not None
