@@ -346,9 +346,9 @@ cdef class ShapeEstimator:
         cdef const unsigned char* b
         cdef int k
         if type(counts) is bytes:
-            b = <const unsigned char*>PyBytes_AS_STRING(counts)
+            b = <const unsigned char*>PyBytes_AsString(counts)
         elif type(counts) is bytearray:
-            b = <const unsigned char*>PyByteArray_AS_STRING(counts)
+            b = <const unsigned char*>PyByteArray_AsString(counts)
         else:
             raise TypeError("counts are bytes or a bytearray of 34 or more kind counts")
         if len(counts) < NK:

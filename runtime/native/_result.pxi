@@ -150,8 +150,10 @@ cdef class Results:
     """The Result of the kernel's last evaluate where it wins (see the comment at the top of runtime/native/_result.pxi);
     not thread-safe (the engine's lock is held around the kernel and this)."""
     cdef Kernel kernel
-    cdef object middle_of    # (signature bytes, value) -> (lines, patterns after the pattern, status name, keep)
-    cdef object settle       # (Situation, value) -> (payments, lines, keep)
+    cdef object middle_of    # (signature bytes, value) -> (lines, patterns after the pattern, status name, keep),
+                             # asked by a result's LazyLines when its explanation is first read
+    cdef object explain      # (the signature's parts, value) -> the same, asked while the result is made
+    cdef object settle       # (Situation, value, the win expressions' values) -> (payments, lines, keep)
     cdef object teller       # the Results' teller: tell(pattern, facts) -> (reading, the pattern's line)
     cdef tuple reasons       # per pattern (reason, name)
     cdef SigMap sigs         # signature -> (lines, status name, tail, per pattern its patterns tuple or None)
@@ -161,15 +163,16 @@ cdef class Results:
                              # and then lines are made when first read (LazyLines)
     cdef Py_ssize_t head_len
 
-    def __init__(self, Kernel kernel, middle_of, settle, teller, tuple reasons, head_of=None):
-        """middle_of, settle: the engine's explanation of a signature and its settlement (keep: the answer may be
-        remembered); teller: makes a Result's reading and pattern line from the kernel's reading; reasons: per
+    def __init__(self, Kernel kernel, middle_of, explain, settle, teller, tuple reasons, head_of=None):
+        """middle_of, explain, settle: the engine's explanation of a signature (of its bytes, or of its parts as
+        Kernel.parts decodes them) and its settlement (given the win expressions' values, Kernel.wins: the engine
+        never calls back into the kernel while a result is made; keep: the answer may be remembered); teller: makes a Result's reading and pattern line from the kernel's reading; reasons: per
         pattern (reason, name). With head_of (the engine's names of a signature's head: its modifiers, events and
         status), middle_of's answer is always kept, and a result's lines are made only when its explanation is
         first read: a new signature costs at most head_of's call, once per head, and a signature differing only
         in its defines' values or table rows (a new hand's, mostly) none."""
-        self.kernel, self.middle_of, self.settle, self.teller, self.reasons = kernel, middle_of, settle, teller, \
-            reasons
+        self.kernel, self.middle_of, self.explain, self.settle = kernel, middle_of, explain, settle
+        self.teller, self.reasons = teller, reasons
         self.head_of = head_of
         self.head_len = kernel.sp.nmod + kernel.sp.nev + 4
 
@@ -198,7 +201,7 @@ cdef class Results:
             got = (LazyLines(self.middle_of, k.signature(), value), head[0], head[1], head[2])
             _map_put(&self.sigs, k.sig, k.sig_len, h, got)
             return got
-        lines, tail, status, keep = self.middle_of(k.signature(), value)
+        lines, tail, status, keep = self.explain(k.parts(k.signature()), value)
         got = (lines, status, tail, [None] * len(self.reasons))
         if keep:
             _map_put(&self.sigs, k.sig, k.sig_len, h, got)
@@ -232,7 +235,7 @@ cdef class Results:
         elif s is None:
             return None
         else:
-            paid, lines, keep = self.settle(s, value)
+            paid, lines, keep = self.settle(s, value, k._wins(k.r_value))
             settled = (paid, lines)
             if signed and keep:
                 _map_put(&self.settles, k.set_sig, k.set_len, h, settled)

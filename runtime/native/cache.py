@@ -411,7 +411,7 @@ def _cached_tables(core: Any) -> None:
     A missing, truncated or corrupt file (its crc32 is checked) is rebuilt, never used."""
     import zlib
 
-    path = cache_dir() / f"tables-{_digest(HERE / 'kernel.pyx')[:16]}-{sys.byteorder}.bin"
+    path = cache_dir() / f"tables-{_digest(HERE / 'kernel.pyx', HERE / '_tables.pxi')[:16]}-{sys.byteorder}.bin"
     head = core.TABLES_FORMAT
     try:
         data = path.read_bytes()

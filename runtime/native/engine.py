@@ -102,8 +102,10 @@ class NativeEngine(Plays):
             ("this variant does not allow robbing a kong", c.src),
             ("a wild is never used in a kong, so it cannot be robbed", w.src if w else None),
         ]
-        # a winning reading's Result, made in C (runtime/native/_result.pxi) from the pieces _middle_of and _settle explain
-        results = core.Results(self._kernel, self._middle_of, self._settle, _Teller(self._explainer, core.reading_parts),
+        # a winning reading's Result, made in C (runtime/native/_result.pxi) from the pieces _explain (_middle_of, when
+        # the lines are first read) and _settle explain
+        results = core.Results(self._kernel, self._middle_of, self._explain, self._settle,
+                               _Teller(self._explainer, core.reading_parts),
                                self._explainer.reasons, self._explainer.head if "s" not in self._dtypes else None)
         self._build = results.build
         self._reader = reader(v)   # (the one situation reader, compiled: FastEvaluate calls it from C)
@@ -405,23 +407,28 @@ class NativeEngine(Plays):
         return _num(x)
 
     def _middle_of(self, sig: bytes, value: Any) -> tuple[tuple, tuple, str | None, bool]:
-        """The explanation of a reading's signature (Kernel._signature): its lines, the names that follow the
-        pattern in "patterns", the status name, and whether Results may remember it (not while a define's string
-        value has no name yet)."""
-        mods, events, status, rows, defines = self._kernel.parts(sig)
+        """The explanation of a reading's signature (Kernel._signature), when a result's lines are first read
+        (LazyLines): _explain of its parts."""
+        return self._explain(self._kernel.parts(sig), value)
+
+    def _explain(self, parts: tuple, value: Any) -> tuple[tuple, tuple, str | None, bool]:
+        """The explanation of a reading's signature, decoded (Kernel.parts: modifiers, events, status, table rows,
+        defines): its lines, the names that follow the pattern in "patterns", the status name, and whether Results
+        may remember it (not while a define's string value has no name yet)."""
+        mods, events, status, rows, defines = parts
         lines, tail, status_name = self._explainer.middle(
             mods, events, status, rows, [self._define(i, x) for i, x in enumerate(defines)], value)
         keep = all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines))
         return lines, tail, status_name, keep
 
-    def _settle(self, s: Situation, value: Any) -> tuple[dict[str, Any], tuple, bool]:
+    def _settle(self, s: Situation, value: Any, vals: tuple) -> tuple[dict[str, Any], tuple, bool]:
         """settle_win on the reading the kernel just chose: its payments, its explanation lines (read-only) and
         True (Results may remember them).
 
-        Every win expression is evaluated in one kernel call; settle_win reads nothing else but the winner, the
-        discarder and the dealer, so Results remembers the answer per those and the expressions' values
+        `vals` are every win expression's value, which the kernel computed before it asked (Kernel.wins: None
+        where the native code cannot evaluate one, and then the reference decides); settle_win reads nothing else
+        but the winner, the discarder and the dealer, so Results remembers the answer per those and the values
         (Kernel._settle_signature) and asks here only on a miss."""
-        vals = self._kernel.wins(float(value))
         wins, fallback = self._wins, self._core.Fallback
 
         def ev(e: Any) -> Any:

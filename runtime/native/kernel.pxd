@@ -567,14 +567,26 @@ cdef inline bint rf_spacing(int* c, double d) noexcept nogil:
     return 1
 
 cdef extern from *:
-    int __builtin_ctzll(unsigned long long x) nogil   # gcc and clang: the index of x's lowest set bit (x != 0)
+    """
+    /* The index of x's lowest set bit (x != 0): gcc's and clang's builtin, else a plain C99 loop. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define mj_ctzll(x) __builtin_ctzll(x)
+    #else
+    static CYTHON_INLINE int mj_ctzll(unsigned long long x) {
+        int n = 0;
+        while (!(x & 1ULL)) { x >>= 1; n++; }
+        return n;
+    }
+    #endif
+    """
+    int mj_ctzll(unsigned long long x) nogil
 
 cdef inline double flower_fours(Ctx* x, unsigned long long mask) noexcept nogil:
     """The kinds of mask (below NALL) whose every copy is among the flowers shown."""
     cdef int k, n = 0
     mask &= (1ULL << NALL) - 1
     while mask:   # the set bits only: a mask names a handful of flower kinds
-        k = __builtin_ctzll(mask)
+        k = mj_ctzll(mask)
         mask &= mask - 1
         if x.spec.copies[k] and x.f.flower_counts[k] >= x.spec.copies[k]:
             n += 1
@@ -585,7 +597,7 @@ cdef inline double flower_complete(Ctx* x, unsigned long long mask) noexcept nog
     cdef int k
     mask &= (1ULL << NALL) - 1
     while mask:
-        k = __builtin_ctzll(mask)
+        k = mj_ctzll(mask)
         mask &= mask - 1
         if x.f.flower_counts[k] <= 0:
             return 0.0
