@@ -121,8 +121,10 @@ cdef class Game:
     @cython.locals(got=list)
     cpdef list legal_ids(self, int seat=*)
     cpdef step(self, object action)
-    @cython.locals(legal=list, a=int, answers=dict, offered=dict, ph=int)
+    @cython.locals(legal=list, a=int)
     cpdef act(self, int seat, object action)
+    @cython.locals(answers=dict, offered=dict, ph=int, alone=bint)
+    cdef _apply(self, int seat, int a)
     cdef object _action_detail(self, int a, int seat)
     cdef int _kong_kind(self, int seat, int k)
     cpdef int action_id(self, object action, int seat=*)
@@ -137,6 +139,8 @@ cdef class Game:
     cdef bint _holds(self, Seat s, unsigned long long mask, int extra)
     cdef bint _may_win_on(self, Seat s, int k)
     cdef bint _fits(self, Seat s, int plus) except -1
+    @cython.locals(k=int)
+    cdef bint _fits_any(self, Seat s) except -1
     @cython.locals(i=int, p=int)
     cdef int _next_in(self, int seat)
     @cython.locals(k=int, s=Seat, first=bint)
@@ -199,7 +203,6 @@ cdef class Game:
     cdef _draw_game(self, str why)
     cdef _finish(self)
     cpdef bint holds(self, int seat, object mask)
-    @cython.locals(s=Seat, k=int)
     cpdef bint may_be_ready(self, int seat) except -1
     cpdef list hand(self, int seat)
     cpdef list choices(self)
@@ -220,6 +223,16 @@ cpdef Game run(Game game, list agents, int max_decisions=*)
 
 cdef dict _MELDS
 cpdef object _meld(str kind, int lo, bint concealed)
+
+cdef object _settle()
+cdef int _EVENTS_SEATS
+cdef list _ACTION_EVENTS, _DISCARD_EVENTS, _DRAW_EVENTS
+@cython.locals(i=int, e=tuple)
+cdef tuple _action_event(int seat, int a, object detail)
+@cython.locals(i=int, e=tuple)
+cdef tuple _discard_event(int seat, int k)
+@cython.locals(i=int, e=tuple)
+cdef tuple _draw_event(int seat, int k, bint tail)
 
 @cython.locals(x=int)
 cdef bint _has(list ids, int a) except -1

@@ -538,7 +538,8 @@ class Game:
     def ask_seats(self, seats: list, legal: dict) -> None:
         self.asking = seats
         self.legal = legal
-        self.answers = {}
+        if self.answers:   # (an empty one is kept: most windows are one seat's turn, which never fills it)
+            self.answers = {}
 
     @property
     def to_act(self) -> int:
@@ -599,20 +600,29 @@ class Game:
         if not _has(legal, a):
             raise IllegalAction(f"seat {seat}: {_show(action)} is not legal now ({PHASES[self.phase]}); legal: "
                                 + ", ".join([_show(self.action_dict(x, seat)) for x in legal]))
-        self.answers[seat] = a
-        self.log.append(("action", seat, a, self._action_detail(a, seat)))
-        if self.phase == EXCHANGE or self.phase == DECLARE:
+        self._apply(seat, a)
+
+    def _apply(self, seat: int, a: int) -> None:
+        """Take a decision known to be legal: `a` is one of the seat's legal ids and the seat has not answered (act
+        checks this; the built-in random agent's choice in run is so by construction)."""
+        ph = self.phase
+        # a window of one seat whose resolution reads no answers (a turn, 抢金) is resolved without recording it
+        alone = len(self.asking) == 1 and (ph == TURN or ph == ROB_WILD_PHASE)
+        if not alone:
+            self.answers[seat] = a
+        self.log.append(_action_event(seat, a, self._action_detail(a, seat)))
+        if ph == EXCHANGE or ph == DECLARE:
             from .phases import answered
 
             answered(self, seat, a)
             return
-        if len(self.answers) == len(self.asking):
+        if alone or len(self.answers) == len(self.asking):
             answers = self.answers
             offered = self.legal
             self.asking = []
             self.legal = {}
-            self.answers = {}
-            ph = self.phase
+            if answers:
+                self.answers = {}
             if ph == TURN:
                 self._resolve_turn(seat, a)
             elif ph == CLAIMS:
@@ -706,7 +716,7 @@ class Game:
         s = self.seats[seat]
         acts = []
         discards = []
-        forced = []
+        forced = None
         counts = s.counts
         df = s.df_mask    # a declaration's kinds: while the seat holds one, it discards those first
         fours = False
@@ -715,10 +725,12 @@ class Game:
             if c:
                 discards.append(DISCARD + k)
                 if df and (df >> k) & 1:
+                    if forced is None:
+                        forced = []
                     forced.append(DISCARD + k)
                 if c == 4:
                     fours = True
-        if forced:
+        if forced is not None:
             discards = forced
         if source != SRC_CLAIM:
             if self._self_wins(seat):
@@ -801,19 +813,15 @@ class Game:
             self.first_round.append(k)
         if k == self.wild or k == self.wild2:
             s.wild_discards += 1
-        self.log.append(("discard", seat, k))
+        self.log.append(_discard_event(seat, k))
         self.ld_seat = seat
         self.ld_tile = k
         self.ld_first = first
         self.ld_after_kong = self.source == SRC_REPLACEMENT  # the discard right after its own kong (杠上炮)
         if self.r.pays_discards:
-            from .settle import pay_discard_now
-
-            pay_discard_now(self, seat, self.v.settlement.discard, "")
+            _settle().pay_discard_now(self, seat, self.v.settlement.discard, "")
         if self.r.pays_first_round and self.discard_count == self.n:
-            from .settle import pay_discard_now
-
-            pay_discard_now(self, seat, self.v.settlement.first_round, "first round: ")
+            _settle().pay_discard_now(self, seat, self.v.settlement.first_round, "first round: ")
         self._after_discard()
 
     def _after_discard(self) -> None:
@@ -876,8 +884,8 @@ class Game:
         n = self.n
         unclaimable = (k == self.wild or k == self.wild2) and k >= 0 and r.discard_unclaimable
         last = self._drawable() <= 0
-        seats = []
-        legal = {}
+        seats = None
+        legal = None
         if not unclaimable:
             for i in range(1, n):
                 p = (d + i) % n
@@ -902,9 +910,12 @@ class Game:
                     if calls & 16:
                         acts.append(CHI_LOW)
                     acts.append(PASS)
+                    if seats is None:
+                        seats = []
+                        legal = {}
                     seats.append(p)
                     legal[p] = acts
-        if seats:
+        if seats is not None:
             self.phase = CLAIMS
             self.ask_seats(seats, legal)
         else:
@@ -1048,7 +1059,7 @@ class Game:
                 for k in found:
                     if not locked or self._keeps_waits(seat, k):
                         out.append(KONG + k)
-        if r.kong_added and not locked:
+        if r.kong_added and not locked and s.melds:
             found = [m.tiles[0] for m in s.melds if m.kind == "pon" and s.counts[m.tiles[0]] > 0]
             if found and self._kong_room(1, 0):
                 for k in found:
@@ -1142,9 +1153,7 @@ class Game:
         self._seat(seat).kongs.append(kong)
         self.ret_cache = -1
         if self.r.at_once[KONG_KINDS.index(kong["kind"])]:
-            from .settle import pay_kong_now
-
-            pay_kong_now(self, seat, kong)
+            _settle().pay_kong_now(self, seat, kong)
 
     def _replacement(self, seat: int) -> None:
         k = self._draw_tile(seat, True, True)
@@ -1202,7 +1211,7 @@ class Game:
             s.first_turn = False
             s.ron_blocked = False
             s.draws += 1
-            self.log.append(("draw", seat, k, tail))
+            self.log.append(_draw_event(seat, k, tail))
             if scored[k]:
                 s.flowers.append(k)
                 self.ret_cache = -1
@@ -1295,9 +1304,7 @@ class Game:
 
     def _ready(self, seat: int) -> bool:
         s = self.seats[seat]
-        fit = self.r.fit
-        if not any(fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, k, self.wild2)
-                   for k in self.r.playable):
+        if not self._fits_any(s):
             return False
         try:
             return bool(self.engine.ready(self.situation_of(seat, tuple(_tiles_of(s.counts)), tuple(s.melds), -1,
@@ -1318,13 +1325,12 @@ class Game:
             if self.horses:
                 self.log.append(("horses", tuple(self.horses)))
         self.winners = self.winners + new
-        from .settle import after_leaving, pay_win_now
-
-        pay_win_now(self, new)
+        settle = _settle()
+        settle.pay_win_now(self, new)
         if self.r.leave:
             for w in new:
                 self._seat(w.seat).out = True
-            goes_on = after_leaving(self)
+            goes_on = settle.after_leaving(self)
             if goes_on < 0:
                 self._draw_game("the wall is exhausted")
                 return
@@ -1345,14 +1351,12 @@ class Game:
         self._finish()
 
     def _finish(self) -> None:
-        from .settle import settle
-
         self.over = True
         self.phase = OVER
         self.asking = []
         self.legal = {}
         self.answers = {}
-        self.outcome = settle(self)
+        self.outcome = _settle().settle(self)
         o = self.outcome
         self.log.append(("end", o["winners"], o["payments"], o["next_dealer"], o["next_streak"]))
 
@@ -1400,7 +1404,10 @@ class Game:
     def may_be_ready(self, seat: int) -> bool:
         """False only when no tile added to the seat's hand can complete it, by the back end's shape test (the
         cheap test before a settlement asks the engine whether the hand is ready)."""
-        s = self._seat(seat)
+        return self._fits_any(self._seat(seat))
+
+    def _fits_any(self, s: Seat) -> bool:
+        """Does the shape test pass with some playable kind added to the seat's hand?"""
         for k in self.r.playable:
             if self._fits(s, k):
                 return True
@@ -1570,23 +1577,76 @@ def run(game: Game, agents: list, max_decisions: int = 5000) -> Game:
     while not game.over:
         seat = game._to_act()
         agent = agents[seat]
-        if type(agent) is RandomAgent:
+        if type(agent) is RandomAgent:   # a legal id by construction: no checks, no Python call
             ra = agent
             ids = game.legal[seat]
-            a = ids[ra.rng.below(len(ids))]
+            game._apply(seat, ids[ra.rng.below(len(ids))])
         else:
             act = getattr(agent, "act", None)
             if act is not None:
                 a = act(game, seat)
             else:
                 a = agent.choose(game.view(seat), game.legal_actions(seat))
-        game.act(seat, a)
+            game.act(seat, a)
         steps += 1
         if steps > max_decisions:
             raise StalledGame(f"no end after {max_decisions} decisions (seed {game.seed})")
     return game
 
 
+
+
+# The commonest events, each made once (an event is an immutable tuple): a hand logs some 300 of them.
+_EVENTS_SEATS = 8
+_ACTION_EVENTS: list = [None] * (_EVENTS_SEATS * N_ACTIONS)
+_DISCARD_EVENTS: list = [None] * (_EVENTS_SEATS * N_KINDS)
+_DRAW_EVENTS: list = [None] * (_EVENTS_SEATS * N_KINDS * 2)
+
+
+def _action_event(seat: int, a: int, detail: Any) -> tuple:
+    """("action", seat, a, detail)."""
+    if not (0 <= seat < _EVENTS_SEATS and 0 <= a < N_ACTIONS and type(detail) is int and detail == -1):
+        return ("action", seat, a, detail)
+    i = seat * N_ACTIONS + a
+    e = _ACTION_EVENTS[i]
+    if e is None:
+        e = _ACTION_EVENTS[i] = ("action", seat, a, -1)
+    return e
+
+
+def _discard_event(seat: int, k: int) -> tuple:
+    """("discard", seat, k)."""
+    if not (0 <= seat < _EVENTS_SEATS and 0 <= k < N_KINDS):
+        return ("discard", seat, k)
+    i = seat * N_KINDS + k
+    e = _DISCARD_EVENTS[i]
+    if e is None:
+        e = _DISCARD_EVENTS[i] = ("discard", seat, k)
+    return e
+
+
+def _draw_event(seat: int, k: int, tail: bool) -> tuple:
+    """("draw", seat, k, tail)."""
+    if not (0 <= seat < _EVENTS_SEATS and 0 <= k < N_KINDS):
+        return ("draw", seat, k, tail)
+    i = (seat * N_KINDS + k) * 2 + (1 if tail else 0)
+    e = _DRAW_EVENTS[i]
+    if e is None:
+        e = _DRAW_EVENTS[i] = ("draw", seat, k, tail)
+    return e
+
+
+_SETTLE: Any = None
+
+
+def _settle() -> Any:
+    """mjrules.game.settle, imported on first use (an import statement in a function imports on every call)."""
+    global _SETTLE
+    if _SETTLE is None:
+        from . import settle
+
+        _SETTLE = settle
+    return _SETTLE
 
 
 def _has(ids: list, a: int) -> bool:
