@@ -25,7 +25,9 @@ COMPILED = {"mjrules.model.tiles": "runtime/model/tiles.py", "mjrules.model.situ
             "mjrules.model.result": "runtime/model/result.py", "mjrules.native.kernel": "runtime/native/kernel.pyx",
             "mjrules.game.state": "runtime/game/state.py", "mjrules.game.agents": "runtime/game/agents.py",
             "mjrules.model.interp": "runtime/model/interp.py", "mjrules.game.settle": "runtime/game/settle.py",
-            "mjrules.game.observe": "runtime/game/observe.py", "mjrules.model.settle": "runtime/model/settle.py"}
+            "mjrules.game.observe": "runtime/game/observe.py", "mjrules.model.settle": "runtime/model/settle.py",
+            "mjrules.game.rng": "runtime/game/rng.py", "mjrules.game.seat": "runtime/game/seat.py",
+            "mjrules.game.rules": "runtime/game/rules.py"}
 # MJRULES_LIMITED_API=1 builds them (and then the variants' modules, see mjrules.native.engine) against CPython's
 # Limited API, as abi3 modules: the default build's C, which Cython writes, uses CPython internals behind its
 # own version checks; ours uses the public C API only either way.

@@ -185,13 +185,36 @@ def test_describe_action_covers_every_id():
         describe_action(N_ACTIONS, -1)
 
 
-def _interpreted_state_module():
-    """mjrules/game/state.py run by the interpreter, beside the compiled module the package imports."""
-    path = Path(state.__file__).with_name("state.py")
-    spec = importlib.util.spec_from_file_location("mjrules.game._state_interpreted", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+# The compiled modules of play, in the order they import one another; interpreted, they are loaded from their
+# source into a package of their own beside mjrules.game (the other modules of mjrules.game, plain Python or taking
+# the game as any object, are shared).
+PLAY_SOURCES = ("rng", "seat", "rules", "state", "agents")
+
+
+def _interpreted_play():
+    """mjrules/game's compiled modules of play run by the interpreter, beside the compiled ones the package
+    imports: a module named `mjrules._interpreted_game` whose `state`, `agents`, ... are their .py sources."""
+    import sys
+    import types
+
+    import mjrules.game as game
+
+    name = "mjrules._interpreted_game"
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = Path(game.__file__).parent
+    pkg = types.ModuleType(name)
+    pkg.__path__ = []   # (nothing found there but what is put in sys.modules below)
+    sys.modules[name] = pkg
+    for shared in ("actions", "events", "observe", "phases", "serial", "settle"):
+        sys.modules[f"{name}.{shared}"] = importlib.import_module(f"mjrules.game.{shared}")
+    for mod_name in PLAY_SOURCES:
+        spec = importlib.util.spec_from_file_location(f"{name}.{mod_name}", folder / f"{mod_name}.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = mod
+        spec.loader.exec_module(mod)
+        setattr(pkg, mod_name, mod)
+    return pkg
 
 
 def test_the_enums_of_the_pxd_are_the_source_values():
@@ -203,9 +226,9 @@ def test_the_enums_of_the_pxd_are_the_source_values():
     public = here.with_name("actions.py").read_text(encoding="utf-8")                  # the action ids and phases
     values.update(re.findall(r"^([A-Z_0-9]+) = (\d+)", public, re.MULTILINE))
     pxd = here.with_name("state.pxd").read_text(encoding="utf-8")
-    enum = pxd[pxd.index("cpdef enum:"):pxd.index("cdef unsigned long long")]
+    enum = pxd[pxd.index("cpdef enum:"):pxd.index("\ncdef class")]
     assert dict(re.findall(r"^\s+([A-Z_0-9]+) = (\d+)", enum, re.MULTILINE)) == values
-    assert len(values) == 34
+    assert len(values) == 30
     for name, value in values.items():
         assert getattr(state, name) == int(value), name
 
@@ -215,31 +238,39 @@ def test_compiled_and_interpreted_play_the_same_hands(variant):
     """The rules of play are one source: compiled (the package's) and interpreted, the same games."""
     import mjrules
 
-    py = _interpreted_state_module()
+    from mjrules.game import agents, seat
+
+    py = _interpreted_play()
+    assert not py.state.cython.compiled
     if not state.__file__.endswith(".py"):
-        assert py.Game is not state.Game
+        assert py.state.Game is not state.Game and py.seat.Seat is not seat.Seat
     eng = mjrules.load(variant)
     for seed in range(8):
         a = state.Game(eng, seed=seed, dealer=seed % 4)
-        b = py.Game(eng, seed=seed, dealer=seed % 4)
-        ra, rb = state.RandomAgent(seed), py.RandomAgent(seed)
-        state.run(a, [ra] * 4)
-        py.run(b, [rb] * 4)
+        eng.__dict__.pop("_game_rules", None)   # (the engine keeps the Rules it made: these are the interpreted ones)
+        b = py.state.Game(eng, seed=seed, dealer=seed % 4)
+        eng.__dict__.pop("_game_rules", None)
+        assert type(b.seats[0]) is py.seat.Seat and type(b.r) is py.rules.Rules
+        ra, rb = agents.RandomAgent(seed), py.agents.RandomAgent(seed)
+        agents.run(a, [ra] * 4)
+        py.agents.run(b, [rb] * 4)
         assert a.events == b.events and a.outcome == b.outcome
 
 
 def test_the_generator_is_splitmix64():
     """The game's numbers: SplitMix64 from a seed folded into 64 bits (the reference values of the algorithm for
     state 0 are 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, ...)."""
-    r = state.Rng(0)
+    from mjrules.game.rng import Rng
+
+    r = Rng(0)
     r.state = 0
     assert [r.next64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
     for seed in (0, 1, -1, 2**64, 10**30, -(10**30)):
-        xs = [state.Rng(seed).below(1000) for _ in range(3)]
-        assert xs == [state.Rng(seed).below(1000) for _ in range(3)]
-    assert state.Rng(1).next64() != state.Rng(-1).next64() != state.Rng(2**64 + 1).next64()
+        xs = [Rng(seed).below(1000) for _ in range(3)]
+        assert xs == [Rng(seed).below(1000) for _ in range(3)]
+    assert Rng(1).next64() != Rng(-1).next64() != Rng(2**64 + 1).next64()
     counts = [0] * 6
-    r = state.Rng(5)
+    r = Rng(5)
     for _ in range(60_000):
         counts[r.below(6)] += 1
     assert all(9_000 < c < 11_000 for c in counts)
@@ -266,3 +297,47 @@ def test_replay_verifies_what_the_header_says(load, key, value):
     head[key] = value
     rep = replay_lines(eng, [json.dumps(head)] + lines[1:])
     assert not rep["identical"] and isinstance(rep["line"], int) and rep["line"] >= 1, rep
+
+
+def _public_fields(pxd: str, cls: str) -> set[str]:
+    """The fields a class of a .pxd declares `cdef public`."""
+    here = Path(state.__file__).with_name(pxd).read_text(encoding="utf-8")
+    body = here[here.index(f"cdef class {cls}:"):]
+    body = body[:body.index("\n\n")]
+    out: set[str] = set()
+    for line in body.splitlines():
+        m = re.match(r"\s+cdef public [\w ]+? (\w+(?:, \w+)*)$", line)
+        if m:
+            out.update(m.group(1).split(", "))
+    return out
+
+
+def test_every_field_of_a_game_is_copied_and_saved():
+    """Game.copy, to_state and from_state name a game's fields once (serial's lists, seat's SEAT_FIELDS): every
+    field the state machine declares is in them, or is made by deal_hand from the rules and the seed."""
+    from mjrules.game import seat, serial
+
+    made_by_deal = {"r", "engine", "v", "n", "ret_cache", "_ev_cache"}
+    named = set(serial.SCALARS + serial.LISTS + serial.CONTAINERS)
+    assert len(named) == len(serial.SCALARS + serial.LISTS + serial.CONTAINERS)
+    assert _public_fields("state.pxd", "Game") == named | made_by_deal
+    assert _public_fields("seat.pxd", "Seat") == set(seat.SEAT_FIELDS)
+
+
+@pytest.mark.parametrize("variant", SHIPPED)
+def test_a_copy_and_a_saved_state_play_on_alike(load, variant):
+    """Mid-hand, a copy and a game restored from its saved state have the original's legal actions and future."""
+    eng = load(variant)
+    rng = random.Random(3)
+    g = Game(eng, seed=5)
+    _play_some(g, rng, 30)
+    copies = [g.copy(), Game.from_state(eng, json.loads(json.dumps(g.to_state())))]
+    for c in copies:
+        assert c.to_state() == g.to_state()
+    while not g.over:
+        ids = g.legal_ids()
+        assert all(c.legal_ids() == ids for c in copies)
+        a = ids[rng.randrange(len(ids))]
+        for x in [g] + copies:
+            x.step(a)
+    assert all(c.events == g.events and c.outcome == g.outcome for c in copies)

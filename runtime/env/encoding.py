@@ -44,7 +44,7 @@ from ..game.actions import (
     WIN,
 )
 from ..game.observe import planes
-from ..game.state import rules_for
+from ..game.rules import rules_for
 
 STREAK_CAP = 99
 

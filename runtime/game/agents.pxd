@@ -2,7 +2,8 @@
 cimport cython
 from mjrules.game.state cimport (CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD,
                                  SELECT, WIN)
-from mjrules.game.state cimport Rng as _Rng
+from mjrules.game.rng cimport Rng as _Rng
+from mjrules.game.state cimport Game
 
 
 cdef class GreedyAgent:
@@ -19,3 +20,11 @@ cdef class GreedyAgent:
 @cython.locals(r=int, n=int, d=int)
 cdef int _neighbours(bytearray counts, int k) except -1
 cdef list _used(int a, int tile)
+
+
+cdef class RandomAgent:
+    cdef public _Rng rng
+
+
+@cython.locals(steps=int, seat=int, ids=list, ra=RandomAgent, a=object)
+cpdef Game run(Game game, list agents, int max_decisions=*)

@@ -16,13 +16,57 @@ from typing import Any, Protocol
 
 import cython
 
-from .state import RandomAgent, Rng
+from .actions import IllegalAction
+from .rng import Rng
+from .state import Game, StalledGame
 
 # Compiled (Cython's pure-Python mode, typed by agents.pxd), the action ids are state.pxd's C enums.
 if not cython.compiled:
-    from .state import CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD, SELECT, WIN
+    from .actions import CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD, SELECT, WIN
 
 Action = dict[str, Any]
+
+
+class RandomAgent:
+    """The built-in random agent: uniform over the legal actions, from its own seeded numbers."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = Rng(seed)
+
+    def act(self, game: Game, seat: int) -> int:
+        """One of the seat's legal action ids, uniformly."""
+        ids = game.legal.get(seat)
+        if not ids or seat in game.answers:
+            raise IllegalAction(f"seat {seat} is not to act now")
+        return ids[self.rng.below(len(ids))]
+
+    def choose(self, view: Any, legal: list) -> Any:
+        """One of `legal` (the older agent interface: the view and the legal actions as dicts)."""
+        return legal[self.rng.below(len(legal))]
+
+
+def run(game: Game, agents: list, max_decisions: int = 5000) -> Game:
+    """Ask the agents (one per seat: anything with act(game, seat), or choose(view, legal)) until the hand is
+    over. The built-in random agent is asked without going through Python."""
+    steps = 0
+    while not game.over:
+        seat = game._to_act()
+        agent = agents[seat]
+        if type(agent) is RandomAgent:   # a legal id by construction: no checks, no Python call
+            ra = agent
+            ids = game.legal[seat]
+            game._apply(seat, ids[ra.rng.below(len(ids))])
+        else:
+            act = getattr(agent, "act", None)
+            if act is not None:
+                a = act(game, seat)
+            else:
+                a = agent.choose(game.view(seat), game.legal_actions(seat))
+            game.act(seat, a)
+        steps += 1
+        if steps > max_decisions:
+            raise StalledGame(f"no end after {max_decisions} decisions (seed {game.seed})")
+    return game
 
 
 class Agent(Protocol):

@@ -5,8 +5,9 @@ import json
 from typing import Any
 
 from .agents import AGENTS, ScriptedAgent, make_agent
-from .state import Game, IllegalAction, Rng
-from .state import run as run_game
+from .agents import run as run_game
+from .rng import Rng
+from .state import Game, IllegalAction
 
 MAX_DECISIONS = 5000
 
@@ -55,7 +56,7 @@ def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None =
 
 def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
     """The hands of a match by the spec's `match hands = N` under these options (1 where it says nothing)."""
-    from .state import rules_for
+    from .rules import rules_for
 
     e = engine.variant.match_hands
     if e is None:

@@ -9,16 +9,35 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.tiles import Meld
+from .rules import rules_for
+from .seat import SEAT_LISTS, SEAT_SCALARS, Seat, Winner
 
 STATE_VERSION = 1
-_SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "wild2", "indicator",
-            "indicator_taken",
-            "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat", "ld_tile",
-            "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made", "kong_feeder",
-            "ld_after_kong")
-_SINCE = {"wild2": -1}   # scalars a state written before them lacks, and their value there
-_SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
-                 "df_mask", "nc_mask", "nw_mask")
+# A game's fields, named once: Game.copy (copy_fields), to_state and from_state read these lists. A field of the
+# state machine that is in neither is made by deal_hand from the rules and the seed (tests/test_game_api.py holds
+# every field of state.pxd's Game to one or the other).
+SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "wild2", "indicator",
+           "indicator_taken", "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat",
+           "ld_tile", "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made",
+           "kong_feeder", "ld_after_kong", "outcome", "agent_names")
+LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses")   # lists of immutable items
+CONTAINERS = ("seats", "winners", "legal", "answers", "log", "ledger")   # each copied and written its own way
+_SINCE = {"wild2": -1, "agent_names": None}   # fields a state written before them lacks, and their value there
+
+
+def copy_fields(src: Any, dst: Any) -> None:
+    """Every field of src's state into dst (a game dealt from the same rules), copied so the two are independent:
+    the same legal actions and the same future for the same actions."""
+    for name in SCALARS:
+        setattr(dst, name, getattr(src, name))
+    for name in LISTS:
+        setattr(dst, name, list(getattr(src, name)))
+    dst.seats = [s.copy() for s in src.seats]
+    dst.winners = list(src.winners)   # (a Winner is not changed once made)
+    dst.legal = {p: list(a) for p, a in src.legal.items()}
+    dst.answers = dict(src.answers)
+    dst.log = list(src.log)
+    dst.ledger = [dict(e) for e in src.ledger]
 
 
 def _plain(x: Any) -> Any:
@@ -35,33 +54,26 @@ def to_state(g: Any) -> dict[str, Any]:
     """The whole state of g as JSON-ready data."""
     out: dict[str, Any] = {"state": "mjrules-game", "version": STATE_VERSION, "variant": g.v.name,
                            "spec_sha256": g.v.spec_sha256, "options": dict(g.r.overrides)}
-    for name in _SCALARS:
-        out[name] = getattr(g, name)
-    out["seats"] = [{"counts": list(s.counts), "melds": [[m.kind, list(m.tiles), m.concealed] for m in s.melds],
-                     "flowers": list(s.flowers), "discards": list(s.discards), "kongs": [dict(k) for k in s.kongs],
-                     "picks": list(s.picks), "choices": list(s.choices),
-                     **{name: getattr(s, name) for name in _SEAT_SCALARS}} for s in g.seats]
-    out["wall"] = list(g.wall)
-    out["first_round"] = list(g.first_round)
-    out["loose"] = list(g.loose)
+    for name in SCALARS:
+        out[name] = _plain(getattr(g, name))
+    for name in LISTS:
+        out[name] = list(getattr(g, name))
     out["winners"] = [{"seat": w.seat, "win_by": w.win_by, "discarder": w.discarder, "result": _plain(w.result)}
                       for w in g.winners]
-    out["outcome"] = _plain(g.outcome)
-    out["asking"] = list(g.asking)
+    out["seats"] = [{"counts": list(s.counts), "melds": [[m.kind, list(m.tiles), m.concealed] for m in s.melds],
+                     "kongs": [dict(k) for k in s.kongs],
+                     **{name: list(getattr(s, name)) for name in SEAT_LISTS if name != "melds"},
+                     **{name: getattr(s, name) for name in SEAT_SCALARS}} for s in g.seats]
     out["legal"] = [[p, list(a)] for p, a in g.legal.items()]
     out["answers"] = [[p, a] for p, a in g.answers.items()]
-    out["rob_queue"] = list(g.rob_queue)
     out["log"] = [_plain(e) for e in g.log]
     out["ledger"] = [dict(e) for e in g.ledger]
-    out["horses"] = list(g.horses)
-    out["agent_names"] = g.agent_names
     return out
 
 
-def from_state(engine: Any, data: dict[str, Any], game: Any, seat: Any, winner: Any, rules_for: Any) -> Any:
+def from_state(engine: Any, data: dict[str, Any], game: Any) -> Any:
     """The game to_state wrote, for `engine`; ValueError when the data is not such a state or is for another
-    spec. The state machine's classes (`game`, `seat`, `winner`) and its `rules_for` make it: Game.from_state
-    passes its own."""
+    spec. `game` is the state machine's class (Game.from_state passes its own)."""
     if not isinstance(data, dict) or data.get("state") != "mjrules-game":
         raise ValueError("not a game state (mjrules-game)")
     if data.get("version") != STATE_VERSION:
@@ -73,38 +85,31 @@ def from_state(engine: Any, data: dict[str, Any], game: Any, seat: Any, winner: 
         r = rules_for(engine, data.get("options") or None)
         g = game.__new__(game)
         g.deal_hand(r, data["seed"], data["dealer"], data["dealer_streak"])
-        for name in _SCALARS:
+        for name in SCALARS:
             setattr(g, name, data[name] if name in data or name not in _SINCE else _SINCE[name])
+        for name in LISTS:
+            setattr(g, name, list(data[name]))
+        g.winners = [Winner(w["seat"], w["win_by"], w["discarder"], w["result"]) for w in data["winners"]]
         seats = []
         for d in data["seats"]:
-            s = seat()
+            s = Seat()
             s.counts = bytearray(d["counts"])
+            s.kongs = [dict(k) for k in d["kongs"]]
+            for name in SEAT_SCALARS:
+                setattr(s, name, d[name])
+            for name in SEAT_LISTS:
+                if name != "melds":
+                    setattr(s, name, list(d[name]))
             s.melds = [Meld(kind, tuple(tiles), bool(conc)) for kind, tiles, conc in d["melds"]]
             for m in s.melds:
                 for t in m.tiles:
                     s.meld_counts[t] += 1
-            s.flowers = list(d["flowers"])
-            s.discards = list(d["discards"])
-            s.kongs = [dict(k) for k in d["kongs"]]
-            s.picks = list(d["picks"])
-            s.choices = list(d["choices"])
-            for name in _SEAT_SCALARS:
-                setattr(s, name, d[name])
             seats.append(s)
         g.seats = seats
-        g.wall = list(data["wall"])
-        g.first_round = list(data["first_round"])
-        g.loose = list(data["loose"])
-        g.winners = [winner(w["seat"], w["win_by"], w["discarder"], w["result"]) for w in data["winners"]]
-        g.outcome = data["outcome"]
-        g.asking = list(data["asking"])
         g.legal = {p: list(a) for p, a in data["legal"]}
         g.answers = {p: a for p, a in data["answers"]}
-        g.rob_queue = list(data["rob_queue"])
         g.log = [tuple(e) for e in data["log"]]
         g.ledger = [dict(e) for e in data["ledger"]]
-        g.horses = list(data["horses"])
-        g.agent_names = data.get("agent_names")
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"a malformed game state: {e}") from None
     return g

@@ -3,6 +3,9 @@
 # them equal).
 cimport cython
 from mjrules.native.kernel cimport ShapeTest
+from mjrules.game.rng cimport Rng
+from mjrules.game.rules cimport Rules, C_WIN, C_KONG, C_PON, C_CHI
+from mjrules.game.seat cimport Seat, Winner, meld_of, tiles_of
 
 cpdef enum:
     N_KINDS = 42
@@ -35,63 +38,6 @@ cpdef enum:
     K_EXPOSED = 0
     K_ADDED = 1
     K_CONCEALED = 2
-    C_WIN = 1
-    C_KONG = 2
-    C_PON = 4
-    C_CHI = 8
-
-cdef unsigned long long MASK64, _GOLDEN, _MIX1, _MIX2
-
-
-cdef class Rng:
-    cdef public unsigned long long state
-    cpdef unsigned long long next64(self)
-    @cython.locals(x="unsigned long long")
-    cpdef long below(self, long n)
-    @cython.locals(i=long, j=long)
-    cpdef shuffle(self, list items)
-
-
-cdef unsigned long long _mix64(unsigned long long z)
-
-
-cdef class Seat:
-    cdef public bytearray counts, meld_counts
-    cdef public list melds, flowers, discards, kongs
-    cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out
-    cdef public int wild_discards, size, draws
-    cdef public list picks, choices
-    cdef public unsigned long long df_mask, nc_mask, nw_mask
-    cpdef Seat copy(self)
-
-
-@cython.locals(k=int, c=int, out=list)
-cpdef list _tiles_of(bytearray counts)
-
-
-cdef class Winner:
-    cdef public int seat, discarder
-    cdef public str win_by
-    cdef public object result
-
-
-cdef class Rules:
-    cdef public object engine, v, retain, fit, wins, draws, ends
-    cdef public ShapeTest shape
-    cdef public dict options, overrides, rob_shapes
-    cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, wild_kinds, chi_from, final_round, retain_const
-    cdef public int horse_count
-    cdef public unsigned long long discard_win
-    cdef public list tiles, copies, playable, rounds, wild_of, wild2_of, priority, rob_order, pre, horse_seat
-    cdef public bytearray scored, at_once
-    cdef public bint leave
-    cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
-    cdef public bint discard_unclaimable, has_flowers, chi_honours, pon, kong_exposed, kong_added, kong_concealed
-    cdef public bint rob_kong_added, pass_blocks_ron, one_winner, has_rd, rd_all, locks_hand, ckkw, has_rob_wild, pays_discards, pays_first_round
-    cdef public bint last_discard_win_only, kong_needs_replacement
-    cdef public str wild_mode
-    cdef public tuple prefer, rob_requires
-
 
 cdef class Game:
     cdef public Rules r
@@ -212,17 +158,6 @@ cdef class Game:
 
 cpdef int _claim_bit(int a)
 
-
-cdef class RandomAgent:
-    cdef public Rng rng
-
-
-@cython.locals(steps=int, seat=int, ids=list, ra=RandomAgent, a=object)
-cpdef Game run(Game game, list agents, int max_decisions=*)
-
-
-cdef dict _MELDS
-cpdef object _meld(str kind, int lo, bint concealed)
 
 cdef object _settle()
 cdef int _EVENTS_SEATS

@@ -28,10 +28,12 @@ from typing import Any
 
 import cython
 
-from ..native.kernel import ShapeTest
 from ..model.situation import new_situation
 from ..model.tiles import TILE_NAMES, Meld
 from .actions import KONG_KINDS, PHASES, SIMPLE_ACTIONS, IllegalAction, describe_action
+from .rng import Rng
+from .rules import Rules, rules_for
+from .seat import Seat, Winner, meld_of, tiles_of
 
 # ---- constants: the action ids and phases are mjrules.game.actions' (the public, stable ones); sources, kong kinds
 # and claim kinds are the state machine's own. Compiled, they are the C enums of state.pxd (which must give the same
@@ -72,270 +74,12 @@ if not cython.compiled:
     K_ADDED = 1
     K_CONCEALED = 2
 
-    C_WIN = 1              # claim kinds in the spec's priority levels
-    C_KONG = 2
-    C_PON = 4
-    C_CHI = 8
+    from .rules import C_CHI, C_KONG, C_PON, C_WIN
 
 SOURCES = ("deal", "draw", "claim", "replacement")
-_CLAIM_BITS = {"win": C_WIN, "kong": C_KONG, "pon": C_PON, "chi": C_CHI}
 
-MASK64 = 0xFFFFFFFFFFFFFFFF
-_GOLDEN = 0x9E3779B97F4A7C15
-_MIX1 = 0xBF58476D1CE4E5B9
-_MIX2 = 0x94D049BB133111EB
 _NAMES = TILE_NAMES
 _KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
-
-
-class Rng:
-    """SplitMix64: the game's and the built-in agents' random numbers. The same numbers interpreted and
-    compiled (every step is reduced modulo 2**64), from any integer seed."""
-
-    def __init__(self, seed: int = 0):
-        x = seed if seed >= 0 else ~seed
-        state = 0x6A09E667F3BCC909 if seed >= 0 else 0xBB67AE8584CAA73B
-        while True:  # every 64-bit word of the seed, least significant first
-            state = _mix64((state ^ (x & MASK64)) & MASK64)
-            x >>= 64
-            if not x:
-                break
-        self.state = state
-
-    def next64(self) -> int:
-        """The next 64-bit number."""
-        self.state = (self.state + _GOLDEN) & MASK64
-        return _mix64(self.state)
-
-    def below(self, n: int) -> int:
-        """A number in 0..n-1 (n >= 1)."""
-        return ((self.next64() >> 32) * n) >> 32
-
-    def shuffle(self, items: list) -> None:
-        """Fisher-Yates, in place."""
-        i = len(items) - 1
-        while i > 0:
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
-            i -= 1
-
-
-def _mix64(z: int) -> int:
-    z = ((z ^ (z >> 30)) * _MIX1) & MASK64
-    z = ((z ^ (z >> 27)) * _MIX2) & MASK64
-    return z ^ (z >> 31)
-
-
-class Seat:
-    """One seat's tiles and flags. `counts` are the concealed tiles by kind (42 kinds); `meld_counts` the melds'."""
-
-    def __init__(self):
-        self.counts = bytearray(N_KINDS)
-        self.meld_counts = bytearray(N_KINDS)
-        self.melds = []
-        self.meld_seq = False
-        self.flowers = []
-        self.discards = []
-        self.kongs = []
-        self.first_turn = True
-        self.declared_ready = False
-        self.ron_blocked = False
-        self.wild_discards = 0
-        self.size = 0
-        self.draws = 0            # tiles drawn (flowers and replacements included)
-        self.out = False          # it won and left the hand (play "after_win leave")
-        self.picks = []           # the tiles it has picked to pass in an exchange
-        self.choices = []         # its choice in each declaration played, in order
-        self.df_mask = 0          # kinds it must discard first while it holds one (declarations)
-        self.nc_mask = 0          # kinds it may not claim
-        self.nw_mask = 0          # kinds it may not win holding
-
-    @property
-    def concealed(self) -> list[int]:
-        """The concealed tiles' kinds, sorted."""
-        return _tiles_of(self.counts)
-
-    def copy(self) -> Seat:
-        s = Seat()
-        s.counts = bytearray(self.counts)
-        s.meld_counts = bytearray(self.meld_counts)
-        s.melds = list(self.melds)
-        s.meld_seq = self.meld_seq
-        s.flowers = list(self.flowers)
-        s.discards = list(self.discards)
-        s.kongs = [dict(k) for k in self.kongs]
-        s.first_turn = self.first_turn
-        s.declared_ready = self.declared_ready
-        s.ron_blocked = self.ron_blocked
-        s.wild_discards = self.wild_discards
-        s.size = self.size
-        s.draws = self.draws
-        s.out = self.out
-        s.picks = list(self.picks)
-        s.choices = list(self.choices)
-        s.df_mask = self.df_mask
-        s.nc_mask = self.nc_mask
-        s.nw_mask = self.nw_mask
-        return s
-
-
-_MELDS: dict = {}
-
-
-def _meld(kind: str, lo: int, concealed: bool) -> Meld:
-    """The meld of `kind` from kind `lo` (a chi's lowest), made once: melds are immutable, and a hand makes dozens."""
-    key = (kind, lo, concealed)
-    m = _MELDS.get(key)
-    if m is None:
-        tiles = (lo, lo + 1, lo + 2) if kind == "chi" else (lo,) * (4 if kind == "kong" else 3)
-        m = _MELDS[key] = Meld(kind, tiles, concealed)
-    return m
-
-
-def _tiles_of(counts: bytearray) -> list[int]:
-    out = []
-    for k in range(N_KINDS):
-        c = counts[k]
-        while c:
-            out.append(k)
-            c -= 1
-    return out
-
-
-class Winner:
-    """A winning seat, how it won, from whom (-1: nobody), and its evaluate result."""
-
-    def __init__(self, seat: int, win_by: str, discarder: int, result: Any):
-        self.seat = seat
-        self.win_by = win_by
-        self.discarder = discarder
-        self.result = result
-
-
-class Rules:
-    """What every hand of one variant with one set of option values shares, read from the IR once."""
-
-    def __init__(self, engine: Any, options: dict[str, Any] | None):
-        from . import settle
-
-        v = engine.variant
-        self.engine = engine
-        self.v = v
-        defaults = v.option_defaults()
-        opts = defaults | dict(options or {})
-        self.options = opts
-        self.overrides = {k: x for k, x in opts.items() if defaults.get(k, x) != x}
-        self.n = v.players
-        self.win_size = v.win_size
-        self.hand = v.deal.hand
-        self.dealer_hand = v.deal.dealer_hand
-        self.tiles = [k for k in v.tiles.kinds for _ in range(v.tiles.copies[k])]
-        self.copies = list(v.tiles.copies)
-        self.scored = bytearray(N_KINDS)
-        for k in v.tiles.scored_flowers:
-            self.scored[k] = 1
-        self.playable = [k for k in v.tiles.playable if k < 34]
-        self.rounds = list(v.deal.rounds)
-        self.dealer_extra = v.deal.dealer_extra
-        env = settle.TableEnv(self, 0, 0)
-        cfg = lambda e, default: default if e is None else bool(settle.evaluate(e, env))
-        w = v.wild
-        hw = None if w is None else w.hand(lambda e: bool(settle.evaluate(e, env)))   # the mode these options choose
-        self.has_wild = hw is not None and hw.in_force
-        self.wild_mode = "" if hw is None else hw.mode
-        self.wild_fixed = -1 if hw is None or hw.fixed is None else hw.fixed
-        self.wild_kinds = 0 if not self.has_wild else hw.kinds
-        self.wild_after_flowers = w is not None and w.after_flowers
-        self.indicator_tail = w is not None and w.indicator_end == "tail"
-        self.flowers_to_dealer = w is not None and w.flowers_to_dealer
-        self.dice_stack = w is not None and w.indicator_dice_stack
-        self.no_calls = w is not None and w.no_calls
-        self.discard_unclaimable = w is not None and w.discard_unclaimable
-        self.wild_of = [-1] * N_KINDS
-        self.wild2_of = [-1] * N_KINDS   # the second wild kind an indicator gives (a mode of two kinds)
-        if self.has_wild and hw.flips:
-            for k in range(N_KINDS):
-                try:
-                    kinds = w.wild_kinds(k, hw.kinds)
-                except ValueError:  # a kind that is no indicator
-                    continue
-                self.wild_of[k] = kinds[0]
-                if len(kinds) > 1:
-                    self.wild2_of[k] = kinds[1]
-        self.has_flowers = v.flowers is not None
-        c = v.claims
-        self.chi_from = {"previous": 1, "any": 2}.get(c.chi_from, 0)
-        self.chi_honours = cfg(c.chi_honours, False) if c.chi_honours is not None else False
-        self.pon = c.pon
-        self.kong_exposed = "exposed" in c.kongs
-        self.kong_added = "added" in c.kongs
-        self.kong_concealed = "concealed" in c.kongs
-        self.priority = [sum(_CLAIM_BITS.get(t, 0) for t in level) for level in c.priority]
-        self.rob_kong_added = "added" in c.rob_kong
-        self.pass_blocks_ron = cfg(c.pass_blocks_ron, False)
-        rule = next((r for r in c.winners if cfg(r.cond, True)), None)
-        self.one_winner = rule is not None and rule.mode != "all"
-        self.prefer = tuple(rule.prefer) if rule is not None else ()
-        rd = v.ready_declaration
-        self.has_rd = rd is not None
-        self.rd_all = rd is not None and rd.by == "all"
-        self.locks_hand = rd is not None and rd.locks_hand
-        self.ckkw = rd is not None and cfg(rd.concealed_kong_keeping_waits, False)
-        rw = v.rob_wild
-        self.has_rob_wild = rw is not None
-        self.pays_discards = bool(v.settlement.discard)
-        self.pays_first_round = bool(v.settlement.first_round)
-        self.rob_order = []
-        if rw is not None:
-            for who in rw.order:
-                if who == "dealer":
-                    self.rob_order.append(-1)  # the dealer, after the others
-                elif who == "non_dealers":
-                    self.rob_order.append(-2)
-        self.rob_requires = tuple(rw.requires) if rw is not None else ()
-        shapes = {p.shape for p in v.patterns if p.name in self.rob_requires}
-        self.rob_shapes = {p.name: p.shape in shapes for p in v.patterns}
-        wl = v.wall
-        self.final_round = wl.final_round
-        self.last_discard_win_only = wl.last_discard_win_only
-        self.kong_needs_replacement = wl.kong_needs_replacement
-        self.retain = settle.RetentionPlan(v)
-        self.retain_const = self.retain.const
-        play = v.play
-        self.leave = play is not None and play.after_win == "leave"
-        self.ends = play.ends if play is not None else None
-        # the steps before play, in order: exchanges, then declarations (each only where its condition holds)
-        self.pre = [("exchange", x) for x in v.exchanges if cfg(x.cond, True)]
-        self.pre += [("declare", d) for d in v.declarations if cfg(d.cond, True)]
-        self.horse_count = 0
-        self.horse_seat = [-1] * N_KINDS
-        if v.horses is not None:
-            self.horse_count = int(settle.evaluate(v.horses.count, env))
-            m = next((x for x in v.maps if x.name == v.horses.map), None)
-            for k in range(N_KINDS):
-                got = m.value(k) if m is not None else None
-                self.horse_seat[k] = -1 if got is None else got
-        self.at_once = bytearray(3)
-        for i, kind in enumerate(KONG_KINDS):
-            self.at_once[i] = kind in v.settlement.at_once
-        self.discard_win = settle.discard_win_mask(v, opts)   # who may win on a discard, by settle.DISCARD_WIN_FACTS
-        self.fit = engine.fit_test(options)
-        self.shape = self.fit if isinstance(self.fit, ShapeTest) else None   # the kernel's: a C call, compiled
-        self.wins = engine.wins
-        self.draws = settle.DrawMemo(v)
-
-
-def rules_for(engine: Any, options: dict[str, Any] | None) -> Rules:
-    """The engine's Rules for these option values, made once."""
-    cache = engine.__dict__.setdefault("_game_rules", {})
-    try:
-        key = tuple(sorted((options or {}).items()))
-        hit = cache.get(key)
-    except TypeError:  # an unhashable option value: nothing to remember it by
-        return Rules(engine, options)
-    if hit is None:
-        hit = cache[key] = Rules(engine, options)
-    return hit
 
 
 class Game:
@@ -1019,7 +763,7 @@ class Game:
         if a == PON:
             s.counts[k] -= 2
             s.size -= 2
-            self._add_meld(s, _meld("pon", k, False))
+            self._add_meld(s, meld_of("pon", k, False))
             self.log.append(("pon", p, k, d))
             self._turn(p, -1, SRC_CLAIM)
         elif CHI_LOW <= a <= CHI_HIGH:
@@ -1028,14 +772,14 @@ class Game:
             s.counts[x] -= 1
             s.counts[y] -= 1
             s.size -= 2
-            self._add_meld(s, _meld("chi", lo, False))
+            self._add_meld(s, meld_of("chi", lo, False))
             s.meld_seq = True
             self.log.append(("chi", p, k, d, x, y))
             self._turn(p, -1, SRC_CLAIM)
         else:
             s.counts[k] -= 3
             s.size -= 3
-            self._add_meld(s, _meld("kong", k, False))
+            self._add_meld(s, meld_of("kong", k, False))
             self._kong_made(p, {"kind": "exposed", "tile": k, "robbed": False, "from": d})
             self.log.append(("kong", p, K_EXPOSED, k, d))
             self._replacement(p)
@@ -1069,7 +813,7 @@ class Game:
         s = self.seats[seat]
         before = self._waits_of(seat, s.concealed, s.melds, True)
         conc = [t for t in s.concealed if t != k]
-        after = self._waits_of(seat, conc, s.melds + [_meld("kong", k, True)], False)
+        after = self._waits_of(seat, conc, s.melds + [meld_of("kong", k, True)], False)
         return before == after
 
     def _waits_of(self, seat: int, concealed: list, melds: list, drop_drawn: bool) -> list:
@@ -1090,7 +834,7 @@ class Game:
         if s.counts[k] == 4:
             s.counts[k] -= 4
             s.size -= 4
-            self._add_meld(s, _meld("kong", k, True))
+            self._add_meld(s, meld_of("kong", k, True))
             self._kong_made(seat, {"kind": "concealed", "tile": k, "robbed": False, "from": seat})
             self.log.append(("kong", seat, K_CONCEALED, k, -1))
             self._replacement(seat)
@@ -1138,7 +882,7 @@ class Game:
         for i in range(len(s.melds)):
             m = s.melds[i]
             if m.kind == "pon" and m.tiles[0] == k:
-                s.melds[i] = _meld("kong", k, False)
+                s.melds[i] = meld_of("kong", k, False)
                 s.meld_counts[k] += 1
                 break
         self._kong_made(seat, {"kind": "added", "tile": k, "robbed": False, "from": seat})
@@ -1248,7 +992,7 @@ class Game:
     def _situation(self, seat: int, tile: int, win_by: str, discarder: int, first: bool) -> Any:
         """The situation the engine judges: seat's hand with `tile` added (a claimed tile; -1: none), won so."""
         s = self.seats[seat]
-        conc = _tiles_of(s.counts)
+        conc = tiles_of(s.counts)
         if tile >= 0:
             conc.append(tile)
             conc.sort()
@@ -1285,7 +1029,7 @@ class Game:
         """The situation of a win (seat, win_by, discarder) as it is taken."""
         seat, win_by, d = c
         s = self.seats[seat]
-        conc = _tiles_of(s.counts)
+        conc = tiles_of(s.counts)
         if win_by == "discard":
             tile = self.ld_tile
             conc.append(tile)
@@ -1307,7 +1051,7 @@ class Game:
         if not self._fits_any(s):
             return False
         try:
-            return bool(self.engine.ready(self.situation_of(seat, tuple(_tiles_of(s.counts)), tuple(s.melds), -1,
+            return bool(self.engine.ready(self.situation_of(seat, tuple(tiles_of(s.counts)), tuple(s.melds), -1,
                                                             "self_draw", -1, False)))
         except ValueError:
             return False
@@ -1415,7 +1159,7 @@ class Game:
 
     def hand(self, seat: int) -> list[int]:
         """Seat's concealed tiles, as sorted kinds."""
-        return _tiles_of(self._seat(seat).counts)
+        return tiles_of(self._seat(seat).counts)
 
     def view(self, seat: int) -> dict[str, Any]:
         """What one seat may see: its own tiles, everyone's melds, flowers and discards, the wall count."""
@@ -1423,7 +1167,7 @@ class Game:
         names = _NAMES
         return {
             "seat": seat, "dealer": self.dealer, "phase": PHASES[self.phase],
-            "concealed": [names[k] for k in _tiles_of(me.counts)],
+            "concealed": [names[k] for k in tiles_of(me.counts)],
             "drawn": names[self.drawn] if self.drawn >= 0 and seat == self.current else None,
             "wild": names[self.wild] if self.wild >= 0 else None,
             "wild_kinds": [names[k] for k in (self.wild, self.wild2) if k >= 0],
@@ -1494,45 +1238,10 @@ class Game:
         return g
 
     def _copy_from(self, o: Game) -> None:
-        self.seats = [s.copy() for s in o.seats]
-        self.wall = list(o.wall)
-        self.head = o.head
-        self.tail = o.tail
-        self.full_wall = o.full_wall
-        self.wild = o.wild
-        self.wild2 = o.wild2
-        self.indicator = o.indicator
-        self.indicator_taken = o.indicator_taken
-        self.discard_count = o.discard_count
-        self.claims_made = o.claims_made
-        self.first_round = list(o.first_round)
-        self.winners = list(o.winners)
-        self.loose = list(o.loose)
-        self.over = o.over
-        self.outcome = o.outcome
-        self.phase = o.phase
-        self.current = o.current
-        self.drawn = o.drawn
-        self.source = o.source
-        self.ld_seat = o.ld_seat
-        self.ld_tile = o.ld_tile
-        self.ld_first = o.ld_first
-        self.ld_after_kong = o.ld_after_kong
-        self.rk_seat = o.rk_seat
-        self.rk_tile = o.rk_tile
-        self.asking = list(o.asking)
-        self.legal = {p: list(a) for p, a in o.legal.items()}
-        self.answers = dict(o.answers)
-        self.rob_queue = list(o.rob_queue)
-        self.pre_step = o.pre_step
-        self.ledger = [dict(e) for e in o.ledger]
-        self.horses = list(o.horses)
-        self.first_winners = o.first_winners
-        self.wall_ended = o.wall_ended
-        self.kongs_made = o.kongs_made
-        self.kong_feeder = o.kong_feeder
-        self.log = list(o.log)
-        self.agent_names = o.agent_names
+        """Every field of o's state (mjrules.game.serial.FIELDS), copied so that the two games are independent."""
+        from .serial import copy_fields
+
+        copy_fields(o, self)
 
     def to_state(self) -> dict[str, Any]:
         """The whole state as JSON-ready data; Game.from_state(engine, data) restores an identical game."""
@@ -1545,55 +1254,11 @@ class Game:
         """The game `to_state` wrote, for this engine (its spec must be the one the state was written with)."""
         from .serial import from_state
 
-        return from_state(engine, data, Game, Seat, Winner, rules_for)
-
-
-class RandomAgent:
-    """The built-in random agent: uniform over the legal actions, from its own seeded numbers."""
-
-    def __init__(self, seed: int = 0):
-        self.rng = Rng(seed)
-
-    def act(self, game: Game, seat: int) -> int:
-        """One of the seat's legal action ids, uniformly."""
-        ids = game.legal.get(seat)
-        if not ids or seat in game.answers:
-            raise IllegalAction(f"seat {seat} is not to act now")
-        return ids[self.rng.below(len(ids))]
-
-    def choose(self, view: Any, legal: list) -> Any:
-        """One of `legal` (the older agent interface: the view and the legal actions as dicts)."""
-        return legal[self.rng.below(len(legal))]
+        return from_state(engine, data, Game)
 
 
 class StalledGame(RuntimeError):
     """A hand that did not end within the decisions allowed (a bug, never a rule)."""
-
-
-def run(game: Game, agents: list, max_decisions: int = 5000) -> Game:
-    """Ask the agents (one per seat: anything with act(game, seat), or choose(view, legal)) until the hand is
-    over. The built-in random agent is asked without going through Python."""
-    steps = 0
-    while not game.over:
-        seat = game._to_act()
-        agent = agents[seat]
-        if type(agent) is RandomAgent:   # a legal id by construction: no checks, no Python call
-            ra = agent
-            ids = game.legal[seat]
-            game._apply(seat, ids[ra.rng.below(len(ids))])
-        else:
-            act = getattr(agent, "act", None)
-            if act is not None:
-                a = act(game, seat)
-            else:
-                a = agent.choose(game.view(seat), game.legal_actions(seat))
-            game.act(seat, a)
-        steps += 1
-        if steps > max_decisions:
-            raise StalledGame(f"no end after {max_decisions} decisions (seed {game.seed})")
-    return game
-
-
 
 
 # The commonest events, each made once (an event is an immutable tuple): a hand logs some 300 of them.
