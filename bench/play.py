@@ -59,4 +59,31 @@ def riichienv_kyoku() -> tuple[Any, str] | None:
         while not env.done():
             obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
 
-    return play, getattr(riichienv, "__version__", "?")
+    version = getattr(riichienv, "__version__", None)
+    if version is None:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as dist_version
+
+        try:
+            version = dist_version("riichienv")
+        except PackageNotFoundError:
+            version = "?"
+    return play, version
+
+
+def side_by_side(eng: Any, hands: int, repeats: int) -> dict[str, Any] | None:
+    """Built-in random agents (play_hand), four Python agents through the step API, and riichienv's kyoku, timed in
+    turn within each repeat (so a slow spell of the machine falls on all three alike): per repeat, each one's hands
+    per second and the built-in agents' ratios to the other two. None where riichienv is not installed."""
+    peer = riichienv_kyoku()
+    if peer is None:
+        return None
+    kyoku, version = peer
+    runs = {"builtin": builtin_hand(eng, "random"), "python": python_hand(eng), "riichienv": kyoku}
+    got: dict[str, list[float]] = {k: [] for k in runs}
+    for _ in range(repeats):
+        for k, fn in runs.items():
+            got[k] += rates(fn, hands, 1)
+    return {"version": version, "hands": hands, **{f"{k}_per_s": v for k, v in got.items()},
+            "vs_riichienv": [a / b for a, b in zip(got["builtin"], got["riichienv"])],
+            "vs_python": [a / b for a, b in zip(got["builtin"], got["python"])]}

@@ -73,6 +73,9 @@ TARGETS: dict[str, dict[str, Any]] = {
     "simulate_random": {"value": 5_000, "unit": "hands/s", "kind": "min"},
     "simulate_greedy": {"value": 1_000, "unit": "hands/s", "kind": "min"},
     "simulate_python": {"value": 2_000, "unit": "hands/s", "kind": "min"},   # four Python agents, step API
+    # built-in random agents against riichienv's kyoku and four Python agents, timed in turn (play.side_by_side)
+    "builtin_vs_riichienv": {"value": 10.0, "unit": "x", "kind": "min"},
+    "builtin_vs_python": {"value": 3.0, "unit": "x", "kind": "min"},
     "import_load": {"value": 0.3, "unit": "s", "kind": "max"},
     "tables": {"value": 50.0, "unit": "MB", "kind": "max"},
 }
@@ -460,6 +463,23 @@ def bench_riichienv(cfg: dict[str, Any], note: Callable[[str], None]) -> dict[st
             "kyoku_per_s": spread(play.rates(fn, k, cfg["repeats"]))}
 
 
+def bench_side_by_side(eng: Any, cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
+    """Built-in random agents against riichienv's kyoku and against four Python agents, timed in turn in each
+    repeat; {"available": False} where riichienv is not installed."""
+    k = cfg["sim"]["native"]["python"]
+    note(f"{eng.variant.name}: {k} hands of built-in random agents, of Python agents and riichienv kyoku, in turn")
+    got = play.side_by_side(eng, k, cfg["repeats"])
+    if got is None:
+        return {"available": False}
+    out = {"available": True, "version": got["version"], "hands": k}
+    for key in ("builtin_per_s", "python_per_s", "riichienv_per_s"):
+        out[key] = spread(got[key])
+    for key in ("vs_riichienv", "vs_python"):
+        s = spread(got[key])
+        out[key] = {"ratio": s, "pass": check_target(f"builtin_{key}", s["median"])}
+    return out
+
+
 def bench_envs(variant: str, cfg: dict[str, Any], note: Callable[[str], None]) -> dict[str, Any]:
     """The AEC and vector environment rows of one variant; {"available": False} without the rl extra."""
     aec = rl.aec_steps(variant, cfg["env_steps"])
@@ -603,6 +623,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
         note(f"{name}: import + load in a subprocess")
         vres["import_load"] = bench_import_load(name, cfg["import_runs"])
         vres["env"] = bench_envs(name, cfg, note)
+        vres["agents_side_by_side"] = bench_side_by_side(engines["native"], cfg, note)
         result["variants"][name] = vres
     result["riichienv"] = bench_riichienv(cfg, note)
     result["riichienv_env"] = bench_riichienv_env(cfg, note)
@@ -695,6 +716,14 @@ def render(r: dict[str, Any]) -> str:
                              f"{_fmt(peer['kyoku_per_s'])} kyoku/s; mjrules/riichienv {ratio:.2f}x")
             elif agent == "python":
                 lines.append("    riichienv not installed: peer row skipped (pip install 'mjrules[bench]')")
+        s = v.get("agents_side_by_side") or {}
+        if s.get("available"):
+            lines.append(f"  built-in random agents, four Python agents and riichienv {s['version']}, timed in turn "
+                         f"({s['hands']} hands): {_fmt(s['builtin_per_s'], digits=0)}, "
+                         f"{_fmt(s['python_per_s'], digits=0)}, {_fmt(s['riichienv_per_s'], digits=0)} /s")
+            for key, name in (("vs_riichienv", "builtin_vs_riichienv"), ("vs_python", "builtin_vs_python")):
+                lines.append(f"    built-in random {key.replace('_', ' ')}: {_fmt(s[key]['ratio'], digits=2)}x "
+                             f"{_target(name)} {_mark(s[key]['pass'])}")
         m = v["mahjong"]
         if m.get("available"):
             lines.append(f"  mahjong {m['version']} on the same hands without wilds "

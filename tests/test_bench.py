@@ -33,7 +33,7 @@ def test_top_level(quick):
     assert list(quick["variants"]) == ["shangrao"]
     assert set(quick["targets"]) == {"win_check", "batch_check", "vs_is_agari", "waits", "evaluate",
                                      "evaluate_vs_reference", "simulate_random", "simulate_greedy", "simulate_python",
-                                     "import_load", "tables"}
+                                     "builtin_vs_riichienv", "builtin_vs_python", "import_load", "tables"}
     for when in ("start", "end"):                  # the machine's speed, to read the timings against
         _stat(quick["machine_python_add_ns"][when])
         assert quick["machine_python_add_ns"][when]["min"] > 0
@@ -111,6 +111,21 @@ def test_riichienv_peer(quick):
         return
     assert peer["available"] and peer["kyoku"] > 0
     _stat(peer["kyoku_per_s"])
+
+
+def test_built_in_agents_side_by_side(quick):
+    """Built-in random agents, Python agents and riichienv's kyoku timed in turn: each one's rate and the built-in
+    agents' two ratios, held to their targets (where riichienv is installed)."""
+    s = quick["variants"]["shangrao"]["agents_side_by_side"]
+    if not _installed("riichienv"):
+        assert s == {"available": False}
+        return
+    assert s["available"] and s["hands"] > 0
+    for key in ("builtin_per_s", "python_per_s", "riichienv_per_s"):
+        _stat(s[key])
+    for key in ("vs_riichienv", "vs_python"):
+        _stat(s[key]["ratio"])
+        assert isinstance(s[key]["pass"], bool)
 
 
 def _installed(module):
