@@ -21,7 +21,7 @@ import pytest
 import uvicorn
 from mjrules.game import Game, make_agent, run
 from mjrules.game.play import agent_seed
-from mjrules.play.server import bind, make_app
+from mjrules.play.server import bind, config, make_app
 from mjrules.play.table import Table
 from mjrules.model.tiles import tile_name
 
@@ -98,7 +98,7 @@ def test_the_state_shows_only_what_the_seat_may_see():
 def serving(table: Table):
     """The table's app served by uvicorn on a free port of 127.0.0.1, in a thread: its base URL."""
     sock = bind(0)
-    server = uvicorn.Server(uvicorn.Config(make_app(table), log_level="warning", lifespan="off"))
+    server = uvicorn.Server(config(make_app(table, sock.getsockname()[1])))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -131,10 +131,18 @@ def test_the_routes():
         code, text = fetch(base + "/api/act", {"id": 999})
         assert code == 400 and "not legal" in json.loads(text)["error"]
         assert json.loads(fetch(base + "/api/state")[1]) == s        # an illegal action changes nothing
-        after = json.loads(fetch(base + "/api/act", {"id": s["legal"][0]["id"]})[1])
+        assert s["seed"] is None                                     # the seed only at the hand's end
+        after = json.loads(fetch(base + "/api/act", {"id": s["legal"][0]["id"], "hand": 1})[1])
         assert after["step"] > s["step"]
-        nxt = json.loads(fetch(base + "/api/new", {})[1])
-        assert (nxt["hand"], nxt["seed"]) == (2, 4)
+        assert fetch(base + "/api/new", {"hand": 1})[0] == 409       # not while the hand is live
+        code, text = fetch(base + "/api/abandon", {"hand": 1})
+        gone = json.loads(text)
+        assert code == 200 and gone["over"] and gone["abandoned"] and gone["seed"] == 3
+        assert gone["result"]["replay"] == {"variant": "shangrao", "seed": 3, "dealer": 0, "dealer_streak": 0,
+                                            "options": {}}
+        nxt = json.loads(fetch(base + "/api/new", {"hand": 1})[1])
+        assert (nxt["hand"], nxt["seed"], nxt["over"]) == (2, None, False)
+        assert fetch(base + "/api/new", {"hand": 1})[0] == 409       # a stale hand number
 
 
 @pytest.mark.parametrize(("args", "message"), [

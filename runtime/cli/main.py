@@ -620,7 +620,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a hand of a variant in the browser, against built-in agents")
     p.add_argument("variant", metavar="VARIANT", help="a shipped variant's name or a path to a .mj file")
-    p.add_argument("--seed", type=int, default=0, help="the first hand's seed (each new hand takes the next)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the first hand's seed, each new hand taking the next (default: a secret random seed for each "
+                        "hand, shown when the hand ends)")
     p.add_argument("--seat", type=_count(0, 7), default=0, help="your seat (default 0, the first dealer)")
     p.add_argument("--agents", default="greedy", help="the other seats' agent: random, greedy or seeker "
                                                       "(or one per seat, comma-separated; default greedy)")

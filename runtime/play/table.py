@@ -1,9 +1,14 @@
 """A table for one person against built-in agents, driven through the game's step API: the person's seat waits
 for their decision, every other seat's agent decides as soon as it is asked. `state()` is what the page shows:
 only what the person's seat may see (the game's view), their legal actions, the hand so far, and once it is over
-each win's explanation with its rule ids and the settlement."""
+each win's explanation with its rule ids and the settlement.
+
+Nothing in `state()` is private to another seat while the hand is live: not their concealed tiles, not the wall,
+and not the hand's seed (with it, `Game(engine, seed=..., dealer=...)` deals every hand and the wall again). The
+seed is shown once the hand is over (or abandoned), with the dealer and streak, so the hand can be replayed."""
 from __future__ import annotations
 
+import secrets
 import threading
 from typing import Any
 
@@ -14,13 +19,20 @@ from ..game.state import StalledGame
 from ..model.tiles import tile_name
 
 LOG_LINES = 14   # the last events the page shows
+SECRET_BITS = 53  # a secret seed: a whole number JavaScript holds exactly
+
+
+class Conflict(Exception):
+    """A request the table cannot take in its present state: a stale hand number, a new hand while one is live,
+    an abandoned hand played on. The server answers it with 409."""
 
 
 class Table:
     """A sequence of hands of one variant: the person at `seat`, agents (by name) at the others. Each new hand
-    takes the next seed and the previous hand's next dealer and streak, as a match does."""
+    takes the previous hand's next dealer and streak, as a match does, and a new seed: the next one after `seed`
+    when one is given (a reproducible sequence), else a fresh secret one from `secrets` for every hand."""
 
-    def __init__(self, engine: Any, *, seat: int = 0, agents: list[str] | None = None, seed: int = 0,
+    def __init__(self, engine: Any, *, seat: int = 0, agents: list[str] | None = None, seed: int | None = None,
                  options: dict[str, Any] | None = None):
         n = engine.variant.players
         if not 0 <= seat < n:
@@ -35,9 +47,16 @@ class Table:
         options = check_options(engine.variant, options)   # an unknown option or a wrong type: ValueError
         self.engine, self.seat, self.agent_names, self.options = engine, seat, agents, options or {}
         self.lock = threading.Lock()
-        self.seed, self.hand_no = seed, 0
+        self.secret = seed is None
+        self.seed = secrets.randbits(SECRET_BITS) if seed is None else seed
+        self.hand_no, self.abandoned = 0, False
         self.dealer, self.streak = 0, 0
         self.game: Game = self._deal()
+
+    @property
+    def finished(self) -> bool:
+        """The hand is over: played to its end, or abandoned."""
+        return self.abandoned or self.game.over
 
     def _deal(self) -> Game:
         g = Game(self.engine, seed=self.seed, dealer=self.dealer, dealer_streak=self.streak,
@@ -45,6 +64,7 @@ class Table:
         self.agents = [None if p == self.seat else make_agent(a, self.engine.variant, agent_seed(self.seed, p))
                        for p, a in enumerate(self.agent_names)]
         self.hand_no += 1
+        self.abandoned = False
         self._advance(g)
         return g
 
@@ -58,19 +78,40 @@ class Table:
             g.act(p, self.agents[p].act(g, p))
         raise StalledGame(f"no end after {MAX_DECISIONS} decisions")
 
-    def act(self, action: int | dict[str, Any]) -> None:
-        """The person's decision (an action id or a readable action); IllegalAction changes nothing."""
+    def _check_hand(self, hand: int | None) -> None:
+        if hand is not None and hand != self.hand_no:
+            raise Conflict(f"hand {hand} is not the table's hand (hand {self.hand_no})")
+
+    def act(self, action: int | dict[str, Any], hand: int | None = None) -> None:
+        """The person's decision (an action id or a readable action) in hand `hand` (None: the present one);
+        IllegalAction or Conflict changes nothing."""
         with self.lock:
+            self._check_hand(hand)
+            if self.abandoned:
+                raise Conflict(f"hand {self.hand_no} was abandoned; deal a new hand")
             self.game.act(self.seat, action)
             self._advance(self.game)
 
-    def new_hand(self) -> None:
-        """The next hand: the next seed; the dealer and streak the last hand's rotation gives."""
+    def abandon(self, hand: int | None = None) -> None:
+        """Void the live hand `hand` (None: the present one): no settlement, every hand is laid open and the seed
+        shown; the next hand keeps this one's dealer and streak. Conflict when it is over or not the table's."""
         with self.lock:
-            out = self.game.outcome if self.game.over else None
-            if out is not None:
+            self._check_hand(hand)
+            if self.finished:
+                raise Conflict(f"hand {self.hand_no} is already over")
+            self.abandoned = True
+
+    def new_hand(self, hand: int | None = None) -> None:
+        """Deal the next hand once hand `hand` (None: the present one) is over or abandoned: a new seed; the
+        dealer and streak the last hand's rotation gives (an abandoned hand's own). Conflict otherwise."""
+        with self.lock:
+            self._check_hand(hand)
+            if not self.finished:
+                raise Conflict(f"hand {self.hand_no} is not over; abandon it first")
+            if self.game.over and not self.abandoned:
+                out = self.game.outcome
                 self.dealer, self.streak = out["next_dealer"], out["next_streak"]
-            self.seed += 1
+            self.seed = secrets.randbits(SECRET_BITS) if self.secret else self.seed + 1
             self.game = self._deal()
 
     # ---- what the page shows ----------------------------------------------------------------------------------
@@ -78,8 +119,9 @@ class Table:
         """The person's view of the table, JSON-ready."""
         with self.lock:
             g, me = self.game, self.seat
+            done = self.finished
             view = g.view(me)
-            legal = g.legal_ids(me) if not g.over else []
+            legal = g.legal_ids(me) if not done else []
             v = self.engine.variant
             players = []
             for p, info in enumerate(view["players"]):
@@ -92,14 +134,28 @@ class Table:
                 concealed.remove(drawn)
             return {
                 "variant": v.name, "label": " / ".join(v.labels) if getattr(v, "labels", None) else v.name,
-                "seat": me, "hand": self.hand_no, "seed": self.seed, "step": len(g.events),
-                "phase": view["phase"], "to_act": g.to_act, "dealer": view["dealer"], "wall": view["drawable"],
+                "seat": me, "hand": self.hand_no, "seed": self.seed if done else None, "step": len(g.events),
+                "phase": "abandoned" if self.abandoned else view["phase"], "to_act": -1 if done else g.to_act,
+                "dealer": view["dealer"], "wall": view["drawable"],
                 "wild": view["wild_kinds"], "indicator": view["indicator"], "last_discard": view["last_discard"],
                 "concealed": concealed, "drawn": drawn, "players": players,
                 "legal": [{"id": a, **g.action_dict(a, me)} for a in legal],
-                "log": [describe_event(e, me) for e in g.events if e["type"] != "action"][-LOG_LINES:],
-                "over": g.over, "result": _result(g) if g.over else None,
+                "log": ([describe_event(e, me, reveal=done) for e in g.events if e["type"] != "action"]
+                        + (["the hand was abandoned: no settlement"] if self.abandoned else []))[-LOG_LINES:],
+                "over": done, "abandoned": self.abandoned, "result": self._result() if done else None,
             }
+
+    def _result(self) -> dict[str, Any]:
+        g = self.game
+        if self.abandoned:
+            out = {"wins": [], "hands": _hands(g), "payments": {str(p): 0 for p in range(g.n)}, "ledger": [],
+                   "next_dealer": self.dealer, "next_streak": self.streak}
+        else:
+            out = _result(g)
+        out["abandoned"] = self.abandoned
+        out["replay"] = {"variant": self.engine.variant.name, "seed": self.seed, "dealer": self.dealer,
+                         "dealer_streak": self.streak, "options": dict(self.options)}
+        return out
 
 
 def _meld_tiles(meld: str) -> list[str]:
@@ -126,20 +182,28 @@ def _result(g: Game) -> dict[str, Any]:
                      "status": r["status"], "value": r["value"],
                      "explain": [{"rules": list(ln["rules"]) or ([ln["rule"]] if ln["rule"] else []),
                                   "text": ln["text"]} for ln in r["explain"]]})
-    hands = [{"seat": p, "concealed": [tile_name(k) for k in g.hand(p)],
-              "melds": [_meld_tiles(m) for m in g.view(p)["players"][p]["melds"]]} for p in range(g.n)]
-    return {"wins": wins, "hands": hands, "payments": out["payments"], "ledger": out["ledger"],
+    return {"wins": wins, "hands": _hands(g), "payments": out["payments"], "ledger": out["ledger"],
             "next_dealer": out["next_dealer"], "next_streak": out["next_streak"]}
 
 
-def describe_event(e: dict[str, Any], me: int) -> str:
-    """One event of the log in words, the person's seat called 'you'."""
+def _hands(g: Game) -> list[dict[str, Any]]:
+    """Every seat's hand laid open: its concealed tiles and melds (only once the hand is over)."""
+    return [{"seat": p, "concealed": [tile_name(k) for k in g.hand(p)],
+             "melds": [_meld_tiles(m) for m in g.view(p)["players"][p]["melds"]]} for p in range(g.n)]
+
+
+PRIVATE = ("hands", "seed", "tiles")   # fields of an event the generic description never shows
+
+
+def describe_event(e: dict[str, Any], me: int, reveal: bool = False) -> str:
+    """One event of the log in words, the person's seat called 'you'; only what the seat may see, the hand's seed
+    only when `reveal` (the hand is over)."""
     def who(p: Any) -> str:
         return "you" if p == me else f"seat {p}"
 
     t = e["type"]
     if t == "start":
-        return f"hand of seed {e['seed']}: seat {e['dealer']} deals"
+        return (f"hand of seed {e['seed']}: " if reveal else "") + f"seat {e['dealer']} deals"
     if t == "deal":
         return f"tiles dealt; {e['wall']} left in the wall"
     if t == "draw":
@@ -157,8 +221,10 @@ def describe_event(e: dict[str, Any], me: int) -> str:
         return f"{who(e['seat'])} passed " + (" ".join(e["tiles"]) if e["seat"] == me else "tiles") + f" to seat {e['to']}"
     if t == "end":
         return "the hand is over"
-    rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "seat"))
+    if t in ("flowers", "horses"):   # both laid open on the table
+        return f"{t}" + (f" ({who(e['seat'])})" if "seat" in e else "") + ": " + " ".join(e["tiles"])
+    rest = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("type", "seat", *PRIVATE))
     return f"{t}" + (f" ({who(e['seat'])})" if "seat" in e else "") + (f": {rest}" if rest else "")
 
 
-__all__ = ["IllegalAction", "Table", "describe_event"]
+__all__ = ["Conflict", "IllegalAction", "Table", "describe_event"]

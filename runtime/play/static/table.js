@@ -103,7 +103,8 @@ function renderResult(s) {
   const r = s.result;
   const wins = document.getElementById("wins");
   wins.replaceChildren();
-  if (!r.wins.length) wins.append(el("p", { text: "Nobody won: the hand is drawn." }));
+  if (r.abandoned) wins.append(el("p", { text: "The hand was abandoned: no settlement." }));
+  else if (!r.wins.length) wins.append(el("p", { text: "Nobody won: the hand is drawn." }));
   for (const w of r.wins) {
     const how = w.win_by === "discard" ? `on seat ${w.discarder}'s discard` : `by ${w.win_by}`;
     const rows = w.explain.map((ln) => el("tr", {}, el("td", { class: "rule", text: ln.rules.join(" ") || "-" }),
@@ -127,7 +128,9 @@ function renderResult(s) {
   ledger.replaceChildren(...r.ledger.map((p) => el("tr", {},
     el("td", { text: p.from ?? "" }), el("td", { text: p.to ?? "" }), el("td", { text: p.amount ?? "" }),
     el("td", { class: "rule", text: (p.rules || [p.rule]).filter(Boolean).join(" ") }), el("td", { text: p.why }))));
-  document.getElementById("next").textContent = `Next dealer: seat ${r.next_dealer} (streak ${r.next_streak}).`;
+  const rp = r.replay;
+  document.getElementById("next").textContent = `Next dealer: seat ${r.next_dealer} (streak ${r.next_streak}). ` +
+    `This hand: seed ${rp.seed}, dealer ${rp.dealer}, streak ${rp.dealer_streak}.`;
 }
 
 function render(s) {
@@ -136,7 +139,7 @@ function render(s) {
   document.getElementById("title").textContent = s.label;
   const facts = document.getElementById("facts");
   facts.replaceChildren(
-    el("span", { class: "fact", text: `hand ${s.hand} · seed ${s.seed}` }),
+    el("span", { class: "fact", text: s.seed === null ? `hand ${s.hand}` : `hand ${s.hand} · seed ${s.seed}` }),
     el("span", { class: "fact", text: `you: seat ${s.seat}` }),
     el("span", { class: "fact", text: `wall: ${s.wall}` }),
     s.wild.length ? el("span", { class: "fact" }, "wild: ", tiles(s.wild, { small: true })) : null,
@@ -146,19 +149,34 @@ function render(s) {
   renderHand(s);
   renderResult(s);
   document.getElementById("log").replaceChildren(...s.log.map((t) => el("li", { text: t })));
+  const button = document.getElementById("new-hand");
+  button.textContent = s.over ? "New hand" : "Abandon hand";
+  button.dataset.action = s.over ? "new" : "abandon";
   document.body.dataset.over = s.over;
   document.body.dataset.step = `${s.hand}.${s.step}`;
 }
 
+// GET without a body, POST with a JSON one (the server takes nothing else); an error is one line under the hand.
 async function call(path, body) {
   const r = await fetch(path, body === undefined ? {} :
     { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const data = await r.json();
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = { error: `${r.status} ${r.statusText}` }; }
   document.getElementById("error").textContent = r.ok ? "" : data.error;
   if (r.ok) render(data);
+  else if (r.status === 409) {   // the table moved on (another tab, say): show where it is, and why this was refused
+    await call("/api/state");
+    document.getElementById("error").textContent = data.error;
+  }
 }
 
-function act(id) { return call("/api/act", { id: Number(id) }); }
+// Each decision names the hand it is for, so a stale click cannot act in a later hand.
+function act(id) { return call("/api/act", { id: Number(id), hand: current.hand }); }
 
-document.getElementById("new-hand").onclick = () => call("/api/new", {});
+// "Abandon hand" while a hand is live (voided: no settlement), "New hand" once it is over; both name the hand.
+document.getElementById("new-hand").onclick = () => {
+  if (!current) return;
+  if (current.over) call("/api/new", { hand: current.hand });
+  else if (window.confirm(`Abandon hand ${current.hand}? It is voided: no settlement.`)) call("/api/abandon", { hand: current.hand });
+};
 call("/api/state");
