@@ -486,10 +486,21 @@ def _unclosed_braces(text: str) -> int:
 
 # ---- entry point --------------------------------------------------------------------------------------
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def normalize_line_ends(text: str) -> str:
+    """Spec text with each lone carriage return (the old Mac line end) read as a line feed, so a CR-only file is
+    the same spec as its LF copy, with the same lines and hash. CRLF is left as it is (the grammar reads it
+    already, and a CRLF spec's hash stays what it was)."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
+
+
 def parse(text: str, file: str = "<spec>") -> SpecFile:
     """Parse spec text into an AST. Raises SpecError (never a Python traceback) on any bad input."""
     if not isinstance(text, str):
         raise TypeError("spec text must be str")
+    text = normalize_line_ends(text)
     col = Collector({file: text})
     if len(text) > MAX_SPEC_CHARS:
         col.error("E002", f"spec is too large ({len(text)} characters; the limit is {MAX_SPEC_CHARS})",

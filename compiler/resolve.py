@@ -35,7 +35,8 @@ class Resolved:
 
 
 def read_spec(path: Path) -> tuple[str, str]:
-    """Read a spec file as UTF-8; a file that is not valid UTF-8 gets a spec error."""
+    """Read a spec file as UTF-8; a file that is not valid UTF-8 gets a spec error. (Its line ends, LF, CRLF or
+    the old Mac's lone CR, are the parser's to read: mjrules.compiler.parser.normalize_line_ends.)"""
     file = str(path)
     try:
         with open(path, "rb") as f:   # no more than a spec may hold: a huge file is refused unread
@@ -49,7 +50,8 @@ def read_spec(path: Path) -> tuple[str, str]:
     try:
         return data.decode("utf-8-sig"), file
     except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
+        head = data[: e.start]
+        line = head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1   # LF, CRLF or CR line ends
         raise SpecError([_diag("E001", "spec is not valid UTF-8 text", file, line)]) from None
 
 

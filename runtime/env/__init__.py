@@ -10,6 +10,11 @@
 A variant (`spec`) is a shipped name, a .mj path or a loaded engine; keyword arguments beyond the environment's own
 are the spec's options (`env(spec, some_option=True)`); docs/rl.md has examples. Observations and action spaces are derived
 from the variant (mjrules.env.encoding); rewards are the settlement's net payments at the end of the hand.
+
+An action is an integer of the action space Discrete(A) (a Python int, not a bool, or a NumPy integer scalar or
+0-d array, in 0..A-1; the vector environment's, an integer array): anything else raises
+mjrules.game.IllegalAction (a ValueError) and changes nothing. reset(options=...) takes "dealer" (a seat) and
+"dealer_streak" (0..99), integers; another key or value raises ValueError, before anything changes.
 """
 from __future__ import annotations
 

@@ -3,8 +3,11 @@
 Agents are "player_0".."player_{P-1}" (seat i). The agent selected is the game's `to_act`: the seat deciding
 now, and in a decision several seats take at once (the claims on a discard, an exchange or a declaration before
 play) each of them in turn, in play order, none seeing another's answer; the game settles it once all have
-answered. Rewards are zero until the hand ends, then each seat's net payment in the settlement. An illegal action
-raises mjrules.game.IllegalAction (a ValueError) and changes nothing.
+answered. Rewards are zero until the hand ends, then each seat's net payment in the settlement.
+
+An action is an integer of the action space, Discrete(A): a Python int (not a bool), a NumPy integer scalar or a
+0-d NumPy integer array, in 0..A-1. Anything else (a float, even 33.0, a string, a bool, None, a list, an integer
+out of range) and an action outside the mask raise mjrules.game.IllegalAction (a ValueError) and change nothing.
 """
 from __future__ import annotations
 
@@ -65,15 +68,19 @@ class MahjongEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand. The hand's seed and dealer come from the environment's generator (seeded by `seed`,
-        else by the constructor's seed on the first reset); options may fix "dealer" and "dealer_streak"."""
+        else by the constructor's seed on the first reset); options may fix "dealer" (a seat 0..P-1) and
+        "dealer_streak" (0..99), integers both; another key (but "options", which PettingZoo's api_test passes
+        and is ignored) or value raises ValueError and changes nothing."""
+        # checked before anything changes; the key "options" is PettingZoo's api_test's probe that reset takes
+        # options (it passes {"options": 1}), and is ignored
+        fixed_dealer, streak = self.encoding.reset_options(options, ignored=("options",))
         if seed is not None or self.rng is None:
             self.rng = np.random.default_rng(self.first_seed if seed is None else seed)
         n = len(self.possible_agents)
         hand_seed = int(self.rng.integers(2**63 - 1))
         dealer = int(self.rng.integers(n))
-        opts = options or {}
-        self.game = Game(self.engine, seed=hand_seed, dealer=int(opts.get("dealer", dealer)),
-                         dealer_streak=int(opts.get("dealer_streak", 0)), options=self.options)
+        self.game = Game(self.engine, seed=hand_seed, dealer=dealer if fixed_dealer is None else fixed_dealer,
+                         dealer_streak=streak, options=self.options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -22,6 +22,8 @@ id `action_ids[i]`, and the action mask marks the legal ones.
 """
 from __future__ import annotations
 
+import reprlib
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -47,6 +49,7 @@ from ..game.observe import planes
 from ..game.rules import rules_for
 
 STREAK_CAP = 99
+RESET_OPTIONS = ("dealer", "dealer_streak")   # the keys reset(options=...) takes
 
 
 class Encoding:
@@ -159,17 +162,45 @@ class Encoding:
             out[at] = 1
         return out
 
-    def game_action(self, action: Any) -> int:
-        """The game's action id of action index `action` (IllegalAction when it is out of range)."""
+    def action_index(self, action: Any) -> int:
+        """`action` as an index of this action space, checked: a Python int (not a bool), a NumPy integer scalar
+        or a 0-d NumPy integer array, in 0..A-1. Anything else (a float, even a whole one, a string, a bool,
+        None, a list, an array of another shape or dtype, an integer out of range) raises IllegalAction."""
         from ..game.actions import IllegalAction
 
-        try:
+        if is_integer(action):
             i = int(action)
-        except (TypeError, ValueError):
-            raise IllegalAction(f"an action is an index 0..{self.n_actions - 1}, not {action!r}") from None
+        else:
+            raise IllegalAction(f"an action is an integer 0..{self.n_actions - 1} (a Python or NumPy integer), "
+                                f"not {_shown(action)}")
         if not 0 <= i < self.n_actions:
-            raise IllegalAction(f"an action is an index 0..{self.n_actions - 1}, not {action!r}")
-        return int(self.action_ids[i])
+            raise IllegalAction(f"an action is an integer 0..{self.n_actions - 1}, not {_shown(i)}")
+        return i
+
+    def game_action(self, action: Any) -> int:
+        """The game's action id of action index `action` (IllegalAction when it is not in the action space:
+        see action_index)."""
+        return int(self.action_ids[self.action_index(action)])
+
+    def reset_options(self, options: Any, ignored: tuple[str, ...] = ()) -> tuple[int | None, int]:
+        """The (dealer, dealer_streak) a reset's `options` fix, checked against the observation space's bounds:
+        "dealer" a seat 0..P-1 (None when not given: the environment's generator draws it), "dealer_streak" a
+        count 0..99 (0 when not given), each a Python or NumPy integer (not a bool); no other key but those in
+        `ignored`. ValueError otherwise."""
+        if options is None:
+            return None, 0
+        if not isinstance(options, Mapping):
+            # ValueError, as for every bad reset option (one documented exception to catch)
+            raise ValueError(f"reset options are a dict (or None), not {_shown(options)}")  # noqa: TRY004
+        unknown = [k for k in options if k not in RESET_OPTIONS and k not in ignored]
+        if unknown:
+            raise ValueError(f"unknown reset option {_shown(unknown[0])}: the options are "
+                             f"{', '.join(repr(k) for k in RESET_OPTIONS)}")
+        dealer = options.get("dealer")
+        if dealer is not None:
+            dealer = _bounded(dealer, "dealer", 0, self.players - 1, "a seat")
+        streak = options.get("dealer_streak", 0)
+        return dealer, _bounded(streak, "dealer_streak", 0, STREAK_CAP, "a count")
 
     # ---- spaces -------------------------------------------------------------------------------------------
     def observation_space(self) -> Any:
@@ -184,3 +215,35 @@ class Encoding:
         from gymnasium import spaces
 
         return spaces.Discrete(self.n_actions)
+
+
+def is_integer(x: Any) -> bool:
+    """Whether x is one integer: a Python int (not a bool), a NumPy integer scalar or a 0-d NumPy integer array
+    (by dtype: a timedelta64, a NumPy integer subclass, is not one)."""
+    if isinstance(x, int):
+        return not isinstance(x, bool)
+    return isinstance(x, (np.generic, np.ndarray)) and x.shape == () and x.dtype.kind in "iu"
+
+
+def _shown(x: Any) -> str:
+    """A value as an error message shows it: its repr cut short (a huge integer by its size), with its type when
+    that is not a plain Python one."""
+    if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 10**30:
+        digits = len(str(abs(x))) if x.bit_length() < 13000 else f"about {int(x.bit_length() * 0.30103)}"
+        text = f"an integer of {digits} digits"   # (str() of a longer one raises ValueError)
+    else:
+        try:
+            text = reprlib.repr(x)
+        except Exception:  # noqa: BLE001 - an object whose repr fails is still refused in one line
+            text = f"a {type(x).__name__}"
+    if type(x) not in (int, float, str, list, dict, tuple, type(None), bool):
+        text += f" ({type(x).__module__}.{type(x).__name__})" if type(x).__module__ != "builtins" \
+            else f" ({type(x).__name__})"
+    return text
+
+
+def _bounded(x: Any, name: str, low: int, high: int, what: str) -> int:
+    """A reset option's integer value in low..high, or ValueError."""
+    if not is_integer(x) or not low <= int(x) <= high:
+        raise ValueError(f"reset option {name!r} must be {what} {low}..{high} (an integer), not {_shown(x)}")
+    return int(x)

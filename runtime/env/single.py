@@ -5,10 +5,13 @@ between, by their agents through the game's step API. The reward is zero until t
 net payment. A hand that ends before the learner's seat ever decides (a dealer's win on the deal) is not an
 episode: the next hand is dealt instead.
 
-An action outside the mask is, by default (`illegal="random"`), replaced by a legal one drawn from the
+An action is an integer of the action space, Discrete(A): a Python int (not a bool), a NumPy integer scalar or a
+0-d NumPy integer array, in 0..A-1; anything else (a float, even 33.0, a string, a bool, None, a list, an integer
+out of range) raises mjrules.game.IllegalAction (a ValueError) in either mode and changes nothing. An action of
+the space that is outside the mask is, by default (`illegal="random"`), replaced by a legal one drawn from the
 environment's generator, and the step's info says `"illegal": True` (so a checker sampling unmasked actions, or
-an agent still learning the mask, keeps playing); `illegal="raise"` raises mjrules.game.IllegalAction instead.
-`action_masks()` returns the mask (the name MaskablePPO looks for).
+an agent still learning the mask, keeps playing); `illegal="raise"` raises IllegalAction instead, changing
+nothing. `action_masks()` returns the mask (the name MaskablePPO looks for).
 """
 from __future__ import annotations
 
@@ -58,8 +61,9 @@ class MahjongGymEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Deal a hand (its seed and dealer from the environment's generator; options may fix "dealer" and
-        "dealer_streak") and play the other seats up to the learner's first decision."""
+        """Deal a hand (its seed and dealer from the environment's generator; options may fix "dealer", a seat
+        0..P-1, and "dealer_streak", 0..99, integers both: another key or value raises ValueError and changes
+        nothing) and play the other seats up to the learner's first decision."""
         info = self.deal(seed=seed, options=options)
         if self.render_mode == "human":
             self.render()
@@ -67,17 +71,16 @@ class MahjongGymEnv(gymnasium.Env):
 
     def deal(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> dict[str, Any]:
         """reset() without making the observation: deal, play up to the learner's first decision; the info."""
+        fixed_dealer, streak = self.encoding.reset_options(options)   # checked before anything changes
         if seed is None and not self.seeded:
             seed = self.first_seed
         super().reset(seed=seed)
         self.seeded = True
-        opts = options or {}
         n = self.encoding.players
         for _ in range(MAX_REDEALS):
             hand_seed = int(self.np_random.integers(2**63 - 1))
-            dealer = int(opts.get("dealer", self.np_random.integers(n)))
-            self.game = Game(self.engine, seed=hand_seed, dealer=dealer,
-                             dealer_streak=int(opts.get("dealer_streak", 0)), options=self.options)
+            dealer = int(self.np_random.integers(n)) if fixed_dealer is None else fixed_dealer
+            self.game = Game(self.engine, seed=hand_seed, dealer=dealer, dealer_streak=streak, options=self.options)
             self.agents = [make_agent(a, self.engine.variant, agent_seed(hand_seed, p)) if isinstance(a, str) else a
                            for p, a in enumerate(self.opponents)]
             self._advance()
@@ -99,14 +102,9 @@ class MahjongGymEnv(gymnasium.Env):
         g = self.game
         if g is None or g.over:
             raise IllegalAction("the hand is over: call reset()")
+        a = self.encoding.game_action(action)   # not in the action space: IllegalAction in either mode
         info: dict[str, Any] = {}
         legal = g.legal_ids(self.seat)
-        try:
-            a = self.encoding.game_action(action)
-        except IllegalAction:
-            if self.illegal == "raise":
-                raise
-            a = -1
         if a not in legal:
             if self.illegal == "raise":
                 g.act(self.seat, a)   # raises IllegalAction, saying what is legal

@@ -4,20 +4,33 @@ players, and hands are summarised in hand order whoever played them).
 
 With `out`, every hand's log is streamed to `logs.jsonl` (or `logs.jsonl.gz`) as hands finish, in hand order,
 through a temporary file renamed at the end; the summary is accumulated hand by hand, so memory stays flat in
-the number of hands.
+the number of hands. The temporary file (`.logs.jsonl.<random>.tmp`) is removed when the run fails, is
+interrupted (Ctrl-C) or is terminated (SIGTERM, which then exits 143); one left by a run killed outright is
+removed by the next run that writes to the same folder (it is held under a lock while written, so only a
+leftover, whose writer is gone, is removed).
 """
 from __future__ import annotations
 
+import contextlib
+import errno
+import glob
 import gzip
 import json
 import os
+import stat
 import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: temporary files are not locked, and not swept
+    fcntl = None  # type: ignore[assignment]
 
 from .play import log_lines, play_hand
 
@@ -61,7 +74,43 @@ def _worker_init(spec: str, backend: str | None) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone answers Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and SIGTERM (the pool's terminate()) ends a worker at once
+    for fd in _HELD:   # the parent's locked temporary files: its lock, not the workers', says the file is in use
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
     _init(spec, backend)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit(active: bool) -> Iterator[None]:
+    """While a run writes its output: SIGTERM raises SystemExit(143) in this process, so the output's temporary
+    file is removed on the way out as on Ctrl-C (and worker processes are ended), instead of a death that leaves
+    it. Only in the main thread, and only where SIGTERM has its default handling (a program's own handler is
+    left alone; a stale temporary file is removed by the next run that writes the same output anyway)."""
+    import signal
+    import threading
+
+    if (not active or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+    owner = os.getpid()
+
+    def on_term(signum: int, frame: Any) -> None:
+        if os.getpid() != owner:   # a forked child that kept the handler: ends as it would have
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+            return
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None = None, jobs: int = 1,
@@ -87,45 +136,50 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
         make_agent(a, v, 0)  # an unknown name fails here, before any hand
     opts = check_options(v, options)
     folder = Path(out) if out is not None else None
-    writer = _LogWriter(folder, compress) if folder is not None else None
-    work = ((i, seed, agents, opts, writer is not None) for i in range(games))
-    acc = Summary(v, agents, seed)
-    t0 = time.perf_counter()
-    bar = _Progress(games, progress)
-    cluster = None
-    try:
-        if ray is not None and ray is not False:
-            cluster = _RayCluster(ray, jobs)
-            for rec in cluster.records(_ENGINE.spec, _ENGINE.variant, backend, list(work), games):
-                _take(rec, acc, writer, bar)
-        elif jobs > 1 and games > 1:
-            import multiprocessing as mp
-
-            ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-            with ctx.Pool(jobs, initializer=_worker_init, initargs=(spec, backend)) as pool:
-                for rec in pool.imap(_play, work, chunksize=max(1, min(64, games // (jobs * 8)))):
+    with _terminate_as_exit(folder is not None):   # SIGTERM removes the temporary file too
+        writer = _LogWriter(folder, compress) if folder is not None else None
+        work = ((i, seed, agents, opts, writer is not None) for i in range(games))
+        acc = Summary(v, agents, seed)
+        t0 = time.perf_counter()
+        bar = _Progress(games, progress)
+        cluster = None
+        try:
+            if ray is not None and ray is not False:
+                cluster = _RayCluster(ray, jobs)
+                for rec in cluster.records(_ENGINE.spec, _ENGINE.variant, backend, list(work), games):
                     _take(rec, acc, writer, bar)
-        else:
-            for w in work:
-                _take(_play(w), acc, writer, bar)
-    except BaseException:
+            elif jobs > 1 and games > 1:
+                import multiprocessing as mp
+
+                ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+                with ctx.Pool(jobs, initializer=_worker_init, initargs=(spec, backend)) as pool:
+                    for rec in pool.imap(_play, work, chunksize=max(1, min(64, games // (jobs * 8)))):
+                        _take(rec, acc, writer, bar)
+            else:
+                for w in work:
+                    _take(_play(w), acc, writer, bar)
+        except BaseException:
+            if writer is not None:
+                writer.abandon()
+            raise
+        finally:
+            bar.done()
+            if cluster is not None:
+                cluster.close()
+        elapsed = time.perf_counter() - t0
+        summary = acc.result()
+        summary["seconds"] = round(elapsed, 3)
+        summary["hands_per_second"] = round(games / elapsed, 1) if elapsed and games else None
+        summary["backend"] = _ENGINE.backend
+        if opts:
+            summary["options"] = opts
         if writer is not None:
-            writer.abandon()
-        raise
-    finally:
-        bar.done()
-        if cluster is not None:
-            cluster.close()
-    elapsed = time.perf_counter() - t0
-    summary = acc.result()
-    summary["seconds"] = round(elapsed, 3)
-    summary["hands_per_second"] = round(games / elapsed, 1) if elapsed and games else None
-    summary["backend"] = _ENGINE.backend
-    if opts:
-        summary["options"] = opts
-    if writer is not None:
-        writer.finish(summary)
-    return summary
+            try:
+                writer.finish(summary)
+            except BaseException:
+                writer.abandon()
+                raise
+        return summary
 
 
 def play_chunk(spec: Any, backend: str | None, items: list[tuple]) -> list[dict[str, Any]]:
@@ -248,13 +302,16 @@ class Summary:
 
 
 class _LogWriter:
-    """logs.jsonl[.gz] written as hands finish into a temporary file in `out`, renamed at the end."""
+    """logs.jsonl[.gz] written as hands finish into a temporary file in `out`, renamed at the end. The temporary
+    file is held under a lock while it is written (mjrules.game.simulate._locked_temp), so a later run that writes
+    to the same folder removes it if this one was killed before it could."""
 
     def __init__(self, out: Path, compress: bool):
         out.mkdir(parents=True, exist_ok=True)
         self.out = out
         self.name = "logs.jsonl.gz" if compress else "logs.jsonl"
-        fd, self.tmp = tempfile.mkstemp(dir=out, prefix=f".{self.name}.", suffix=".tmp")
+        sweep_stale(out, "logs.jsonl")   # .logs.jsonl.*.tmp: the plain and the gzipped log's leftovers
+        fd, self.tmp = _locked_temp(out, self.name)
         raw = os.fdopen(fd, "wb")
         self.raw = raw
         self.f: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if compress else raw
@@ -267,16 +324,88 @@ class _LogWriter:
             self.f.close()
         self.raw.flush()
         os.fsync(self.raw.fileno())
-        self.raw.close()
-        _publish(self.tmp, self.out / self.name)
+        _publish(self.tmp, self.out / self.name)   # renamed while still open and locked
+        self.tmp = None
+        self._close()
         atomic_write(self.out / "summary.json", json.dumps(summary, ensure_ascii=False, indent=1) + "\n")
 
     def abandon(self) -> None:
         try:
-            self.raw.close()
+            if self.tmp is not None and os.path.exists(self.tmp):
+                os.unlink(self.tmp)   # before the file is closed (and unlocked)
+            self.tmp = None
         finally:
-            if os.path.exists(self.tmp):
-                os.unlink(self.tmp)
+            self._close()
+
+    def _close(self) -> None:
+        fd = None if self.raw.closed else self.raw.fileno()
+        self.raw.close()
+        if fd in _HELD:
+            _HELD.remove(fd)
+
+
+# The descriptors of the temporary files this process holds locked (a forked worker closes its copies).
+_HELD: list[int] = []
+
+
+def _locked_temp(folder: Path, name: str) -> tuple[int, str]:
+    """A new temporary file for `name` in `folder`, `.NAME.<random>.tmp`, after removing the stale ones
+    (sweep_stale): open, and under an exclusive flock for as long as it is (where fcntl exists and the file
+    system has locks), which tells a later run that its writer is alive."""
+    sweep_stale(folder, name)
+    while True:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        if fcntl is None:  # pragma: no cover - no flock here (Windows): nothing is swept either
+            return fd, tmp
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            if e.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES):
+                return fd, tmp   # a file system without locks: unlocked (and never swept: see sweep_stale)
+            os.close(fd)   # a sweeper holds it this instant, to remove it: make another
+            continue
+        try:
+            here, mine = os.lstat(tmp), os.fstat(fd)
+        except FileNotFoundError:   # a sweeper removed it before the lock was taken: make another
+            here = mine = None
+        if here is not None and (here.st_ino, here.st_dev) == (mine.st_ino, mine.st_dev):
+            _HELD.append(fd)
+            return fd, tmp
+        os.close(fd)
+
+
+def sweep_stale(folder: Path, name: str) -> list[str]:
+    """Remove the stale temporary files of output `name` in `folder` (`.NAME.*.tmp`, this process's own files
+    only) whose writer is gone: those no process holds locked. A writer killed outright (SIGKILL, a power cut)
+    leaves one behind; the next run writing the same output removes it. The paths removed."""
+    if fcntl is None:  # pragma: no cover - no flock here: a leftover cannot be told from a file being written
+        return []
+    removed = []
+    try:
+        paths = sorted(folder.glob(f".{glob.escape(name)}.*.tmp"))
+    except OSError:
+        return []
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    for p in paths:
+        try:
+            fd = os.open(p, flags)
+        except OSError:
+            continue
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue   # in use by a live writer (or no locks on this file system)
+            st, here = os.fstat(fd), os.lstat(p)
+            if (stat.S_ISREG(st.st_mode) and (st.st_ino, st.st_dev) == (here.st_ino, here.st_dev)
+                    and st.st_uid == os.getuid()):
+                os.unlink(p)
+                removed.append(str(p))
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
 
 
 def _publish(tmp: str, path: Path) -> None:
@@ -288,18 +417,21 @@ def _publish(tmp: str, path: Path) -> None:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write a whole file through a temporary name in the same folder."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write a whole file through a temporary name in the same folder (locked while written: _locked_temp)."""
+    fd, tmp = _locked_temp(path.parent, path.name)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        _publish(tmp, path)
+            _publish(tmp, path)   # renamed while still open and locked
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    finally:
+        if fd in _HELD:
+            _HELD.remove(fd)
 
 
 class _Progress:

@@ -3,10 +3,13 @@
 
 Once tracebacks or wrong exits: a deeply nested JSON situation (RecursionError, exit 1), a non-UTF-8 file,
 `bench --out` at a folder or an impossible path (after the whole run), `simulate --games -1` (exit 0 with a
-negative speed), `--jobs 0` (accepted), an unknown MJRULES_BACKEND.
+negative speed), `--jobs 0` (accepted), an unknown MJRULES_BACKEND. Once wrong (issue #61): a spec with CR-only
+line ends (old Mac) was "error[E007]: the spec is empty"; a killed `simulate --out` left its hidden
+`.logs.jsonl.*.tmp` behind for good (one reached 7.1 GB), and so did a SIGTERM.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -17,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from harness import ORACLE, cli, one_error_line, spec_text
+from mjrules.compiler import SpecError, compile_text
 
 SPEC, INPUT, BUILD, INTERRUPT = 1, 2, 3, 130
 HAND = ["--hand", "123m456m789p234s9s*7z", "--win-tile", "7z", "--wild", "9s"]
@@ -42,6 +46,9 @@ def files(tmp_path_factory) -> Path:
     }
     for name, text in texts.items():
         (d / name).write_text(text, encoding="utf-8")
+    oracle = ORACLE.read_text(encoding="utf-8")
+    for name, nl in (("cr_only", "\r"), ("crlf", "\r\n"), ("lf", "\n")):
+        (d / f"{name}.mj").write_bytes(oracle.replace("\n", nl).encode("utf-8"))
     (d / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
     (d / "binary.mj").write_bytes(b"\xff\xfe\x00garbage")
     (d / "afile").write_text("x", encoding="utf-8")
@@ -83,6 +90,10 @@ CASES: list[tuple[str, list[str], str | None, int, tuple[str, ...]]] = [
     ("spec_missing", ["show", "{d}/nowhere.mj"], None, SPEC, ()),
     ("spec_a_folder", ["check", "{d}/afolder"], None, SPEC, ()),
     ("spec_dev_zero", ["check", "/dev/zero"], None, SPEC, ()),
+    ("spec_cr_only_line_ends", ["check", "{d}/cr_only.mj"], None, 0, ()),
+    ("spec_crlf_line_ends", ["check", "{d}/crlf.mj"], None, 0, ()),
+    ("score_spec_cr_only", ["score", "{d}/cr_only.mj", "--hand", "123m456m789p234s77z", "--win-tile", "7z"], None, 0,
+     ()),
     ("score_spec_errors", ["score", "{d}/spec_with_errors.mj", *HAND], None, SPEC, ()),
     ("value_out_of_range", ["score", "{d}/overflow.mj", "--hand", "123m456m789p234s77z", "--win-tile", "7z",
                             "--backend", "reference", "--option", "big=" + "1" + "0" * 30], None, INPUT, ("range of values",)),
@@ -180,3 +191,150 @@ def test_interrupt_exits_130_without_a_traceback(jobs):
 def test_oracle_is_fine():
     """The spec the hostile variants start from checks."""
     cli("check", str(ORACLE), code=0)
+
+
+# ---- line ends: LF, CRLF, the old Mac's lone CR, and a mix are the same spec -------------------------------------
+LINE_ENDS = {"lf": "\n", "crlf": "\r\n", "cr_only": "\r", "mixed": None}
+
+
+def _with_line_ends(text: str, nl: str | None) -> str:
+    if nl is not None:
+        return text.replace("\n", nl)
+    ends = ["\n", "\r", "\r\n"]
+    return "".join(line + ends[i % 3] for i, line in enumerate(text.split("\n")))
+
+
+# (name, the spec's value expression, clauses before its score block, the error code; the error is on the line
+# that holds `nope`, or `(1 +`)
+ERRORS_AT = [("unknown_name", "nope", "", "E015"), ("unknown_name_in_a_clause", "1", "    define d = nope\n", None),
+             ("syntax", "(1 +", "", None)]
+
+
+@pytest.mark.parametrize("name,value,extra,code", ERRORS_AT, ids=[c[0] for c in ERRORS_AT])
+def test_line_ends_give_the_same_errors_on_the_same_lines(name, value, extra, code, tmp_path):
+    """`check` of a spec with an error says the same, on the same line and column, whatever its line ends."""
+    text = spec_text(value, extra)
+    line = next(i for i, ln in enumerate(text.split("\n"), 1) if "nope" in ln or "(1 +" in ln)
+    said = {}
+    for style, nl in LINE_ENDS.items():
+        p = tmp_path / f"{style}.mj"
+        p.write_bytes(_with_line_ends(text, nl).encode("utf-8"))
+        said[style] = cli("check", str(p), code=SPEC).err.replace(str(p), "SPEC")
+    assert len(set(said.values())) == 1, said
+    first = said["lf"].splitlines()[0]
+    assert first.startswith(f"SPEC:{line}:") and (code is None or f"error[{code}]" in first), said["lf"]
+
+
+def test_line_ends_are_one_spec_in_memory_too():
+    """compile_text (and the language server's resolve_text and parse, which it goes through) on text in memory:
+    a CR-only spec is its LF copy, hash and all; a lone CR in a mixed one is read as LF, and CRLF is kept as it
+    is (so a CRLF spec keeps the hash it always had, and the logs written with it still replay)."""
+    text = ORACLE.read_text(encoding="utf-8")
+    lf = compile_text(text, "o.mj")
+    cr = compile_text(text.replace("\n", "\r"), "o.mj")
+    assert cr.spec_sha256 == lf.spec_sha256 and cr.name == lf.name
+    mixed = _with_line_ends(text, None)
+    lone_cr_read_as_lf = mixed.replace("\r\n", "\0").replace("\r", "\n").replace("\0", "\r\n")
+    assert compile_text(mixed, "o.mj").spec_sha256 == sha256(lone_cr_read_as_lf)
+    crlf = text.replace("\n", "\r\n")
+    assert compile_text(crlf, "o.mj").spec_sha256 == sha256(crlf) and lf.spec_sha256 == sha256(text)
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    bad = spec_text("nope").replace("\n", "\r")
+    with pytest.raises(SpecError) as info:
+        compile_text(bad, "o.mj")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("E015", 21, 13)
+
+
+def test_not_utf8_is_reported_on_its_line_whatever_the_line_ends(tmp_path):
+    text = spec_text("1").replace("    value = 1\n", "    value = \udcff\n")
+    for style, nl in LINE_ENDS.items():
+        p = tmp_path / f"{style}.mj"
+        p.write_bytes(_with_line_ends(text, nl).encode("utf-8", "surrogateescape"))
+        ran = cli("check", str(p), code=SPEC)
+        assert f"{p}:21:1: error[E001]" in ran.err, (style, ran.err)
+
+
+# ---- simulate --out: temporary files of a run that was killed or terminated ------------------------------------
+def _start_simulate(out: Path, jobs: str = "1") -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mjrules.cli.main", "simulate", "shangrao", "--games", "10000000",
+                             "--quiet", "--jobs", jobs, "--out", str(out)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={k: v for k, v in os.environ.items() if k != "MJRULES_BACKEND"})
+
+
+def _temporary_files(out: Path) -> list[Path]:
+    return sorted(out.glob(".*.tmp"))
+
+
+def _wait_for_writing(p: subprocess.Popen, out: Path) -> Path:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        tmp = _temporary_files(out)
+        if tmp and tmp[0].stat().st_size > 0:
+            return tmp[0]
+        assert p.poll() is None, p.communicate()
+        time.sleep(0.05)
+    p.kill()
+    raise AssertionError("simulate --out wrote nothing in 30 s")
+
+
+def test_a_killed_simulate_leaves_a_temporary_file_the_next_run_removes(tmp_path):
+    out = tmp_path / "runs"
+    p = _start_simulate(out)
+    tmp = _wait_for_writing(p, out)
+    assert tmp.name.startswith(".logs.jsonl.")
+    p.kill()
+    p.communicate(timeout=30)
+    assert _temporary_files(out) == [tmp]   # SIGKILL: nothing can remove it then
+    cli("simulate", "shangrao", "--games", "2", "--quiet", "--out", str(out), code=0)
+    assert _temporary_files(out) == [] and sorted(f.name for f in out.iterdir()) == ["logs.jsonl", "summary.json"]
+
+
+@pytest.mark.parametrize("sig,code,jobs", [(signal.SIGTERM, 143, "1"), (signal.SIGTERM, 143, "2"),
+                                           (signal.SIGINT, INTERRUPT, "1")])
+def test_a_terminated_or_interrupted_simulate_removes_its_temporary_file(sig, code, jobs, tmp_path):
+    out = tmp_path / "runs"
+    p = _start_simulate(out, jobs)
+    _wait_for_writing(p, out)
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=30)
+    assert p.returncode == code and b"Traceback" not in err, err[-2000:]
+    assert list(out.iterdir()) == []
+
+
+# (name, the leftover's name, whether a live writer holds it locked, whether the next run removes it)
+LEFTOVERS = [
+    ("dead_writer", ".logs.jsonl.abc123.tmp", False, True),
+    ("dead_writer_gzip", ".logs.jsonl.gz.abc123.tmp", False, True),
+    ("dead_summary_writer", ".summary.json.abc123.tmp", False, True),
+    ("live_writer", ".logs.jsonl.live01.tmp", True, False),
+    ("another_output", ".notes.txt.abc123.tmp", False, False),
+    ("not_a_temporary_name", "logs.jsonl.abc123.tmp", False, False),
+]
+
+
+@pytest.mark.parametrize("name,leftover,locked,removed", LEFTOVERS, ids=[c[0] for c in LEFTOVERS])
+def test_the_next_run_removes_only_leftovers_whose_writer_is_gone(name, leftover, locked, removed, tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "runs"
+    out.mkdir()
+    path = out / leftover
+    path.write_bytes(b"x" * 1000)
+    with open(path, "rb") as f:
+        if locked:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)   # as a writer still running holds its file
+        cli("simulate", "shangrao", "--games", "1", "--quiet", "--out", str(out), code=0)
+        assert path.exists() != removed
+    assert (out / "logs.jsonl").exists() and (out / "summary.json").exists()
+
+
+def test_a_leftover_that_is_a_link_is_not_followed(tmp_path):
+    out, target = tmp_path / "runs", tmp_path / "precious.txt"
+    out.mkdir()
+    target.write_text("keep me", encoding="utf-8")
+    (out / ".logs.jsonl.link01.tmp").symlink_to(target)
+    cli("simulate", "shangrao", "--games", "1", "--quiet", "--out", str(out), code=0)
+    assert target.read_text(encoding="utf-8") == "keep me"
