@@ -2,11 +2,14 @@
 check` prints), its parse tree, and the names it and its base define, each with where it is defined."""
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..compiler.checker import check
-from ..compiler.errors import Diagnostic, SpecError
+from ..compiler.errors import Collector, Diagnostic, Span, SpecError
+from ..compiler.limits import MAX_SPEC_CHARS
 from ..compiler.nodes import Clause, SpecFile
 from ..compiler.parser import parse
 from ..compiler.resolve import Resolved, clause_key, locate, read_spec, resolve_text
@@ -79,6 +82,44 @@ def analyze(text: str, path: str) -> Document:
             spec = None
     body = resolved.body if resolved is not None else spec.body if spec is not None else []
     return Document(path, text, diagnostics, spec, resolved, symbols_of(body))
+
+
+def read_regular(path: str) -> str:
+    """A spec file's text, read as `mjrules check` reads one (no more than the size limit allows, as UTF-8), and
+    only from a regular file: a device, a pipe or a folder is refused unread (opening never waits on a pipe)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as e:   # ValueError: a NUL in the path
+        raise _error("E024", f"cannot read spec: {getattr(e, 'strerror', None) or e}", path) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _error("E024", "cannot read spec: not a regular file", path)
+        chunks, left = [], 4 * MAX_SPEC_CHARS + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+    except OSError as e:
+        raise _error("E024", f"cannot read spec: {e.strerror or e}", path) from None
+    finally:
+        os.close(fd)
+    if len(data) > 4 * MAX_SPEC_CHARS:
+        raise _error("E002", f"spec is too large (more than {4 * MAX_SPEC_CHARS} bytes; the limit is "
+                             f"{MAX_SPEC_CHARS} characters)", path)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise _error("E001", "spec is not valid UTF-8 text", path) from None
+
+
+def _error(code: str, message: str, path: str) -> SpecError:
+    col = Collector()
+    col.error(code, message, Span(path, 1, 1, 1, 2))
+    return SpecError(col.diagnostics)
 
 
 def symbols_of(body: list[Clause]) -> dict[str, Symbol]:
