@@ -29,7 +29,7 @@ def entered(call: Callable[[], Any]) -> list[str]:
     seen: list[str] = []
 
     def prof(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code.co_filename != __file__:
+        if event == "call" and frame.f_code is not getattr(call, "__code__", None):
             f = frame.f_code.co_filename.replace("\\", "/")
             f = f.rsplit("/runtime/", 1)[-1].rsplit("/mjrules/", 1)[-1]
             seen.append(f"{'(a named tuple)' if f == '<string>' else f}:{frame.f_code.co_name}")

@@ -1426,3 +1426,34 @@ def test_wait_kinds_of_pungs_hands(case, tmp_path, monkeypatch):
         assert got == ref.wait_kinds(bytes(c), nw, wild), (c, nw)
         found += len(got)
     assert {20, 22} <= set(nat.wait_kinds(bytes(first), 1, wild)) and found > 50
+
+
+def test_evaluate_runs_one_way():
+    """The C side decides and enters Python only to explain what it has not seen: a hand seen before and a hand new to
+    the engine (same head, same settlement) enter no Python function; a new settlement enters the engine's _settle,
+    which never calls back into the kernel (the win expressions' values come with it)."""
+    from mjrules.bench.hops import CASES, entered
+
+    e = mjrules.load("sichuan_xuezhan", backend="native")
+    e.evaluate(CASES[0][1])
+    assert entered(lambda: e.evaluate(CASES[0][1])) == []
+    assert entered(lambda: e.evaluate(CASES[1][1])) == []
+    got = entered(lambda: e.evaluate(CASES[2][1]))
+    assert got and got[0] == "native/engine.py:_settle"
+
+    class Spy:   # the engine's kernel, as its Python code sees it: every name asked of it is noted
+        def __init__(self, kernel):
+            self.kernel, self.asked = kernel, []
+
+        def __getattr__(self, name):
+            self.asked.append(name)
+            return getattr(self.kernel, name)
+
+    spy = Spy(e._kernel)
+    e._kernel = spy
+    try:
+        r = e.evaluate({"concealed": "222m456m789m234p66p", "win_tile": "6p", "win_by": "discard", "discarder": 3})
+    finally:
+        e._kernel = spy.kernel
+    assert r["payments"]["3"] < 0 and spy.asked == []
+    r["explain"]   # reading the lines is Python's, and may decode the signature (Kernel.parts): after the call
