@@ -65,7 +65,7 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                                      "kongs; a cap on losses")),
     (VARIANT, "rotation"): ("rotation { ... }", "who deals next, and the new dealer streak"),
     (VARIANT, "play"): ("play { ... }", ("what a win does to the hand: end it, or the winners leave and play goes "
-                                         "on until a condition holds (血战)")),
+                                         "on until a condition holds")),
     (VARIANT, "declare"): ('declare NAME ["label"] [when ...] { ... }',
                            ("a choice every player makes at once after the deal, and what it binds for the hand "
                             "(定缺)")),

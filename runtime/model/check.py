@@ -5,8 +5,8 @@ tiles. The verdict is `evaluate`'s `win` for that hand held concealed without me
 dealer, with the spec's default options and no winning tile named (so nothing that depends on which
 tile completed the hand holds). Tiles of the wild kind in the counts are wilds, as in a situation. `wild` is
 one kind (an index or a tile name), or a tuple (or list) of as many kinds as the variant's hands may have, two
-at most (a pair for 广东推倒胡's shuanggui: the `wilds` given besides are of the first; the tiles of either
-kind in the counts are wilds of that kind); None is the wild the default options fix (if any).
+at most (a pair for a wild mode of two kinds: the `wilds` given besides are of the first; the tiles of
+either kind in the counts are wilds of that kind); None is the wild the default options fix (if any).
 
     eng.is_win(counts, wilds=0, wild=None) -> bool          # one hand (bytes are fastest)
     eng.hand_value(counts, wilds=0, wild=None) -> (value, pattern) | None   # its best reading

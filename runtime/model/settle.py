@@ -26,7 +26,7 @@ NO_SEAT = -1   # a role nobody holds (no winner yet, a self-draw's discarder, no
 
 def seats(name: str, players: int, dealer: int, winner: int = NO_SEAT, discarder: int = NO_SEAT,
           konger: int = NO_SEAT, feeder: int = NO_SEAT, out: Sequence[bool] | None = None) -> list[int]:
-    """The seats a payment's player set names. `out`, where winners leave the hand (血战), says who has left: then
+    """The seats a payment's player set names. `out`, where winners leave the hand and play goes on, says who has left: then
     `others` and `non_dealers` are the players still in (`players` is always every seat)."""
     if name == "players":
         return list(range(players))
