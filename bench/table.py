@@ -89,6 +89,8 @@ def _rows(r: dict[str, Any]) -> list[tuple[str, str, Callable[[dict[str, Any]], 
             return "not measured"
         return f"{near['speedup_vs_is_agari']:.1f}x{_mark(near.get('pass'))}"
 
+    side_measured = any((v.get("agents_side_by_side") or {}).get("available") for v in r["variants"].values())
+
     def side(key: str) -> Callable[[dict[str, Any]], str]:
         def cell(v: dict[str, Any]) -> str:
             s = v.get("agents_side_by_side") or {}
@@ -119,16 +121,13 @@ def _rows(r: dict[str, Any]) -> list[tuple[str, str, Callable[[dict[str, Any]], 
         ("hands/s, four built-in random agents", _target("simulate_random"), sim("random")),
         ("hands/s, four built-in greedy agents", _target("simulate_greedy"), sim("greedy")),
         ("hands/s, four Python agents through the step API", _target("simulate_python"), sim("python")),
+        *([("built-in random agents against riichienv's kyoku/s, timed in turn", _target("builtin_vs_riichienv"),
+            side("vs_riichienv")),
+           ("built-in random agents against four Python agents, timed in turn", _target("builtin_vs_python"),
+            side("vs_python"))] if side_measured else []),   # (where riichienv was installed)
         ("`import mjrules` + `load`, in a new process", _target("import_load"),
          lambda v: f"{v['import_load']['seconds']['median']:.3f} s{_mark(v['import_load']['pass'])}"),
     ]
-    if any((v.get("agents_side_by_side") or {}).get("available") for v in r["variants"].values()):
-        at = next(i for i, row in enumerate(rows) if row[0].startswith("hands/s, four Python agents")) + 1
-        rows[at:at] = [   # (measured where riichienv is installed)
-            ("built-in random agents against riichienv's kyoku/s, timed in turn", _target("builtin_vs_riichienv"),
-             side("vs_riichienv")),
-            ("built-in random agents against four Python agents, timed in turn", _target("builtin_vs_python"),
-             side("vs_python"))]
     return rows
 
 

@@ -1456,4 +1456,3 @@ def test_evaluate_runs_one_way():
     finally:
         e._kernel = spy.kernel
     assert r["payments"]["3"] < 0 and spy.asked == []
-    r["explain"]   # reading the lines is Python's, and may decode the signature (Kernel.parts): after the call

@@ -48,6 +48,7 @@ class Seat:
         s.counts = bytearray(self.counts)
         s.meld_counts = bytearray(self.meld_counts)
         s.kongs = [dict(k) for k in self.kongs]
+        s.melds = list(self.melds)
         for name in SEAT_SCALARS:
             setattr(s, name, getattr(self, name))
         for name in SEAT_LISTS:
@@ -58,8 +59,8 @@ class Seat:
 # A seat's fields, named once: Seat.copy and the saved game state (mjrules.game.serial) copy and write these.
 SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
                 "df_mask", "nc_mask", "nw_mask")
-SEAT_LISTS = ("melds", "flowers", "discards", "picks", "choices")   # lists of immutable items
-SEAT_FIELDS = ("counts", "meld_counts", "kongs") + SEAT_SCALARS + SEAT_LISTS
+SEAT_LISTS = ("flowers", "discards", "picks", "choices")   # lists of ints
+SEAT_FIELDS = ("counts", "meld_counts", "kongs", "melds") + SEAT_SCALARS + SEAT_LISTS
 
 
 _MELDS: dict = {}

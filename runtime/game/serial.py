@@ -62,7 +62,7 @@ def to_state(g: Any) -> dict[str, Any]:
                       for w in g.winners]
     out["seats"] = [{"counts": list(s.counts), "melds": [[m.kind, list(m.tiles), m.concealed] for m in s.melds],
                      "kongs": [dict(k) for k in s.kongs],
-                     **{name: list(getattr(s, name)) for name in SEAT_LISTS if name != "melds"},
+                     **{name: list(getattr(s, name)) for name in SEAT_LISTS},
                      **{name: getattr(s, name) for name in SEAT_SCALARS}} for s in g.seats]
     out["legal"] = [[p, list(a)] for p, a in g.legal.items()]
     out["answers"] = [[p, a] for p, a in g.answers.items()]
@@ -98,8 +98,7 @@ def from_state(engine: Any, data: dict[str, Any], game: Any) -> Any:
             for name in SEAT_SCALARS:
                 setattr(s, name, d[name])
             for name in SEAT_LISTS:
-                if name != "melds":
-                    setattr(s, name, list(d[name]))
+                setattr(s, name, list(d[name]))
             s.melds = [Meld(kind, tuple(tiles), bool(conc)) for kind, tiles, conc in d["melds"]]
             for m in s.melds:
                 for t in m.tiles:
