@@ -9,7 +9,7 @@ from .limits import MAX_ITEMS
 from .nodes import Clause
 from .reader import ANY_STAGE, PAY_BLOCK, PAY_SETS, SECTIONS, Reader
 
-SHAPES = ("standard", "pairs", "free")
+SHAPES = ("standard", "pairs", "free", "knitted")
 ROTATE_TARGETS = ("dealer", "next", "winner", "discarder")
 
 
@@ -21,9 +21,10 @@ def _head(self, c: Clause, usage: str) -> tuple[Reader, str, str]:
 
 
 def check_pattern(self, c: Clause) -> ir.Pattern:
-    r, name, label = _head(self, c, 'pattern NAME ["label"] shape standard|pairs|free [when ...]')
+    r, name, label = _head(self, c, 'pattern NAME ["label"] shape standard|pairs|free|knitted [when ...]')
     r.lit("shape")
-    shape = r.choice("a shape: standard (sets + a pair), pairs, or free (no structure)", SHAPES)
+    shape = r.choice("a shape: standard (sets + a pair), pairs, free (no structure), or knitted (a knitted "
+                     "straight, sets and a pair)", SHAPES)
     r.end()
     self.no_value(c)
     cond = self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE["pattern"])
@@ -53,6 +54,180 @@ def check_event(self, c: Clause) -> ir.Event:
         self.col.error("E034", f"event '{name}' needs 'when CONDITION'", c.span)
         return ir.Event(name, label, ir.Expr("const", (False,)), self.src(c))
     return ir.Event(name, label, self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE["event"]), self.src(c))
+
+
+COMBO_SUITS = ("same_suit", "different_suits")
+
+
+def check_fans(self, clauses: list[Clause], excl: list[Clause]) -> tuple[ir.Fan, ...]:
+    """The `fan` clauses, with the `excludes` clauses that name what each one implies (不计)."""
+    implied: dict[str, list[str]] = {}
+    for c in excl:
+        r = Reader(c, self.col, "excludes FAN : FAN...")
+        w = r.take(("name",), "the fan that implies the others")
+        r.end()
+        self.no_value(c)
+        if c.cond is not None:
+            self.col.error("E014", "'excludes' takes no condition: a fan that counts always implies the others",
+                           c.cond.span)
+        if w is not None and w.value not in self.names.fans:
+            self.col.error("E015", f"unknown fan '{w.text()}'", w.span,
+                           self.col.suggest(w.text(), self.names.fans) or one_of(self.names.fans))
+            continue
+        if not c.cells:
+            self.col.error("E013", "'excludes' expects ': FAN...', the fans not counted with it", c.key_span)
+            continue
+        for x in c.cells:
+            if x.kind != "name" or x.value not in self.names.fans:
+                self.col.error("E015", f"unknown fan '{x.text()}'", x.span,
+                               self.col.suggest(x.text(), self.names.fans) or one_of(self.names.fans))
+            elif w is not None and x.value == w.value:
+                self.col.error("E027", f"fan '{x.value}' excludes itself", x.span, "drop it from the list")
+            elif w is not None and x.value not in implied.setdefault(w.value, []):
+                implied[w.value].append(x.value)
+    out = []
+    for c in clauses:
+        usage = 'fan NAME ["label"] POINTS [bonus] [otherwise] [: COMBINATION] [= COUNT] [when ...]'
+        r, name, label = _head(self, c, usage)
+        w = r.take(("number",), "the fan's points, a number")
+        points = w.value if w is not None else 0
+        flags = r.flags(("bonus", "otherwise"))
+        r.end()
+        combo = _combo(self, c) if c.cells is not None else None
+        count = None
+        if c.value is not None:
+            if combo is not None or "otherwise" in flags:
+                self.col.error("E014", f"fan '{name}' is counted by its {'combination' if combo else 'otherwise'}: "
+                               "it takes no '= COUNT'", c.value.span)
+            else:
+                count, t = self.x._lower(c.value, B.HAND, STAGE_VALUE)
+                if t == "bool":
+                    count = ir.Expr("if", (count, ir.Expr("const", (1,)), ir.Expr("const", (0,))))
+                elif t not in ("num", "error"):
+                    self.col.error("E017", f"type error: a fan's count is a number or a condition", c.value.span)
+        cond = self.x.cond(c.cond, c.cond_kind, B.HAND, STAGE_VALUE)
+        if "otherwise" in flags and cond is not None:
+            self.col.error("E033", f"fan '{name}' says 'otherwise': it takes no condition", c.cond.span)
+            cond = None
+        if count is None and combo is None and "otherwise" not in flags:
+            if cond is None:
+                self.col.error("E034", f"fan '{name}' needs '= COUNT', 'when CONDITION', ': COMBINATION' or "
+                               "'otherwise'", c.span)
+            count = cond if cond is not None else ir.Expr("const", (0,))
+            count = ir.Expr("if", (count, ir.Expr("const", (1,)), ir.Expr("const", (0,))))
+        elif cond is not None and count is not None:
+            count = ir.Expr("if", (cond, count, ir.Expr("const", (0,))))
+        elif cond is not None:
+            self.col.error("E014", f"fan '{name}' is counted by its combination: it takes no condition",
+                           c.cond.span)
+        out.append(ir.Fan(name, label, points, count, combo, "otherwise" in flags, "bonus" in flags,
+                          tuple(implied.get(name, ())), self.src(c)))
+    _fan_cycles(self, out, clauses)
+    return tuple(out)
+
+
+def _combo(self, c: Clause) -> ir.Combo | None:
+    usage = "seq|pung N same_suit|different_suits step D... | ranks R..."
+    words = [w for w in c.cells if w.kind != "comma"]
+    i = 0
+
+    def bad(what: str, w=None) -> None:
+        at = w.span if w is not None else c.key_span
+        self.col.error("E013", f"a combination expects {what}" + (f", found '{w.text()}'" if w else ""), at,
+                       f"usage: fan NAME \"label\" POINTS : {usage}")
+
+    if len(words) < 4:
+        bad("a kind of set, a size, a suit relation and a rank relation")
+        return None
+    kind, size, suits, rel = words[0], words[1], words[2], words[3]
+    if kind.kind != "name" or kind.value not in ("seq", "pung"):
+        bad("seq or pung", kind)
+        return None
+    if size.kind != "number" or not isinstance(size.value, int) or not 2 <= size.value <= 4:
+        bad("a size from 2 to 4", size)
+        return None
+    if suits.kind != "name" or suits.value not in COMBO_SUITS:
+        bad("same_suit or different_suits", suits)
+        return None
+    if rel.kind != "name" or rel.value not in ("step", "ranks"):
+        bad("step D... or ranks R...", rel)
+        return None
+    nums = []
+    for w in words[4:]:
+        if w.kind != "number" or not isinstance(w.value, int) or not 0 <= w.value <= 9:
+            bad("whole numbers from 0 to 9", w)
+            return None
+        nums.append(w.value)
+    if not nums:
+        bad(f"at least one number after '{rel.value}'")
+        return None
+    if rel.value == "ranks" and (len(nums) != size.value or any(not 1 <= n <= 9 for n in nums)):
+        bad(f"{size.value} ranks from 1 to 9 after 'ranks'", words[4])
+        return None
+    if suits.value == "different_suits" and size.value > 3:
+        bad("at most 3 sets in different suits (there are three suits)", size)
+        return None
+    return ir.Combo(kind.value, size.value, suits.value, tuple(nums) if rel.value == "step" else (),
+                    tuple(sorted(nums)) if rel.value == "ranks" else ())
+
+
+def _fan_cycles(self, fans: list[ir.Fan], clauses: list[Clause]) -> None:
+    """E027 for fans that depend on themselves: through their counts (a fan's count may read other fans, and
+    defines) or through what excludes them (a fan counts only when no fan that excludes it holds)."""
+    deps: dict[str, set[str]] = {f.name: set() for f in fans}
+    for f in fans:
+        if f.count is not None:
+            refs = _fan_refs(self, f.count, set())
+            deps[f.name] |= (set(deps) if "*" in refs else refs) - {"*"}
+        for x in f.excludes:
+            if x in deps:
+                deps[x].add(f.name)
+        if f.otherwise:
+            deps[f.name] |= {g.name for g in fans if g is not f and not g.bonus}
+    state: dict[str, int] = {}
+    where = {f.name: c for f, c in zip(fans, clauses)}
+    for start in deps:
+        stack = [(start, iter(sorted(deps[start])))]
+        path = [start]
+        state[start] = state.get(start, 0) or 1
+        if state[start] == 2:
+            continue
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+                path.pop()
+                continue
+            st = state.get(nxt, 0)
+            if st == 1:
+                cyc = " -> ".join(path[path.index(nxt):] + [nxt])
+                self.col.error("E027", f"fan cycle: {cyc}", where[nxt].span,
+                               "a fan's count may not depend on itself, nor on a fan it excludes")
+                return
+            if st == 0:
+                state[nxt] = 1
+                stack.append((nxt, iter(sorted(deps.get(nxt, ())))))
+                path.append(nxt)
+
+
+def _fan_refs(self, e: ir.Expr, seen: set[str]) -> set[str]:
+    out: set[str] = set()
+    todo = [e]
+    while todo:
+        x = todo.pop()
+        if x.op == "ref" and x.args[0] == "fan":
+            out.add(x.args[1])
+        elif x.op == "ref" and x.args[0] == "define" and x.args[1] not in seen:
+            seen.add(x.args[1])
+            d = self.x.define_ir.get(x.args[1])
+            if d is not None:
+                todo.append(d)
+        elif x.op == "var" and x.args[0] in ("fan_points", "bonus_points"):
+            out.add("*")
+        todo += [a for a in x.args if isinstance(a, ir.Expr)]
+    return out
 
 
 def check_statuses(self, clauses: list[Clause]) -> tuple[ir.Status, ...]:
@@ -171,7 +346,17 @@ def check_score(self, sec) -> ir.Score:
             self.col.error("E034", "'forbid' needs 'when CONDITION'", fc.span)
             continue
         forbids.append(ir.Forbid(reason, self.x.cond(fc.cond, fc.cond_kind, B.HAND, STAGE_VALUE), self.src(fc)))
-    return ir.Score(value, vsrc, tuple(mins), tuple(forbids))
+    prefer: list[str] = []
+    for pc in sec.get("prefer", []):
+        r = Reader(pc, self.col, "prefer FAN...")
+        for w in r.rest():
+            if w.kind != "name" or w.value not in self.names.fans:
+                self.col.error("E015", f"unknown fan '{w.text()}'", w.span,
+                               self.col.suggest(w.text(), self.names.fans) or one_of(self.names.fans))
+            elif w.value not in prefer:
+                prefer.append(w.value)
+        self.no_value(pc)
+    return ir.Score(value, vsrc, tuple(mins), tuple(forbids), tuple(prefer))
 
 
 def check_define(self, c: Clause) -> None:

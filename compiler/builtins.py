@@ -19,6 +19,7 @@ _TABLE = (GAME, SETTLE)  # what the game knows of the table
 _HW = (HAND, WIN)
 _SITUATION = (HAND, WIN, CLAIM)
 
+SET_KINDS = ("seq", "pung", "kong", "pair", "concealed_pung", "concealed_kong", "exposed_kong")
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt", "none")
 
 # stage of a reference: what may refer to what (a clause at stage s refers only to stages < s)
@@ -69,6 +70,22 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("distinct", "bool", _HW, "no kind appears twice in the reading", True),
     Builtin("one_suit", "bool", _HW, "every tile is of one suit (wilds take the suit they stand for; no honours)", True),
     Builtin("waits_all", "bool", _HW, "the pre-draw hand would have won on every kind (宝调)"),
+    Builtin("wait_kinds", "num", _HW, "how many kinds would have completed the hand before its winning tile, "
+            "by its shape (a kind whose every copy is in sight still counts)"),
+    Builtin("seat_wind", "num", _SITUATION, "the winner's seat wind: 0 East (the dealer), 1 South, 2 West, 3 North"),
+    Builtin("prevalent_wind", "num", _SITUATION + (SETTLE,), "the round's wind: 0 East, 1 South, 2 West, 3 North"),
+    Builtin("last_of_kind", "bool", _SITUATION,
+            "the winning tile is the last of its kind: the other copies are in sight, discarded or in exposed melds (和绝张)"),
+    Builtin("win_at_seq_end", "bool", _HW,
+            "a concealed sequence of the reading has the winning tile's kind as its first or last tile", True),
+    Builtin("win_at_seq_middle", "bool", _HW,
+            "a concealed sequence of the reading has the winning tile's kind as its middle tile", True),
+    Builtin("win_at_pair", "bool", _HW, "the reading's pair is of the winning tile's kind", True),
+    Builtin("knitted", "bool", _HW,
+            "the suited tiles fit one knitted arrangement: in each suit every rank leaves the same remainder by 3, "
+            "and no two suits the same remainder (147m 258p 369s and the like)", True),
+    Builtin("fan_points", "num", _HW, "the points of every fan that counts, each times its count", True),
+    Builtin("bonus_points", "num", _HW, "the points of the bonus fans that count, each times its count", True),
     Builtin("value", "num", (WIN, SETTLE), "the hand value of the winner"),
     Builtin("someone_won", "bool", (WIN, ROTATION) + _TABLE, "the hand ended with a win (so far, in on_win)"),
     Builtin("winners", "num", (WIN, ROTATION) + _TABLE, "how many players won the hand (so far, in on_win)"),
@@ -124,6 +141,16 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("in_hand", ("num",), "bool", _TABLE, "the seat has not won: it is still in the hand"),
     Function("won", ("num",), "bool", _TABLE, "the seat has won"),
     Function("kong_money", ("num",), "num", _TABLE, "what the seat received for kongs so far in the hand"),
+    Function("sets", ("setkind", "group"), "num", _HW,
+             "the sets of the reading, melds included, of a kind (seq, pung: pungs and kongs, kong, pair, "
+             "concealed_pung: pungs and kongs never shown, concealed_kong, exposed_kong) whose lowest tile is in the "
+             "group; a pung completed by a claimed winning tile is shown, unless a concealed sequence of the reading "
+             "could hold that tile", True),
+    Function("wind_sets", ("setkind", "num"), "num", _HW,
+             "the sets of a kind (as in sets) of the n-th wind: 0 East, 1 South, 2 West, 3 North", True),
+    Function("waiting_hand", ("tiles",), "bool", _HW,
+             "before its winning tile the hand was these concealed tiles, or the same ranks in another suit, and "
+             "nothing else (no meld)"),
     Function("max", ("num*",), "num", ALL_CONTEXTS, "the largest argument"),
     Function("min", ("num*",), "num", ALL_CONTEXTS, "the smallest argument"),
 ]}

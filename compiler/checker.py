@@ -105,6 +105,7 @@ class Checker:
         tables = tuple(self.check_table(c) for c in top.get("table", []))
         score_sec = self.section(self.body_of(self.single(top, "score", "the variant")), SECTIONS["score"], "score")
         score = self.check_score(score_sec)
+        fans = self.check_fans(top.get("fan", []), top.get("excludes", []))
         for c in top.get("define", []) + score_sec.get("define", []):
             self.check_define(c)
         variant = ir.Variant(
@@ -129,7 +130,7 @@ class Checker:
             rob_wild=self.check_rob_wild(self.single(top, "rob_wild", "the variant"), wild),
             claims=self.check_claims(self.single(top, "claims", "the variant")),
             ready_declaration=self.check_ready(self.single(top, "ready_declaration", "the variant")),
-            patterns=patterns, modifiers=modifiers, events=events, statuses=statuses,
+            patterns=patterns, modifiers=modifiers, events=events, statuses=statuses, fans=fans,
             defines=tuple(ir.Define(n, self.x.define_ir[n], self.src(self.define_clause[n]))
                           for n in sorted(self.x.define_ir)),
             tables=tables, score=score,
@@ -229,7 +230,7 @@ class Checker:
         score = next((c for c in top.get("score", []) if c.body), None)
         defines = top.get("define", []) + [c for c in (score.body if score else []) if c.keyword == "define"]
         for kind, clauses in [(k, top.get(k, [])) for k in ("option", "pattern", "modifier", "event", "status",
-                                                             "table")] + [("define", defines)]:
+                                                             "table", "fan")] + [("define", defines)]:
             if len(clauses) > MAX_ITEMS:
                 self.col.error("E040", f"too many {_plural(kind)}: {len(clauses)}, the limit is {MAX_ITEMS}",
                                clauses[MAX_ITEMS].key_span, "no rule book needs this many; merge some of them")
@@ -279,7 +280,7 @@ class Checker:
                 t, default = "bool", False
             self.names.options[name] = t
             self.options.append(ir.Option(name, desc, default, t, self.src(c)))
-        for kind in ("pattern", "modifier", "event", "status", "table"):
+        for kind in ("pattern", "modifier", "event", "status", "table", "fan"):
             for c in top.get(kind, []):
                 name = declare(c, kind)
                 if name:
@@ -618,6 +619,7 @@ class Checker:
     from ._scoring import (
         check_define,
         check_event,
+        check_fans,
         check_modifier,
         check_pattern,
         check_rotation,

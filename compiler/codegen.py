@@ -753,6 +753,10 @@ def render(v: Variant, key: str = "") -> str:
     blocks: dict[str, Any] = {"patterns": [], "viable": [], "modifiers": [], "events": [], "statuses": [],
                               "defines": [], "forbids": [], "minimums": [], "wins": []}
     for i, p in enumerate(v.patterns):
+        if p.shape not in _SHAPES:   # a shape the kernel does not read (knitted): free, and every reading of it
+            blocks["patterns"].append({"i": i, "code": "(n_err(x) != 0.0)", "line": _line(p.src)})   # goes to
+            blocks["viable"].append({"i": i, "terms": ["-1"], "line": _line(p.src)})                 # the reference
+            continue
         blocks["patterns"].append({"i": i, "code": cx.cond(p.cond) if p.cond else "1", "line": _line(p.src)})
         if p.shape == "free":  # a conjunction is tested term by term, stopping at the first false one
             cx.pattern_var = str(i)

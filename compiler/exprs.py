@@ -35,6 +35,7 @@ class Names:
     statuses: set[str] = field(default_factory=set)
     tables: set[str] = field(default_factory=set)
     defines: dict[str, AstExpr] = field(default_factory=dict)
+    fans: set[str] = field(default_factory=set)
     groups: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     def kind_of(self, name: str) -> str | None:
@@ -43,13 +44,15 @@ class Names:
                 return kind
         if name in self.defines:
             return "define"
+        if name in self.fans:
+            return "fan"
         if name in self.options:
             return "option"
         return None
 
     def all(self) -> list[str]:
         return [*self.options, *self.patterns, *self.modifiers, *self.events, *self.statuses,
-                *self.tables, *self.defines]
+                *self.tables, *self.defines, *self.fans]
 
 
 def _plural(kind: str) -> str:
@@ -291,16 +294,23 @@ class ExprChecker:
             return Expr("const", (0,)), "error"
         if ctx == B.SETTLE and kind in ("pattern", "modifier", "event", "status"):
             return Expr("ref", (kind, name)), "bool"  # what the win's result names
+        if ctx == B.SETTLE and kind == "fan":
+            return Expr("ref", (kind, name)), "num"   # the win's result names its fans' counts
         if ctx not in (B.HAND, B.WIN) and kind != "define":
             self.col.error("E026", f"{kind} '{name}' is not available in {_CTX_NAMES[ctx]}", e.span,
                            "patterns, modifiers, events, statuses and tables exist only while scoring a hand")
             return Expr("ref", (kind, name)), "error"
-        if kind != "define" and STAGE[kind] >= stage:
+        if kind not in ("define", "fan") and STAGE[kind] >= stage:
             self.col.error("E026", f"{kind} '{name}' cannot be used here", e.span,
                            _stage_hint(stage))
             return Expr("ref", (kind, name)), "error"
         if kind == "define":
             return self._define_ref(e, ctx, stage)
+        if kind == "fan":
+            if stage < STAGE_VALUE:
+                self.col.error("E026", f"fan '{name}' cannot be used here", e.span, _stage_hint(stage))
+                return Expr("ref", (kind, name)), "error"
+            return Expr("ref", (kind, name)), "num"
         return Expr("ref", (kind, name)), "num" if kind == "table" else "bool"
 
     def _define_ref(self, e: AstExpr, ctx: str, stage: int) -> tuple[Expr, str]:
@@ -362,6 +372,23 @@ class ExprChecker:
         for a, p in zip(e.args, fn.params):
             if p == "group":
                 args.append(Expr("group", (_group_label(a), self.group(a))))
+            elif p == "setkind":
+                if a.op != "name" or a.value not in B.SET_KINDS:
+                    self.col.error("E017", f"'{fn.name}' expects a kind of set here", a.span,
+                                   "one of: " + ", ".join(B.SET_KINDS))
+                    return Expr("const", (0,)), "error"
+                args.append(Expr("const", (a.value,)))
+            elif p == "tiles":
+                if a.op != "tiles":
+                    self.col.error("E017", f"'{fn.name}' expects tiles here, such as 1112345678999m", a.span)
+                    return Expr("const", (0,)), "error"
+                from mjrules.model.tiles import TileError, parse_tiles
+                try:
+                    parse_tiles(a.value)
+                except TileError as err:
+                    self.col.error("E029", str(err), a.span)
+                    return Expr("const", (0,)), "error"
+                args.append(Expr("const", (a.value,)))   # the tiles as written (mjrules.model.tiles reads them)
             else:
                 args.append(self.check(a, ctx, stage, p))
         return Expr("call", (fn.name, *args)), fn.type

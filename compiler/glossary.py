@@ -46,10 +46,11 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                              "discard, and who wins a discard several claim")),
     (VARIANT, "ready_declaration"): ("ready_declaration { ... }", ("declaring ready before play (报听): who, what it "
                                                                    "requires, what it locks")),
-    (VARIANT, "pattern"): ('pattern NAME ["label"] shape standard|pairs|free [when CONDITION]',
+    (VARIANT, "pattern"): ('pattern NAME ["label"] shape standard|pairs|free|knitted [when CONDITION]',
                            ("a winning pattern. standard: sets (sequences, pungs, kongs; melds count) and a pair; "
-                            "pairs: all pairs (four alike are two); free: no structure. The condition filters "
-                            "readings")),
+                            "pairs: all pairs (four alike are two); free: no structure; knitted: a knitted straight "
+                            "(1-4-7, 2-5-8 and 3-6-9, each in its own suit) in place of three sets, then sets and a "
+                            "pair. The condition filters readings")),
     (VARIANT, "modifier"): ('modifier NAME ["label"] [for PATTERN...] when CONDITION',
                             "a flag of a reading (清一色), for the listed patterns or all"),
     (VARIANT, "event"): ('event NAME ["label"] when CONDITION',
@@ -60,6 +61,15 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     (VARIANT, "table"): ('table NAME ["label"] by pattern[, status] { columns ...; ROW : CELL... }',
                          ("a value table: a reading's cell is the largest of the rows for its pattern whose "
                           "modifiers all hold, in its status's column; expressions use the table by name")),
+    (VARIANT, "fan"): ('fan NAME ["label"] POINTS [bonus] [otherwise] [: COMBINATION] [= COUNT] [when CONDITION]',
+                       ("a counted scoring element worth POINTS each time it counts: `= COUNT` says how many times "
+                        "(a condition counts once), `when` alone counts it once when it holds, `otherwise` once "
+                        "when no other fan counts, `: seq|pung N same_suit|different_suits step D...|ranks R...` "
+                        "makes it a combination of N sets, counted by the account-once rule. `bonus`: not one of "
+                        "the hand's own fans (bonus_points). Expressions read a fan's count by its name, "
+                        "fan_points the sum of all; each fan that counts is a line of the explanation")),
+    (VARIANT, "excludes"): ("excludes FAN : FAN...", ("the fans the first one implies (不计): while it counts they do "
+                                                      "not")),
     (VARIANT, "score"): ("score { ... }", "the value of a reading, the minimums to declare, the forbidden wins"),
     (VARIANT, "settlement"): ("settlement { ... }", ("who pays whom: on a win, on a draw, at every hand's end, for "
                                                      "kongs; a cap on losses")),
@@ -163,6 +173,8 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("score", "minimum"): ("minimum N [when|unless CONDITION]", "a reading worth less cannot be declared"),
     ("score", "forbid"): ('forbid "REASON" when CONDITION', ("a reading for which the condition holds cannot be "
                                                              "declared, for this reason")),
+    ("score", "prefer"): ("prefer FAN...", ("between readings of equal value, one that counts one of these fans is "
+                                            "taken (before the pattern order)")),
     # ---- settlement ----
     ("settlement", "win"): ("win { pay ... }", "payments to each winner (the win context)"),
     ("settlement", "draw"): ("draw { pay ... }", "payments when nobody won (the game context)"),

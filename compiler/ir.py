@@ -30,7 +30,8 @@ class Expr:
     call (name, arg...)     a builtin function; group arguments are `group` nodes
     group (name, kinds)     a tile group: kinds is a tuple of tile kinds
     opt (name,)             an option's value
-    ref (kind, name)        kind is pattern | modifier | event | status (bools) or table | define
+    ref (kind, name)        kind is pattern | modifier | event | status (bools) or table | define | fan (numbers:
+                            a fan's count after exclusions)
     add sub mul div pow neg  arithmetic;  eq ne lt le gt ge  comparisons;  in (x, a, b, ...)
     and or not              boolean;  if (cond, then, else);  max min (a, b, ...)
     """
@@ -369,6 +370,38 @@ class Status:
 
 
 @dataclass(frozen=True)
+class Combo:
+    """A combination fan's shape: `size` sets of one kind (seq: sequences; pung: pungs and kongs) related by
+    suit (same: one suit; different: each in its own suit) and by rank: consecutive sets (their lowest ranks
+    sorted) step by one of `steps`, or their lowest ranks are exactly `ranks` (1-based)."""
+
+    kind: str
+    size: int
+    suits: str
+    steps: tuple[int, ...] = ()
+    ranks: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Fan:
+    """A counted scoring element: `points` each time it counts. `count` (a number; a condition counts 1) says how
+    many times, or `combo` makes it a combination fan, counted by the account-once rule (see mjrules.model.fans);
+    `otherwise`: it counts once when no other fan does (bonus fans aside); `bonus`: it is not part of the hand's
+    own fans (`bonus_points`) and never stops an `otherwise` fan. `excludes`: the fans it implies, not counted
+    with it (不计)."""
+
+    name: str
+    label: str
+    points: Any
+    count: Expr | None
+    combo: Combo | None
+    otherwise: bool
+    bonus: bool
+    excludes: tuple[str, ...]
+    src: Src
+
+
+@dataclass(frozen=True)
 class Define:
     name: str
     expr: Expr
@@ -415,6 +448,7 @@ class Score:
     value_src: Src
     minimum: tuple[Minimum, ...]
     forbids: tuple[Forbid, ...]
+    prefer: tuple[str, ...] = ()   # fans: among readings of equal value, one that counts one of these is taken
 
 
 @dataclass(frozen=True)
@@ -506,6 +540,7 @@ class Variant:
     maps: tuple[TileMap, ...] = ()
     horses: Horses | None = None
     match_hands: Expr | None = None  # config: hands in a match (mjrules.game.play_match)
+    fans: tuple[Fan, ...] = ()        # counted fans, in the spec's order (their explanation order)
 
     @property
     def win_size(self) -> int:

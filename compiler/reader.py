@@ -9,7 +9,7 @@ ANY_STAGE = 99
 TOP = ("source", "rules", "no_effect", "option", "tiles", "players", "seating", "hand", "deal", "wall_break",
        "wall", "flowers", "wild", "rob_wild", "claims", "ready_declaration", "pattern", "modifier", "event",
        "status", "define", "table", "score", "settlement", "rotation", "play", "declare", "exchange", "map", "horses",
-       "match")
+       "match", "fan", "excludes")
 SECTIONS: dict[str, tuple[str, ...]] = {
     "tiles": ("use", "copies", "scored_flowers", "group"),
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
@@ -20,7 +20,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "rob_wild": ("after", "order", "requires"),
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits"),
-    "score": ("define", "value", "minimum", "forbid"),
+    "score": ("define", "value", "minimum", "forbid", "prefer"),
     "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "kong", "cap"),
     "play": ("after_win", "ends"),
     "declare": ("choose", "discard_first", "no_claim", "no_win_holding"),
@@ -35,7 +35,7 @@ PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "kong")  # blocks of payments
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
-               "status", "declare", "exchange", "ends", "refund", "transfer", "none", "fixed", "kinds"}
+               "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds"}
 
 
 class Reader:

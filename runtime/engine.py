@@ -45,7 +45,7 @@ class Engine(Protocol):
         """The shape distance of hands (mjrules.model.distance.Estimator's interface), for agents."""
 
     def new_game(self, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
-                 options: dict[str, Any] | None = None) -> Any:
+                 options: dict[str, Any] | None = None, prevalent_wind: int = 0) -> Any:
         """A new hand of this variant (mjrules.game.Game)."""
 
     # ---- the bare win check on kind counts (mjrules.model.check) ------------------------------------------------

@@ -1,8 +1,10 @@
 """Every rule of a variant's rules file is implemented somewhere in its spec, or declared to have no effect.
 
-The rules files live in the workspace's shared/rules/ folder, beside the repository (not inside it):
-<workspace>/shared/rules/<file>.md, with rules written as `**SR-01 Title.** ...`. Without that folder the
-tests skip, saying so. An overlay (a shipped spec that `extends` another) answers to its base's rules file.
+The rules files of the first five variants live in the workspace's shared/rules/ folder, beside the repository
+(not inside it): <workspace>/shared/rules/<file>.md, with rules written as `**SR-01 Title.** ...`. Without that
+folder their tests skip, saying so. The rule books written for mjrules itself ship in the package
+(mjrules.rules, docs/rules/ in the repository) and are read from the installed package. An overlay (a shipped
+spec that `extends` another) answers to its base's rules file.
 """
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import re
 from pathlib import Path
 
 import pytest
+from importlib import resources
+
 from mjrules.compiler import compile_variant as _compile_variant
 from mjrules.compiler import shipped_names
 
@@ -24,7 +28,9 @@ VARIANT_RULES = [
     ("fuzhou_fujian", "fuzhou-fujian.md"),
     ("sichuan_xuezhan", "sichuan-xuezhan.md"),
     ("guangdong_tuidaohu", "guangdong-tuidaohu.md"),
+    ("guobiao", "guobiao.md"),
 ]
+PACKAGED = {"guobiao.md"}   # rule books shipped in mjrules.rules
 RULES_OF = dict(VARIANT_RULES)
 ALL = shipped_names()
 # compiled once per session: these tests read the IR, they do not test the compiler's determinism
@@ -47,9 +53,13 @@ def rules_file_of(variant: str) -> str:
 
 
 def rule_ids(rules_file: str) -> list[str]:
-    path = RULES_DIR / rules_file
-    if not path.is_file():
-        pytest.skip(f"rules file {path} not found (shared/rules/ is expected beside the repository)")
+    if rules_file in PACKAGED:
+        path = resources.files("mjrules.rules").joinpath(rules_file)
+        assert path.is_file(), f"the rule book {rules_file} is not in the installed package mjrules.rules"
+    else:
+        path = RULES_DIR / rules_file
+        if not path.is_file():
+            pytest.skip(f"rules file {path} not found (shared/rules/ is expected beside the repository)")
     ids = RULE_RE.findall(path.read_text(encoding="utf-8"))
     assert ids, f"no rule ids like **XX-01 ...** in {path}"
     return ids

@@ -25,7 +25,7 @@ from mjrules.compiler import builtins as B
 GOLDEN_DIR = Path(__file__).parent / "golden" / "ir"
 UPDATE = os.environ.get("MJRULES_UPDATE_GOLDENS") == "1"
 # The golden IR covers the three base variants; the other checks run on every shipped spec, overlays too.
-VARIANTS = ["fuzhou_fujian", "fuzhou_jiangxi", "guangdong_tuidaohu", "shangrao", "sichuan_xuezhan"]
+VARIANTS = ["fuzhou_fujian", "fuzhou_jiangxi", "guangdong_tuidaohu", "guobiao", "shangrao", "sichuan_xuezhan"]
 ALL = shipped_names()
 
 # The ops listed in the docstring of mjrules.compiler.ir.Expr (checked against it below).
@@ -35,7 +35,7 @@ DOCUMENTED_OPS = frozenset({
     "eq", "ne", "lt", "le", "gt", "ge", "in",
     "and", "or", "not", "if", "max", "min",
 })
-REF_KINDS = ("pattern", "modifier", "event", "status", "table", "define")
+REF_KINDS = ("pattern", "modifier", "event", "status", "table", "define", "fan")
 
 
 def spec_path(name: str) -> Path:
@@ -192,6 +192,7 @@ def test_expr_leaves_name_known_things(name: str) -> None:
         "pattern": {p.name for p in v.patterns}, "modifier": {m.name for m in v.modifiers},
         "event": {e.name for e in v.events}, "status": {s.name for s in v.statuses},
         "table": {t.name for t in v.tables}, "define": {d.name for d in v.defines},
+        "fan": {f.name for f in v.fans},
     }
     options = {o.name for o in v.options}
     for e in _walk(v, ir.Expr):

@@ -95,9 +95,9 @@ class Encoding:
         take("claim_tile", 0, kinds, lambda k: 1, "claim_tile")
         f = base["facts"]
         facts = [("dealer", 1, 0, n - 1), ("to_act", 2, -1, n - 1), ("phase", 3, 0, len(PHASES) - 1),
-                 ("drawable", 4, 0, len(r.tiles)), ("dealer_streak", 5, 0, STREAK_CAP)]
-        facts += [(f"declared_ready[{i}]", 6 + i, 0, 1) for i in range(n)]
-        facts += [(f"concealed[{i}]", 6 + n + i, 0, max(r.win_size, r.dealer_hand)) for i in range(n)]
+                 ("drawable", 4, 0, len(r.tiles)), ("dealer_streak", 5, 0, STREAK_CAP), ("prevalent_wind", 6, 0, 3)]
+        facts += [(f"declared_ready[{i}]", 7 + i, 0, 1) for i in range(n)]
+        facts += [(f"concealed[{i}]", 7 + n + i, 0, max(r.win_size, r.dealer_hand)) for i in range(n)]
         for label, at, lo, hi in facts:
             idx.append(f + at)
             low.append(lo)

@@ -9,6 +9,7 @@
     indicator   int8[42]        1 at the flipped indicator's kind, if any
     claim_tile  int8[42]        1 at the tile on offer (a discard to claim, a kong to rob), if any
     facts       int32[F]        seat, dealer (relative), to_act (relative, -1), phase, drawable, dealer_streak,
+                                prevalent_wind (0 East .. 3 North),
                                 declared_ready of each seat (P), concealed count of each seat (P)
     legal       bool[N_ACTIONS] the seat's legal actions now (all False when it is not to decide)
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from .actions import N_ACTIONS, N_KINDS
 
-FACT_NAMES = ("seat", "dealer", "to_act", "phase", "drawable", "dealer_streak")
+FACT_NAMES = ("seat", "dealer", "to_act", "phase", "drawable", "dealer_streak", "prevalent_wind")
 
 
 def planes(g: Any, seat: int) -> tuple[bytearray, list[int]]:
@@ -59,7 +60,7 @@ def planes(g: Any, seat: int) -> tuple[bytearray, list[int]]:
         out[at + 2 * N_KINDS + k] = 1
     to_act = g.to_act
     facts = [0, (g.dealer - seat) % n, (to_act - seat) % n if to_act >= 0 else -1, g.phase, g.drawable,
-             g.dealer_streak]
+             g.dealer_streak, g.prevalent_wind]
     facts += [int(g.seats[p].declared_ready) for p in order]
     facts += [g.seats[p].size for p in order]
     return out, facts

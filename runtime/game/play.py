@@ -23,14 +23,16 @@ def agent_seed(seed: int, seat: int) -> int:
 
 
 def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, dealer: int = 0,
-              dealer_streak: int = 0, options: dict[str, Any] | None = None) -> Game:
-    """Deal and play one hand; agents are names ('random', 'greedy', 'seeker') or agent objects."""
+              dealer_streak: int = 0, options: dict[str, Any] | None = None, prevalent_wind: int = 0) -> Game:
+    """Deal and play one hand; agents are names ('random', 'greedy', 'seeker') or agent objects. prevalent_wind:
+    the round's wind, 0 East .. 3 North (a match's play_match advances it)."""
     n = engine.variant.players
     names = agents or ["random"] * n
     if len(names) != n:
         raise ValueError(f"give {n} agents, one per seat (got {len(names)})")
     ag = [make_agent(a, engine.variant, agent_seed(seed, i)) if isinstance(a, str) else a for i, a in enumerate(names)]
-    g = Game(engine, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options)
+    g = Game(engine, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options,
+             prevalent_wind=prevalent_wind)
     g.agent_names = [a if isinstance(a, str) else type(a).__name__ for a in names]
     return run(g, ag)
 
@@ -38,19 +40,25 @@ def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, de
 def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None = None, *, seed: int = 0,
                options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A match: `hands` hands (default: the spec's `match hands`, else 1) with rotation and streaks; running
-    totals per seat."""
+    totals per seat. The prevalent wind starts East and moves on (South, West, North, then East again) each time
+    the deal comes back to the match's first dealer."""
     n = engine.variant.players
     if hands is None:
         hands = match_length(engine, options)
     totals = [0] * n
     dealer, streak = first_dealer(engine.variant, seed), 0
+    first, wind = dealer, 0
     games = []
     for i in range(hands):
-        g = play_hand(engine, agents, seed=seed * 100_003 + i, dealer=dealer, dealer_streak=streak, options=options)
+        g = play_hand(engine, agents, seed=seed * 100_003 + i, dealer=dealer, dealer_streak=streak, options=options,
+                      prevalent_wind=wind)
         for p, v in g.outcome["payments"].items():
             totals[int(p)] += v
         games.append(g)
-        dealer, streak = g.outcome["next_dealer"], g.outcome["next_streak"]
+        nxt, streak = g.outcome["next_dealer"], g.outcome["next_streak"]
+        if nxt == first and dealer != first:   # the deal went round the table
+            wind = (wind + 1) % 4
+        dealer = nxt
     return {"hands": games, "totals": totals}
 
 
@@ -93,7 +101,7 @@ def log_header(g: Game) -> dict[str, Any]:
     v = g.v
     return {"log": "mjrules-hand", "version": 1, "variant": v.name, "spec": getattr(g.engine, "spec", v.name),
             "spec_sha256": v.spec_sha256, "seed": g.seed, "dealer": g.dealer, "dealer_streak": g.dealer_streak,
-            "options": dict(g.r.overrides), "agents": g.agent_names}
+            "prevalent_wind": g.prevalent_wind, "options": dict(g.r.overrides), "agents": g.agent_names}
 
 
 def log_spec(header: dict[str, Any]) -> str:
@@ -132,7 +140,7 @@ def replay_lines(engine: Any, lines: list[str]) -> dict[str, Any]:
                 scripts[e["seat"]].append(e.get("action"))
         players = [ScriptedAgent(s) for s in scripts]
     g = Game(engine, seed=header["seed"], dealer=header["dealer"], dealer_streak=header["dealer_streak"],
-             options=header.get("options") or None)
+             options=header.get("options") or None, prevalent_wind=header.get("prevalent_wind", 0))
     g.agent_names = agents
     try:
         run(g, players)

@@ -18,7 +18,7 @@ from ..model.tiles import TileError, parse_tile, parse_tiles, tile_name
 from .agents import PassAgent, decide, make_agent
 from .state import Game, IllegalAction
 
-KEYS = {"variant", "dealer", "dealer_streak", "options", "hands", "wall", "indicator", "actions", "then", "seed",
+KEYS = {"variant", "dealer", "dealer_streak", "prevalent_wind", "options", "hands", "wall", "indicator", "actions", "then", "seed",
         "expect", "description"}
 
 
@@ -81,8 +81,11 @@ def play_scenario(engine: Any, sc: dict[str, Any]) -> Game:
     for k in opts:
         if k not in names:
             raise ScenarioError(f"unknown option '{k}'")
+    wind = sc.get("prevalent_wind", 0)
+    if type(wind) is not int or not 0 <= wind <= 3:
+        raise ScenarioError(f"'prevalent_wind' is 0..3 (East, South, West, North), not {wind!r}")
     g = Game(engine, seed=sc.get("seed", 0), dealer=dealer, dealer_streak=sc.get("dealer_streak", 0),
-             options=opts, wall=wall, hands=hs, indicator=indicator)
+             options=opts, wall=wall, hands=hs, indicator=indicator, prevalent_wind=wind)
     then = sc.get("then", "pass")
     fill = PassAgent() if then == "pass" else None if then == "none" else make_agent(then, v, sc.get("seed", 0))
     actions = sc.get("actions") or []

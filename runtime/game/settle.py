@@ -115,6 +115,8 @@ class GameEnv(Env):
         if self.win is not None and kind in ("pattern", "modifier", "event", "status"):
             r = self.win.result
             return name in r["patterns"] or r.get("status") == name
+        if self.win is not None and kind == "fan":
+            return dict(self.win.result.fans).get(name, 0)
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
 
 
@@ -435,11 +437,20 @@ def settle(g: Any) -> dict[str, Any]:
         nxt, streak = rotation(g)
     else:
         net, ledger, nxt, streak = g.r.draws.settle(g)
-    return {"winners": [{"seat": w.seat, "win_by": w.win_by, "discarder": w.discarder,
-                         "pattern": w.result["pattern"], "patterns": list(w.result["patterns"]),
-                         "value": w.result["value"]} for w in g.winners],
+    return {"winners": [_winner(w) for w in g.winners],
             "payments": {str(p): v for p, v in sorted(net.items())}, "ledger": ledger,
             "next_dealer": nxt, "next_streak": streak}
+
+
+def _winner(w: Any) -> dict[str, Any]:
+    """A winner in the outcome: seat, how, from whom, the pattern (and what follows it), the value; and the fans
+    that counted, in a variant with fans."""
+    r = w.result
+    out = {"seat": w.seat, "win_by": w.win_by, "discarder": w.discarder, "pattern": r["pattern"],
+           "patterns": list(r["patterns"]), "value": r["value"]}
+    if "fans" in r:
+        out["fans"] = [list(x) for x in r.fans]
+    return out
 
 
 def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:

@@ -87,14 +87,16 @@ class Game:
 
     def __init__(self, engine: Any, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
                  options: dict[str, Any] | None = None, wall: list[int] | None = None,
-                 hands: list[list[int]] | None = None, indicator: int | None = None):
+                 hands: list[list[int]] | None = None, indicator: int | None = None, prevalent_wind: int = 0):
         r = rules_for(engine, options)
         if not 0 <= dealer < r.n:
             raise ValueError(f"dealer must be a seat 0..{r.n - 1}")
-        self.deal_hand(r, seed, dealer, dealer_streak)
+        if not 0 <= prevalent_wind <= 3:
+            raise ValueError("prevalent_wind must be 0..3 (East, South, West, North)")
+        self.deal_hand(r, seed, dealer, dealer_streak, prevalent_wind)
         self._setup(wall, hands, -1 if indicator is None else indicator)
 
-    def deal_hand(self, r: Rules, seed: int, dealer: int, dealer_streak: int) -> None:
+    def deal_hand(self, r: Rules, seed: int, dealer: int, dealer_streak: int, prevalent_wind: int = 0) -> None:
         self.r = r
         self.engine = r.engine
         self.v = r.v
@@ -102,6 +104,7 @@ class Game:
         self.seed = seed
         self.dealer = dealer
         self.dealer_streak = dealer_streak
+        self.prevalent_wind = prevalent_wind   # the round's wind (0 East): where a match is in its rounds
         self.seats = [Seat() for _ in range(r.n)]
         self.wall = []
         self.head = 0
@@ -1011,8 +1014,9 @@ class Game:
         tile, a discard right after its discarder's kong, the first draw)."""
         s = self.seats[seat]
         r = self.r
-        last_tile = after_kong = first_draw = False
+        last_tile = after_kong = first_draw = last_of_kind = False
         if history:
+            last_of_kind = win_tile >= 0 and self._in_sight(win_tile, win_by) >= self.r.copies[win_tile] - 1
             if win_by == "self_draw" or win_by == "kong_replacement" or win_by == "discard":
                 last_tile = self._drawable() <= 0
             after_kong = win_by == "discard" and self.ld_after_kong
@@ -1023,7 +1027,25 @@ class Game:
             None if self.indicator < 0 or r.wild_mode == "fixed" else self.indicator,
             tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready,
             r.overrides, winners, dealer_won, None if self.wild2 < 0 else self.wild2, last_tile, after_kong,
-            first_draw)
+            first_draw, self.prevalent_wind, last_of_kind)
+
+    def _in_sight(self, k: int, win_by: str) -> int:
+        """The tiles of kind k every player can see: in the discard piles (the discard won on aside) and in the
+        melds shown (a concealed kong is face down)."""
+        n = 0
+        for s in self.seats:
+            for d in s.discards:
+                if d == k:
+                    n += 1
+            for m in s.melds:
+                if not m.concealed:
+                    for t in m.tiles:
+                        if t == k:
+                            n += 1
+        if win_by == "discard" and self.ld_tile == k and 0 <= self.ld_seat and self.seats[self.ld_seat].discards \
+                and self.seats[self.ld_seat].discards[-1] == k:
+            n -= 1
+        return n
 
     def _claim_situation(self, c: tuple, winners: int = 1, dealer_won: Any = None) -> Any:
         """The situation of a win (seat, win_by, discarder) as it is taken."""
@@ -1233,7 +1255,7 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (for search): the same state, the same future for the same actions."""
         g = Game.__new__(Game)
-        g.deal_hand(self.r, self.seed, self.dealer, self.dealer_streak)
+        g.deal_hand(self.r, self.seed, self.dealer, self.dealer_streak, self.prevalent_wind)
         g._copy_from(self)
         return g
 

@@ -26,7 +26,7 @@ CONDITION_WORDS = {"when": "the clause applies where the condition holds",
 # The context a clause's expression is checked in (compiler/builtins.py), by section and keyword: which builtins
 # completion offers there. tests/test_lsp.py holds it to the checker over the shipped specs.
 _CONTEXT: dict[str, Any] = {
-    VARIANT: {"pattern": B.HAND, "modifier": B.HAND, "event": B.HAND, "status": B.HAND, "define": B.HAND,
+    VARIANT: {"pattern": B.HAND, "modifier": B.HAND, "event": B.HAND, "status": B.HAND, "define": B.HAND, "fan": B.HAND,
               "table": B.HAND, "seating": B.CONFIG, "wall_break": B.CONFIG, "declare": B.CONFIG,
               "exchange": B.CONFIG, "horses": B.CONFIG, "match": B.CONFIG},
     "score": B.HAND, "table": B.HAND, "rotation": B.ROTATION, "wall": B.WALL, "play": B.GAME, "settlement": B.GAME,

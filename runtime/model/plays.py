@@ -13,8 +13,10 @@ class Plays:
     spec: str = ""
 
     def new_game(self, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
-                 options: dict[str, Any] | None = None) -> Any:
-        """A new hand of this variant, dealt from `seed`: a mjrules.game.Game to drive through its step API."""
+                 options: dict[str, Any] | None = None, prevalent_wind: int = 0) -> Any:
+        """A new hand of this variant, dealt from `seed`: a mjrules.game.Game to drive through its step API.
+        prevalent_wind: the round's wind, 0 East .. 3 North."""
         from ..game import Game
 
-        return Game(self, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options)
+        return Game(self, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options,
+                    prevalent_wind=prevalent_wind)

@@ -20,6 +20,7 @@ cdef class Result:
     cdef object _lines                # the explanation lines after the pattern's (a tuple or a LazyLines), then
                                       # the settlement's
     cdef tuple _pay_lines
+    cdef object _fans                 # the fans that count, as (name, count) pairs; None: a variant without fans
 
 
 cdef class LazyLines:
@@ -29,6 +30,6 @@ cdef class LazyLines:
 
 
 cpdef Result new_result(bint win, reason, pattern, tuple patterns, status, value, dict payments, bint explained,
-                        int pattern_index, teller, facts, lines, tuple pay_lines)
+                        int pattern_index, teller, facts, lines, tuple pay_lines, fans=*)
 cdef _fill(Result r, bint win, reason, pattern, tuple patterns, status, value, dict payments, bint explained,
-           int pattern_index, teller, facts, lines, tuple pay_lines)
+           int pattern_index, teller, facts, lines, tuple pay_lines, fans)

@@ -34,9 +34,11 @@ class Result:
 
     def __init__(self, win: bool, reason: str, pattern: str | None, patterns: Any, status: str | None,
                  value: Any, payments: dict[str, Any], reading: Any = None, explain: Any = None,
-                 explained: bool = True) -> None:
+                 explained: bool = True, fans: Any = None) -> None:
         _fill(self, win, reason, pattern, tuple(patterns), status, value, dict(payments), explained, -1, None,
-              None, (), ())
+              None, (), (), None)
+        if fans is not None:
+            self._fans = tuple([(str(n), c) for n, c in fans])
         if explained:
             self._reading = freeze(reading)
             self._explain = freeze(list(explain or ()))
@@ -55,6 +57,12 @@ class Result:
         if self._own_payments is None:
             self._own_payments = dict(self._payments)
         return self._own_payments
+
+    @property
+    def fans(self) -> tuple:
+        """The fans that count, in the spec's order, as (name, count) pairs: () for a losing hand, and for a
+        variant without fans (whose results have no "fans" key)."""
+        return self._fans if self._fans is not None else ()
 
     @property
     def reading(self) -> Any:
@@ -103,6 +111,8 @@ class Result:
             return self.value
         if key == "payments":
             return self.payments
+        if key == "fans" and self._fans is not None:
+            return [list(x) for x in self._fans]
         if self.explained:
             if key == "reading":
                 return self.reading
@@ -116,14 +126,18 @@ class Result:
         except KeyError:
             return default
 
+    def _keys(self) -> tuple:
+        keys = KEYS if self.explained else DECIDED
+        return keys if self._fans is None else keys[:7] + ("fans",) + keys[7:]
+
     def __contains__(self, key: Any) -> bool:
-        return key in (KEYS if self.explained else DECIDED)
+        return key in self._keys()
 
     def __iter__(self) -> Any:
-        return iter(KEYS if self.explained else DECIDED)
+        return iter(self._keys())
 
     def __len__(self) -> int:
-        return 9 if self.explained else 7
+        return len(self._keys())
 
     def keys(self) -> KeysView:
         return KeysView(self)
@@ -137,7 +151,7 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         """A plain dict of the items (its patterns and payments are copies; the reading and explanation are the
         read-only ones): what json.dumps takes."""
-        d = {k: self[k] for k in (KEYS if self.explained else DECIDED)}
+        d = {k: self[k] for k in self._keys()}
         d["patterns"] = list(d["patterns"])
         d["payments"] = dict(d["payments"])
         return d
@@ -169,7 +183,7 @@ Mapping.register(Result)
 def _restore(d: dict[str, Any], explained: bool) -> Result:
     """A Result of a dict of its items (pickling, copying)."""
     return Result(d["win"], d["reason"], d["pattern"], d["patterns"], d["status"], d["value"], d["payments"],
-                  d.get("reading"), d.get("explain"), explained)
+                  d.get("reading"), d.get("explain"), explained, d.get("fans"))
 
 
 class LazyLines:
@@ -188,26 +202,27 @@ class LazyLines:
 
 def new_result(win: bool, reason: Any, pattern: Any, patterns: tuple, status: Any, value: Any, payments: dict,
                explained: bool, pattern_index: int, teller: Any, facts: Any, lines: Any,
-               pay_lines: tuple) -> Result:
+               pay_lines: tuple, fans: Any = None) -> Result:
     """A Result whose reading and explanation teller.tell(pattern_index, facts) makes when first read, with
     `lines` (a tuple, or a LazyLines) and then `pay_lines` after the pattern's (teller None: no reading, and the
     lines alone). patterns
     and payments are shared: the result hands out copies of its own."""
     r = Result.__new__(Result)
     _fill(r, win, reason, pattern, patterns, status, value, payments, explained, pattern_index, teller, facts,
-          lines, pay_lines)
+          lines, pay_lines, fans)
     return r
 
 
 def _fill(r: Result, win: bool, reason: Any, pattern: Any, patterns: tuple, status: Any, value: Any,
           payments: dict, explained: bool, pattern_index: int, teller: Any, facts: Any, lines: Any,
-          pay_lines: tuple) -> None:
+          pay_lines: tuple, fans: Any) -> None:
     r.win, r.reason, r.pattern, r.status, r.value = win, reason, pattern, status, value
     r._patterns, r._payments, r._own_patterns, r._own_payments = patterns, payments, None, None
     r.explained = explained
     r._reading = r._explain = None
     r._pattern_index, r._teller, r._facts = pattern_index, teller, facts
     r._lines, r._pay_lines = lines, pay_lines
+    r._fans = fans
 
 
 # ---- the explanation -------------------------------------------------------------------------------------
@@ -237,6 +252,8 @@ class Explainer:
         self._mod = [freeze(explain_line(m.src, f"modifier {m.name} ({m.label})")) for m in v.modifiers]
         self._ev = [freeze(explain_line(e.src, f"event {e.name} ({e.label})")) for e in v.events]
         self._st = [freeze(explain_line(x.src, f"status {x.name} ({x.label})")) for x in v.statuses]
+        self.has_fans = bool(v.fans)
+        self._fan_lines: dict[tuple[int, Any], Any] = {}
         self._tables: dict[tuple[int, int, int], Any] = {}
         self._groups: dict[tuple, Any] = {}
 
@@ -277,19 +294,44 @@ class Explainer:
                 row.src if row.src.rules else t.src, f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"))
         return line
 
+    def fan_line(self, i: int, count: Any) -> Any:
+        """The explanation line of fan i counted `count` times: its name, label, count and points."""
+        key = (i, count)
+        line = self._fan_lines.get(key)
+        if line is None:
+            f = self.variant.fans[i]
+            times = f" x{_fmt(count)}" if count != 1 else ""
+            total = f.points * count
+            line = self._fan_lines[key] = freeze(explain_line(
+                f.src, f"fan {f.name}{times} ({f.label}) = {_fmt(total)}"))
+        return line
+
+    def fans(self, counted: Any) -> tuple[tuple, tuple]:
+        """(the lines, the (name, count) pairs) of the fans that count: (index, count) pairs in the spec's order."""
+        fans = self.variant.fans
+        return (tuple([self.fan_line(i, c) for i, c in counted]),
+                tuple([(fans[i].name, int(c) if isinstance(c, float) and c.is_integer() else c) for i, c in counted]))
+
     def win(self, pattern: int, facts: Any, mods: Any, events: Any, status: int, rows: Any, defines: Any,
-            value: Any, payments: dict[str, Any], pay_lines: Any, explained: bool = True) -> Result:
-        """The Result of a winning reading (the reference back end's way: every piece decided here)."""
+            value: Any, payments: dict[str, Any], pay_lines: Any, explained: bool = True,
+            counted: Any = ()) -> Result:
+        """The Result of a winning reading (the reference back end's way: every piece decided here); counted:
+        the (index, count) pairs of the fans that count."""
         lines, tail, status_name = self.middle(mods, events, status, rows, defines, value)
         reason, name = self.reasons[pattern]
+        fans = None
+        if self.has_fans:
+            fan_lines, fans = self.fans(counted)
+            lines = lines[:-1] + fan_lines + lines[-1:]
         return new_result(True, reason, name, (name,) + tail, status_name, value, payments, explained, pattern,
-                          self, facts, lines, frozen_lines(pay_lines))
+                          self, facts, lines, frozen_lines(pay_lines), fans)
 
     def losing(self, reason: str, src: Any, explained: bool = True, text: str | None = None) -> Result:
         """The Result of a hand that does not win: its reason, and the one line saying so (text, else the
         reason), naming the rule of src."""
         return new_result(False, reason, None, (), None, 0, _NO_PAYMENTS, explained, -1, None, None,
-                          (freeze(explain_line(src, reason if text is None else text)),), ())
+                          (freeze(explain_line(src, reason if text is None else text)),), (),
+                          () if self.has_fans else None)
 
     # ---- the reading and its line, when first read ------------------------------------------------------------
     def tell(self, pattern: int, reading: Any) -> tuple[Any, Any]:

@@ -18,11 +18,11 @@ cdef bytearray _NO_KINDS
 cdef tuple _KEY_NAMES
 
 cdef class Fields:
-    cdef public long seat, dealer, discarder, wild_discards, dealer_streak, winners
+    cdef public long seat, dealer, discarder, wild_discards, dealer_streak, winners, prevalent_wind
     cdef public int win_tile, wild, wild2, indicator    # -1: none (wild2: a second wild kind)
     cdef public int by                          # BY_*
     cdef public int dealer_won                  # -1: None (the winner's own), else 0 or 1
-    cdef public bint first_turn, first_discard, declared_ready, last_tile, after_kong, first_draw
+    cdef public bint first_turn, first_discard, declared_ready, last_tile, after_kong, first_draw, last_of_kind
     cdef public bytearray kinds                 # the concealed tiles' kinds: kinds[:nkinds]
     cdef public Py_ssize_t nkinds
     cdef public tuple flowers, melds

@@ -23,8 +23,8 @@ from .wildmode import hand_wild
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
         "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
-        "dealer_won", "last_tile", "after_kong", "first_draw")
-FIELDS = KEYS + ("wild2",)   # Situation's fields: the dict's "wild" (one tile or a list) fills wild and wild2
+        "dealer_won", "last_tile", "after_kong", "first_draw", "prevalent_wind", "last_of_kind")
+FIELDS = KEYS[:21] + ("wild2",) + KEYS[21:]   # Situation's fields: the dict's "wild" (one tile or a list) fills wild and wild2
 if not cython.compiled:   # (compiled, they are the C constants situation.pxd declares)
     # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
     BY_OTHER, BY_DISCARD, BY_ROB_KONG, BY_DEALT, BY_ROB_GOLD = range(5)
@@ -65,6 +65,8 @@ class Situation:
     after_kong: bool = False  # won on a discard its discarder made right after his own kong's replacement draw
     first_draw: bool = False  # won by self-draw on the player's first draw, no claim made in the hand before it
     wild2: int | None = None  # a second wild kind (a wild mode of two kinds), else None
+    prevalent_wind: int = 0   # the round's wind: 0 East, 1 South, 2 West, 3 North
+    last_of_kind: bool = False   # the winning tile is the last of its kind: its other copies are in sight (和绝张)
 
     @property
     def wild_kinds(self) -> tuple[int, ...]:
@@ -115,9 +117,11 @@ class Situation:
         for k in ("wild_discards", "dealer_streak"):
             if getattr(self, k):
                 d[k] = getattr(self, k)
-        for k in ("first_turn", "first_discard", "declared_ready"):
+        for k in ("first_turn", "first_discard", "declared_ready", "last_of_kind"):
             if getattr(self, k):
                 d[k] = True
+        if self.prevalent_wind:
+            d["prevalent_wind"] = self.prevalent_wind
         if self.options:
             d["options"] = dict(self.options)
         if self.winners != 1:
@@ -137,7 +141,8 @@ def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tup
                    flowers: tuple[int, ...], wild_discards: int, dealer_streak: int, first_turn: bool,
                    first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
                    dealer_won: bool | None, wild2: int | None = None, last_tile: bool = False,
-                   after_kong: bool = False, first_draw: bool = False) -> Situation:
+                   after_kong: bool = False, first_draw: bool = False, prevalent_wind: int = 0,
+                   last_of_kind: bool = False) -> Situation:
     """Situation(...) with every field given in order, filling the instance dict at once: the frozen
     dataclass's __init__ makes one object.__setattr__ call per field (Situation has no __post_init__)."""
     s = object.__new__(Situation)
@@ -147,7 +152,7 @@ def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tup
         "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
         "first_discard": first_discard, "declared_ready": declared_ready, "options": options,
         "winners": winners, "dealer_won": dealer_won, "last_tile": last_tile, "after_kong": after_kong,
-        "first_draw": first_draw, "wild2": wild2})
+        "first_draw": first_draw, "wild2": wild2, "prevalent_wind": prevalent_wind, "last_of_kind": last_of_kind})
     return s
 
 
@@ -184,7 +189,7 @@ class Fields:
             None if self.indicator < 0 else self.indicator, self.flowers, self.wild_discards, self.dealer_streak,
             self.first_turn, self.first_discard, self.declared_ready, dict(self.options), self.winners,
             None if self.dealer_won < 0 else self.dealer_won == 1, None if self.wild2 < 0 else self.wild2,
-            self.last_tile, self.after_kong, self.first_draw)
+            self.last_tile, self.after_kong, self.first_draw, self.prevalent_wind, self.last_of_kind)
 
 
 _NO_OPTIONS: dict[str, Any] = {}   # Fields' options when none are given (never changed)
@@ -204,7 +209,8 @@ def _defaults(f: Fields) -> None:
     f.winners = 1
     f.by = BY_OTHER
     f.first_turn = f.first_discard = f.declared_ready = False
-    f.last_tile = f.after_kong = f.first_draw = False
+    f.last_tile = f.after_kong = f.first_draw = f.last_of_kind = False
+    f.prevalent_wind = 0
     f.kinds, f.nkinds = _NO_KINDS, 0
     f.flowers = f.melds = ()
     f.win_by = "self_draw"
@@ -239,6 +245,8 @@ def fields(s: Any) -> Fields:
     f.last_tile = bool(get("last_tile", False) if get else getattr(s, "last_tile", False))
     f.after_kong = bool(get("after_kong", False) if get else getattr(s, "after_kong", False))
     f.first_draw = bool(get("first_draw", False) if get else getattr(s, "first_draw", False))
+    f.prevalent_wind = _whole(get("prevalent_wind", 0) if get else getattr(s, "prevalent_wind", 0), "prevalent_wind")
+    f.last_of_kind = bool(get("last_of_kind", False) if get else getattr(s, "last_of_kind", False))
     opts = get("options") if get else s.options
     f.options = opts if type(opts) is dict else dict(opts)
     f.winners = _whole(get("winners") if get else s.winners, "winners")
@@ -343,7 +351,7 @@ class Reader:
         items: dict = d
         seat = dealer = concealed = melds = win_tile = win_by = discarder = wild_v = indicator_v = flowers = \
             wild_discards = dealer_streak = first_turn = first_discard = declared_ready = options = winners = \
-            dealer_won = last_tile = after_kong = first_draw = _ABSENT
+            dealer_won = last_tile = after_kong = first_draw = prevalent_wind = last_of_kind = _ABSENT
         odd = _ABSENT     # the first key that is not a string
         unknown = None    # the keys that are none of KEYS
         for key, value in items.items():
@@ -352,7 +360,7 @@ class Reader:
                     odd = key
                 continue
             slot = -1
-            for i in range(21):   # a literal's key is the interned name itself: no look-up
+            for i in range(23):   # a literal's key is the interned name itself: no look-up
                 if key is _KEY_NAMES[i]:
                     slot = i
                     break
@@ -404,8 +412,12 @@ class Reader:
                 last_tile = value
             elif slot == 19:
                 after_kong = value
-            else:
+            elif slot == 20:
                 first_draw = value
+            elif slot == 21:
+                prevalent_wind = value
+            else:
+                last_of_kind = value
         if odd is not _ABSENT:
             raise SituationError(f"a situation's keys are strings, not {type(odd).__name__} (known: {', '.join(KEYS)})")
         if unknown is not None:
@@ -530,6 +542,10 @@ class Reader:
             f.after_kong = _flag(after_kong, "after_kong")
         if first_draw is not _ABSENT:
             f.first_draw = _flag(first_draw, "first_draw")
+        if prevalent_wind is not _ABSENT:
+            f.prevalent_wind = _in_range(prevalent_wind, "prevalent_wind", 0, 0, 3)
+        if last_of_kind is not _ABSENT:
+            f.last_of_kind = _flag(last_of_kind, "last_of_kind")
         self.check(f, pre_draw)
         return f
 
@@ -619,6 +635,9 @@ class Reader:
                                  "first_discard")
         if f.by == BY_DEALT and f.melds:
             raise SituationError("a dealt hand has no melds", "melds")
+        if f.last_of_kind and f.win_tile >= 0 and f.kinds[:f.nkinds].count(f.win_tile) > 1:
+            raise SituationError("'last_of_kind' means the winning tile is the last of its kind, but the hand holds "
+                                 f"another {tile_name(f.win_tile)}", "last_of_kind")
         if f.after_kong and f.by != BY_DISCARD:
             raise SituationError("'after_kong' means a win on the discard its discarder made right after his own "
                                  f"kong's replacement draw: win_by discard, not {f.win_by}", "after_kong")

@@ -9,6 +9,7 @@ from typing import Any
 from . import readings as R
 from ..model.check import Checks
 from ..compiler.ir import Src, Variant
+from ..model.fans import FanCounter, count_sets, set_views
 from ..model.plays import Plays
 from ..model.interp import UNKNOWN, Env, evaluate, flower_call
 from ..model.result import Explainer, Result
@@ -78,7 +79,11 @@ class _Facts:
             "exposed_melds": sum(not (m.kind == "kong" and m.concealed) for m in s.melds),
             "last_tile": s.last_tile, "after_kong": s.after_kong, "first_draw": s.first_draw,
             "wilds": self.jokers, "wild_in_force": bool(self.ws),
+            "seat_wind": (s.seat - s.dealer) % v.players, "prevalent_wind": s.prevalent_wind,
+            "last_of_kind": s.last_of_kind,
         }
+        self.wait_kinds: int | None = None
+        self.claimed = s.win_by in ("discard", "rob_kong")
 
 
 class _SituationEnv(Env):
@@ -92,12 +97,18 @@ class _SituationEnv(Env):
             if self.f.waits_all is None:
                 self.f.waits_all = self.eng._waits_all(self.f.s)
             return self.f.waits_all
+        if name == "wait_kinds":
+            if self.f.wait_kinds is None:
+                self.f.wait_kinds = self.eng._wait_kinds(self.f.s)
+            return self.f.wait_kinds
         raise KeyError(name)
 
     def opt(self, name: str) -> Any:
         return self.f.options[name]
 
     def call(self, name: str, args: tuple) -> Any:
+        if name == "waiting_hand":
+            return self.eng._waiting_hand(self.f.s, args[0])
         return flower_call(name, args, [self.f.flower_counts], self.eng.variant.tiles.copies)
 
     def ref(self, kind: str, name: str) -> Any:
@@ -141,7 +152,45 @@ class _ReadingEnv(_SituationEnv):
             if self.partial:
                 return UNKNOWN
             return sorted(self.rd.assignment) == self.f.own
+        if name in ("win_at_seq_end", "win_at_seq_middle", "win_at_pair"):
+            if self.partial:
+                return UNKNOWN
+            w = self.f.s.win_tile
+            gs = self.rd.groups if self.rd is not None else ()
+            if w is None:
+                return False
+            if name == "win_at_pair":
+                return any(g.kind == "pair" and g.kinds[0] == w for g in gs)
+            if name == "win_at_seq_middle":
+                return any(g.kind == "seq" and g.kinds[1] == w for g in gs)
+            return any(g.kind == "seq" and w in (g.kinds[0], g.kinds[2]) for g in gs)
+        if name == "knitted":
+            used: dict[int, int] = {}
+            for k in range(27):
+                if c[k]:
+                    if used.setdefault(k // 9, k % 3) != k % 3:
+                        return False
+            return self._anti(len(set(used.values())) == len(used))
+        if name in ("fan_points", "bonus_points"):
+            if self.partial:
+                return UNKNOWN
+            fc = self.fans()
+            return fc.points() if name == "fan_points" else fc.bonus()
         return super().var(name)
+
+    def views(self) -> list:
+        """The reading's sets, melds included (mjrules.model.fans.SetView)."""
+        if "views" not in self.memo:
+            self.memo["views"] = set_views(self.rd.groups if self.rd is not None else (), self.f.s.melds,
+                                           self.f.s.win_tile, self.f.claimed)
+        return self.memo["views"]
+
+    def fans(self) -> FanCounter:
+        """The counter of this reading's fans (mjrules.model.fans)."""
+        if "fans" not in self.memo:
+            self.memo["fans"] = FanCounter(self.eng.variant.fans, self.views(),
+                                           lambda f: evaluate(f.count, self))
+        return self.memo["fans"]
 
     def _anti(self, holds: bool) -> Any:
         """An antimonotone test: once false it stays false; while partial, true means 'not yet known'."""
@@ -167,6 +216,11 @@ class _ReadingEnv(_SituationEnv):
             if self.partial:
                 return UNKNOWN
             return bool(self.rd.groups) and all(g.intersection(x.kinds) for x in self.rd.groups)
+        if name in ("sets", "wind_sets"):
+            if self.partial:
+                return UNKNOWN
+            group = args[1] if name == "sets" else (27 + int(args[1]),) if 0 <= args[1] < 4 else ()
+            return count_sets(self.views(), args[0], group)
         if name == "spacing":
             d = args[0]
             ok = True
@@ -199,6 +253,8 @@ class _ReadingEnv(_SituationEnv):
             return self.table(name)[0]
         if kind == "define":
             return evaluate(eng.defines[name].expr, self)
+        if kind == "fan":
+            return self.fans().final(name)
         raise KeyError(f"{kind} {name}")
 
     def modifiers(self) -> list[str]:
@@ -249,6 +305,7 @@ class ReferenceEngine(Checks, Plays):
         self.tables = {t.name: t for t in variant.tables}
         self.shape_of = {p.name: p.shape for p in variant.patterns}
         self._in_waits_all = False
+        self._tiles_memo: dict[str, frozenset] = {}
         self.explainer = Explainer(variant)   # (the one builder of a result's explanation, both back ends')
 
     # ---- readings ------------------------------------------------------------------------------------
@@ -267,6 +324,8 @@ class ReferenceEngine(Checks, Plays):
             elif p.shape == "pairs":
                 n = v.win_size // 2
                 cands = ((g, None) for g in R.pairs(f.real, f.jokers, n, f.cand)) if not s.melds and v.win_size % 2 == 0 else ()
+            elif p.shape == "knitted":
+                cands = ((g, None) for g in R.knitted(f.real, f.jokers, sets - 3, f.cand)) if sets >= 3 else ()
             else:
                 base = [f.real[k] + f.meld_counts[k] for k in range(R.N)]
 
@@ -311,6 +370,43 @@ class ReferenceEngine(Checks, Plays):
             return True
         finally:
             self._in_waits_all = False
+
+    def _wait_kinds(self, s: Situation) -> int:
+        """Builtin wait_kinds: the kinds that would have completed the hand before its winning tile by its shape
+        (some pattern's reading holds), whether or not a copy of the kind is left."""
+        if self._in_waits_all or s.win_tile is None or s.win_by == "dealt":
+            return 0
+        self._in_waits_all = True
+        try:
+            pre = list(s.concealed)
+            pre.remove(s.win_tile)
+            n = 0
+            for k in self.variant.tiles.playable:
+                t = s.replace(concealed=tuple(pre + [k]), win_tile=k)
+                if next(self.iter_readings(t), None) is not None:
+                    n += 1
+            return n
+        finally:
+            self._in_waits_all = False
+
+    def _waiting_hand(self, s: Situation, text: str) -> bool:
+        """Builtin waiting_hand(TILES): before its winning tile the hand was these concealed tiles (or the same
+        ranks in another suit when they are all of one suit), with no meld."""
+        if s.melds or s.win_tile is None:
+            return False
+        want = self._tiles_memo.get(text)
+        if want is None:
+            from ..model.tiles import parse_tiles
+            kinds = sorted(t.kind for t in parse_tiles(text))
+            alts = {tuple(kinds)}
+            suits = {k // 9 for k in kinds}
+            if len(suits) == 1 and all(k < 27 for k in kinds):
+                for suit in range(3):
+                    alts.add(tuple(sorted(suit * 9 + k % 9 for k in kinds)))
+            want = self._tiles_memo[text] = frozenset(alts)
+        pre = list(s.concealed)
+        pre.remove(s.win_tile)
+        return tuple(sorted(pre)) in want
 
     # ---- for the game ---------------------------------------------------------------------------------
     def fit_test(self, options: dict[str, Any] | None = None) -> MayFit:
@@ -400,7 +496,7 @@ class ReferenceEngine(Checks, Plays):
                     if (mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount:
                         why = (f"worth {value}, below the minimum {mn.amount}", mn.src)
                         break
-            key = (value, -self._pattern_index(rd.pattern), len(env.modifiers()))
+            key = (value, self._preferred(env), -self._pattern_index(rd.pattern), len(env.modifiers()))
             if why is None:
                 if best is None or key > best[0]:
                     best = (key, rd, env, value)
@@ -413,6 +509,11 @@ class ReferenceEngine(Checks, Plays):
             return self.explainer.losing(fail[1][0], fail[1][1], explain)
         _, rd, env, value = best
         return self._result(s, rd, env, value, explain)
+
+    def _preferred(self, env: _ReadingEnv) -> bool:
+        """The reading counts a fan the score prefers (ties between readings of equal value go to it)."""
+        prefer = self.variant.score.prefer
+        return bool(prefer) and any(env.fans().final(n) > 0 for n in prefer)
 
     def _pattern_index(self, name: str) -> int:
         return [p.name for p in self.variant.patterns].index(name)
@@ -447,7 +548,8 @@ class ReferenceEngine(Checks, Plays):
             self._pattern_index(rd.pattern), rd, [i for i, m in enumerate(v.modifiers) if m.name in mods],
             [i for i, e in enumerate(v.events) if env.ref("event", e.name)],
             next((i for i, x in enumerate(v.statuses) if x.name == status), -1), rows,
-            [env.ref("define", d.name) for d in v.defines], value, payments, pay_lines, explain)
+            [env.ref("define", d.name) for d in v.defines], value, payments, pay_lines, explain,
+            env.fans().counted() if v.fans else ())
 
     # ---- waits and distance -------------------------------------------------------------------------
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import permutations
 
 N = 34
 
@@ -122,6 +123,27 @@ def _all_jokers(sets: int, pairs: int, cand: frozenset[int], lo: int) -> Iterato
             continue
         for rest in _all_jokers(sets - 1, 0, cand, i):
             yield [Group(kind, kinds, (True, True, True))] + rest
+
+
+# the knitted straights: 1-4-7, 2-5-8 and 3-6-9, each in its own suit (six ways)
+KNITS = tuple(tuple(sorted(suit * 9 + r for suit, start in zip(perm, range(3)) for r in (start, start + 3, start + 6)))
+              for perm in permutations(range(3)))
+
+
+def knitted(c: list[int], j: int, sets: int, cand: frozenset[int]) -> Iterator[tuple[Group, ...]]:
+    """Every way to read counts `c` plus `j` jokers as a knitted straight (a group of kind knit, nine kinds)
+    with `sets` sets and one pair."""
+    for knit in KNITS:
+        missing = [k for k in knit if c[k] == 0]
+        if len(missing) > j or any(k not in cand for k in missing):
+            continue
+        rest = list(c)
+        for k in knit:
+            if rest[k]:
+                rest[k] -= 1
+        g = Group("knit", knit, tuple(k in missing for k in knit))
+        for groups in standard(rest, j - len(missing), sets, cand):
+            yield (g,) + groups
 
 
 def pairs(c: list[int], j: int, n: int, cand: frozenset[int]) -> Iterator[tuple[Group, ...]]:

@@ -14,6 +14,12 @@ engine; the derivation is in each row's `why`. A column is one of:
 An overlay's column may be left out when the overlay does not change the verdict: it then expects what
 its base expects (each overlay changes one option; the rows where that option matters give both columns).
 Rows default to seat 1 (not the dealer; the dealer is seat 0) winning by self-draw.
+
+国标 (guobiao) has an independent implementation of its scoring, PyMahjongGB: its column, where a row does not
+give it, is that calculator's verdict (`gb_expected`): None where the rule book makes the situation impossible
+(a tile marked wild, a flower that is not f1..f8, a hand that is not 14 tiles, 抢金), NO where the calculator
+finds no win or fewer than 8 fans besides flowers (GB-88), else a win worth the calculator's total, by the
+pattern its fans name. Without PyMahjongGB the guobiao column's cases skip.
 """
 from __future__ import annotations
 
@@ -26,8 +32,8 @@ from mjrules.compiler import compile_variant, shipped_names
 
 SR, WY, JX, FJ, FN = ("shangrao", "shangrao_wuyuan", "fuzhou_jiangxi", "fuzhou_fujian",
                       "fuzhou_fujian_no_gold_penalty")
-SC, GD = "sichuan_xuezhan", "guangdong_tuidaohu"
-COLUMNS = (SR, WY, JX, FJ, FN, SC, GD)
+SC, GD, GB = "sichuan_xuezhan", "guangdong_tuidaohu", "guobiao"
+COLUMNS = (SR, WY, JX, FJ, FN, SC, GD, GB)
 BACKENDS = ("reference", "native")
 NO = (False, None, 0)
 
@@ -340,20 +346,25 @@ ROWS = [
     row("tianhu", "123m456m789p234s55z", win_by="dealt", seat=0, wild="9s",
         shangrao=(True, "平胡", 16, {"天胡"}), fuzhou_jiangxi=(True, "平胡", 12, {"天胡"}), fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 4, {"无鬼"}),
+        guobiao=no("fewer fans"),
         why="SR-17 天胡 16; JX-14 x12"
             ". SC-01: no honours in 血战's 108 tiles; GD-07 has no 天胡: the dealt hand is the dealer's self-"
-            "draw (GD-04): 鸡胡 无鬼 4"),
+            "draw (GD-04): 鸡胡 无鬼 4. GB: 不求人 4 + 连六 1 (123m 456m); a 中 pair is no 平和: 5 < 8 (GB-88)"),
     row("rob-kong", "123m456m789p234s55z", "5z", win_by="rob_kong", discarder=3, seat=2,
         shangrao=no("robbing a kong"), fuzhou_jiangxi=(True, "平胡", 2, {"抢杠"}), fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 4, {"抢杠胡"}),
+        guobiao=(True, "和", 12),
         why="SR-11: no 抢杠; JX-18: x2"
             ". SC-01: no honours in 血战's 108 tiles; GD: 抢杠胡 x2 (GD-07); the situation names no 鬼, so no wild "
-            "kind is known to be in force: no 无鬼: 4"),
+            "kind is known to be in force: no 无鬼: 4. GB: The calculator drops 抢杠和 when the winner holds another copy of the robbed tile (no such kong can exist); the situation says it was robbed and mjrules scores it as given: 抢杠和 8 + 门前清 2 + 连六 1 + 单钓将 1 (the hand "
+            "waited on 5z alone) = 12"),
     row("rob-kong-first-turn", "123m456m789p234s55z", "5z", win_by="rob_kong", discarder=0, first_turn=True,
         shangrao=no("robbing a kong"), fuzhou_jiangxi=(True, "平胡", 24, {"抢杠", "地胡"}), fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 4, {"抢杠胡"}),
+        guobiao=(True, "和", 12),
         why="JX-15: a robbed 加杠 before one's first draw is 地胡 too: 1 x 2 x 12"
-            ". SC-01: no honours in 血战's 108 tiles; GD: no 地胡 in GD: 抢杠胡 2 x 2 = 4"),
+            ". SC-01: no honours in 血战's 108 tiles; GD: no 地胡 in GD: 抢杠胡 2 x 2 = 4. GB: as rob-kong: 12 "
+            "(no 地和 among the 81 fans)"),
     row("kong-replacement", "456m789p234s55z", "5z", melds=["{1111m}"], win_by="kong_replacement", wild="9s",
         shangrao=(True, "平胡", 4, {"杠上开花"}), fuzhou_jiangxi=(True, "平胡", 2, {"杠上开花"}), fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 8, {"杠上开花", "无鬼"}),
@@ -514,6 +525,17 @@ ROWS = [
         sichuan_xuezhan=None, guangdong_tuidaohu=None,
         why="17 tiles are not a hand in the 14-tile variants; in 福州 東 is a scored flower and never in a hand"
             ". SC-02, GD-02: a hand has 14 tiles, not 17"),
+    # ---- 国标 (GB): its special shapes; a flower (f1) makes the hand one of 国标 alone -----------------------------
+    row("gb-thirteen-orphans", "19m19p19s12345677z", "7z", flowers=["f1"],
+        shangrao=None, fuzhou_jiangxi=None, fuzhou_fujian=None, sichuan_xuezhan=None, guangdong_tuidaohu=None,
+        why="GB-07 十三幺 88 + 自摸 1 + 花牌 1 (the calculator's). The others: no flower tiles in SR, JX, SC, GD; "
+            "FJ: 14 tiles"),
+    row("gb-knitted-and-honours", "147m258p369s12345z", "5z", flowers=["f1"],
+        shangrao=None, fuzhou_jiangxi=None, fuzhou_fujian=None, sichuan_xuezhan=None, guangdong_tuidaohu=None,
+        why="GB-34 全不靠 12 + GB-35 组合龙 12 (all nine knitted tiles) + 自摸 1 + 花牌 1. The others: no flowers"),
+    row("gb-knitted-straight", "147m258p369s234m55z", "5z", flowers=["f1"],
+        shangrao=None, fuzhou_jiangxi=None, fuzhou_fujian=None, sichuan_xuezhan=None, guangdong_tuidaohu=None,
+        why="GB-35 组合龙 12 + 不求人 4 + 单钓将 1 (only 5z completed it) + 花牌 1. The others: no flowers"),
     # ---- 血战 (SC) and 推倒胡 (GD): suited hands in two suits, 根, 金钩钓, events, 鬼 ---------------------------
     # wild="5z" names a 宝/鬼 kind none of these hands holds: 无宝 in 上饶, 无鬼 in 推倒胡; 血战 and 撫州 have no wilds
     row("sc-pinghu-two-suits", "123m456m789m11p999p", "9p", wild="5z",
@@ -594,7 +616,9 @@ ROWS = [
     row("sc-rob-kong", "123m456m789m11p999p", "9p", win_by="rob_kong", discarder=3, wild="5z",
         shangrao=no("robbing a kong"), fuzhou_jiangxi=(True, "平胡", 2, {"抢杠"}), fuzhou_fujian=None,
         sichuan_xuezhan=(True, "平胡", 2, {"抢杠胡"}), guangdong_tuidaohu=(True, "鸡胡", 8, {"抢杠胡", "无鬼"}),
-        why="SC-09 抢杠胡 1 fan: 2; JX-18 x2: 2; SR-11 no 抢杠; GD 抢杠胡 2 x 无鬼 2 x 2 = 8 (its owner pays all, GD-09)"),
+        guobiao=(True, "和", 29),
+        why="SC-09 抢杠胡 1 fan: 2; JX-18 x2: 2; SR-11 no 抢杠; GD 抢杠胡 2 x 无鬼 2 x 2 = 8 (its owner pays all, GD-09). "
+            "GB: The calculator drops 抢杠和 when the winner holds another copy of the robbed tile (no such kong can exist); the situation says it was robbed and mjrules scores it as given: 清龙 16 + 抢杠和 8 + 门前清 2 + 幺九刻 1 (999p) + 缺一门 1 + 无字 1 = 29"),
     row("sc-dihu-self-draw", "123m456m789m11p999p", "9p", first_draw=True, wild="5z",
         shangrao=(True, "平胡", 4, {"无宝"}), fuzhou_jiangxi=(True, "平胡", 1), fuzhou_fujian=None,
         sichuan_xuezhan=(True, "平胡", 16, {"地胡"}), guangdong_tuidaohu=(True, "鸡胡", 4, {"无鬼"}),
@@ -603,7 +627,10 @@ ROWS = [
     row("sc-tianhu", "123m456m789m11p999p", win_by="dealt", seat=0, wild="5z",
         shangrao=(True, "平胡", 16, {"天胡"}), fuzhou_jiangxi=(True, "平胡", 12, {"天胡"}), fuzhou_fujian=None,
         sichuan_xuezhan=(True, "平胡", 16, {"天胡"}), guangdong_tuidaohu=(True, "鸡胡", 4, {"无鬼"}),
-        why="SC-10 天胡 = max_fan 4: 16; SR-17 16; JX-14 x12: 12; GD has no 天胡: the dealer's self-draw, 鸡胡 无鬼 4"),
+        guobiao=(True, "和", 23),
+        why="SC-10 天胡 = max_fan 4: 16; SR-17 16; JX-14 x12: 12; GD has no 天胡: the dealer's self-draw, 鸡胡 无鬼 4. "
+            "GB (no 天和 in the 81 fans): 清龙 16 + 不求人 4 (自摸 not counted, GB-56) + 幺九刻 1 (999p) + 缺一门 1 + "
+            "无字 1 = 23; a dealt hand has no wait (no 边张 坎张 单钓将)"),
     row("gd-four-ghosts", "19m28p37s1234z6m*6m*6m*6m*", "4z", wild="6m",
         shangrao=(True, "十三烂", 4, {"七星"}), fuzhou_jiangxi=None, fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "四鬼胡牌", 4),
@@ -643,8 +670,43 @@ def _base_of(name: str) -> str | None:
     return compile_variant(name).extends
 
 
+_GB_PATTERN = (("十三幺", "十三幺形"), ("七星不靠", "全不靠形"), ("全不靠", "全不靠形"), ("组合龙", "组合龙形"),
+               ("连七对", "七对形"), ("七对", "七对形"))
+
+
+@functools.cache
+def _gb_expected(rid: str) -> Any:
+    r = next(x for x in ROWS if x["id"] == rid)
+    s = r["situation"]
+    from mjrules.model.tiles import parse_melds, parse_tiles
+    conc = s["concealed"]
+    tiles = parse_tiles(conc)
+    melds = parse_melds(" ".join(s.get("melds", [])))
+    flowers = s.get("flowers", [])
+    if "*" in conc or any(not str(f).startswith("f") for f in flowers) or len(tiles) + 3 * len(melds) != 14 \
+            or s.get("win_by") == "rob_gold":
+        return None
+    assert s.get("win_by") != "dealt", f"row {rid}: a dealt hand has no winning tile for the calculator: give its " \
+                                       "guobiao column by hand"
+    mcr = pytest.importorskip("oracles.mcr", reason="PyMahjongGB, the reference MCR calculator, is not installed")
+    kw = mcr.to_oracle({k: v for k, v in s.items() if k not in ("wild", "indicator")})
+    try:
+        raw = mcr.MahjongFanCalculator(**kw)
+    except TypeError:
+        return no("no pattern fits")
+    fans = {name for _p, _c, name, _e in raw}
+    total = sum(p * c for p, c, _n, _e in raw)
+    if total - len(flowers) < 8:
+        return no("fewer fans")
+    pattern = next((pat for fan, pat in _GB_PATTERN if fan in fans), "和")
+    return (True, pattern, total)
+
+
 def expected(r: dict[str, Any], variant: str) -> Any:
-    """The row's column for a variant, or its base's column for an overlay that leaves it out."""
+    """The row's column for a variant, or its base's column for an overlay that leaves it out (guobiao's: the
+    reference calculator's, gb_expected, where the row does not give it)."""
+    if variant == GB and GB not in r["expect"]:
+        return _gb_expected(r["id"])
     name = variant
     while name not in r["expect"]:
         base = _base_of(name)
