@@ -85,10 +85,32 @@ def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
                                           for x in options)}
 
 
+# the knitted straights (1-4-7, 2-5-8, 3-6-9 each in its own suit): the knitted shape's three sets
+KNITS = tuple(tuple(sorted(suit * 9 + r for suit, start in zip(perm, range(3)) for r in (start, start + 3, start + 6)))
+              for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
+
+
+def knitted_shanten(c: list[int], n_sets: int) -> int:
+    """The knitted shape's distance: the least, over the six knitted straights, of its tiles missing plus the
+    standard shanten of the rest for the other n_sets - 3 sets and the pair."""
+    if n_sets < 3:
+        return 99
+    best = 99
+    for knit in KNITS:
+        rest = list(c)
+        held = 0
+        for k in knit:
+            if rest[k]:
+                rest[k] -= 1
+                held += 1
+        best = min(best, 9 - held + standard_shanten(rest, n_sets - 3))
+    return best
+
+
 def pairs_shanten(c: list[int], n_pairs: int) -> int:
+    """The pairs shape's distance: pairs missing, less one (four alike are two pairs, as readings count them)."""
     pairs = sum(x // 2 for x in c)
-    kinds = sum(1 for x in c if x)
-    return n_pairs - 1 - min(pairs, n_pairs) + max(0, n_pairs - kinds)
+    return n_pairs - 1 - min(pairs, n_pairs)
 
 
 def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int:
@@ -133,6 +155,8 @@ def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int
         est.append(standard_shanten(c, (v.win_size - 2) // 3 - len(held.melds)))
     if "pairs" in shapes and not held.melds and v.win_size % 2 == 0:
         est.append(pairs_shanten(c, v.win_size // 2))
+    if "knitted" in shapes:
+        est.append(knitted_shanten(c, (v.win_size - 2) // 3 - len(held.melds)))
     for p in v.patterns:
         if p.shape == "free":
             est.append(free_estimate(v, p, c, held, partial_test))
@@ -152,10 +176,13 @@ def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation, partial_t
 
 def first_fit(c: list[int], start: list[int], ok: Any) -> int:
     """The most tiles of counts c that, added one by one to `start` in a few orders (by kind, reversed, by
-    (count, kind)), keep ok(counts) true: a maximal part a free pattern's condition allows (an estimate, cheap)."""
+    (count, kind), and each knitted straight's tiles first), keep ok(counts) true: a maximal part a free
+    pattern's condition allows (an estimate, cheap)."""
     tiles = [k for k in range(len(c)) for _ in range(c[k])]
     best = 0
-    for order in (tiles, tiles[::-1], sorted(tiles, key=lambda k: (c[k], k))):
+    orders = [tiles, tiles[::-1], sorted(tiles, key=lambda k: (c[k], k))]
+    orders += [sorted(tiles, key=lambda k, knit=frozenset(knit): (k not in knit, k)) for knit in KNITS]
+    for order in orders:
         counts, size = list(start), 0
         for k in order:
             counts[k] += 1
@@ -181,6 +208,7 @@ class Estimator:
         shapes = {p.shape for p in pats}
         self.standard = "standard" in shapes
         self.pairs = "pairs" in shapes and v.win_size % 2 == 0
+        self.knitted = "knitted" in shapes
         self.free = [p for p in pats if p.shape == "free"]
         self.options = dict(options or {})
         self._memo: dict[tuple, int] = {}
@@ -203,6 +231,8 @@ class Estimator:
             est.append(standard_shanten(c, max(0, (v.win_size - 2) // 3 - melds)))
         if self.pairs and melds == 0:
             est.append(pairs_shanten(c, v.win_size // 2))
+        if self.knitted:
+            est.append(knitted_shanten(c, (v.win_size - 2) // 3 - melds))
         if self.free and melds == 0:
             held = Situation(concealed=tuple(k for k in range(N) for _ in range(c[k])), options=self.options)
             est += [free_estimate(v, p, c, held, self.partial_test) for p in self.free]

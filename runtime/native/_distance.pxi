@@ -245,7 +245,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild, int wild2=
     """distance.Estimator.estimate(counts, melds, wild, wild2): the shape distance of a hand given as counts of
     every kind."""
     cdef int c[NK]
-    cdef int k, i, n, jokers = 0, est = 0, e, pairs = 0, kinds = 0, half
+    cdef int k, i, n, jokers = 0, est = 0, e, pairs = 0, half
     cdef int held[64]
     cdef int by_count[64]
     cdef bint any = False, keep
@@ -278,8 +278,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild, int wild2=
         half = g.win_size // 2
         for k in range(NK):
             pairs += c[k] // 2
-            kinds += c[k] > 0
-        e = half - 1 - (pairs if pairs < half else half) + (half - kinds if half > kinds else 0)
+        e = half - 1 - (pairs if pairs < half else half)   # four alike are two pairs (distance.pairs_shanten)
         if not any or e < est:
             est = e
         any = True

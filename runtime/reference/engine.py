@@ -203,8 +203,15 @@ class _ReadingEnv(_SituationEnv):
         if name == "all_in":
             return self._anti(all(c[k] == 0 or k in set(args[0]) for k in range(R.N)))
         if name == "contains":
-            ok = all(c[k] > 0 for k in args[0] if k < R.N)
-            return True if ok else (UNKNOWN if self.partial else False)
+            missing = sum(1 for k in args[0] if k < R.N and c[k] == 0)
+            if not missing:
+                return True
+            if not self.partial:
+                return False
+            # partial counts: the missing kinds must still fit in the hand (a complete reading holds win_size
+            # tiles, one more per kong), or no completion can hold them all
+            room = self.eng.variant.win_size + sum(1 for m in self.f.s.melds if m.kind == "kong") - sum(c)
+            return False if missing > room else UNKNOWN
         if name == "count_in":
             return UNKNOWN if self.partial else sum(c[k] for k in args[0] if k < R.N)
         if name == "every_group":
