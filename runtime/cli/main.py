@@ -153,13 +153,14 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
         d["win_by"], d["discarder"] = "discard", args.discard_from
     elif args.win_by:
         d["win_by"] = args.win_by
-    for key in ("seat", "dealer", "wild", "indicator", "wild_discards", "dealer_streak"):
+    for key in ("seat", "dealer", "wild", "indicator", "wild_discards", "dealer_streak", "prevalent_wind"):
         val = getattr(args, key, None)
         if val is not None:
             d[key] = val
     if args.flowers:
         d["flowers"] = args.flowers.replace(",", " ").split()
-    for key in ("first_turn", "first_discard", "declared_ready", "last_tile", "after_kong", "first_draw"):
+    for key in ("first_turn", "first_discard", "declared_ready", "last_tile", "after_kong", "first_draw",
+                "last_of_kind"):
         if getattr(args, key, False):
             d[key] = True
     if args.option:
@@ -508,6 +509,10 @@ def _situation_args(p: argparse.ArgumentParser) -> None:
                    help="won on a discard made right after its discarder's kong (杠上炮)")
     p.add_argument("--first-draw", dest="first_draw", action="store_true",
                    help="self-drawn on the player's first draw, no claim before it (地胡)")
+    p.add_argument("--last-of-kind", dest="last_of_kind", action="store_true",
+                   help="the winning tile is the last of its kind, the others in sight (和绝张)")
+    p.add_argument("--prevalent-wind", dest="prevalent_wind", type=int, choices=range(4), metavar="0..3",
+                   help="the round's wind: 0 East, 1 South, 2 West, 3 North")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="override an option (repeatable)")
     p.add_argument("--backend", choices=["native", "reference"],
                    help="evaluation backend (default: $MJRULES_BACKEND or native)")
