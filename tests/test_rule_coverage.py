@@ -1,10 +1,9 @@
 """Every rule of a variant's rules file is implemented somewhere in its spec, or declared to have no effect.
 
-The rules files of the first five variants live in the workspace's shared/rules/ folder, beside the repository
-(not inside it): <workspace>/shared/rules/<file>.md, with rules written as `**SR-01 Title.** ...`. Without that
-folder their tests skip, saying so. The rule books written for mjrules itself ship in the package
-(mjrules.rules, docs/rules/ in the repository) and are read from the installed package. An overlay (a shipped
-spec that `extends` another) answers to its base's rules file.
+The rule books ship in the package (mjrules.rules, docs/rules/ in the repository), with rules written as
+`**SR-01 Title.** ...`, and are read from the installed package. Where the workspace's shared/rules/ folder is
+beside the repository (the books the first five variants were written from), each packaged book keeps its ids
+exactly. An overlay (a shipped spec that `extends` another) answers to its base's rules file.
 """
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ VARIANT_RULES = [
     ("guangdong_tuidaohu", "guangdong-tuidaohu.md"),
     ("guobiao", "guobiao.md"),
 ]
-PACKAGED = {"guobiao.md"}   # rule books shipped in mjrules.rules
+
 RULES_OF = dict(VARIANT_RULES)
 ALL = shipped_names()
 # compiled once per session: these tests read the IR, they do not test the compiler's determinism
@@ -53,16 +52,32 @@ def rules_file_of(variant: str) -> str:
 
 
 def rule_ids(rules_file: str) -> list[str]:
-    if rules_file in PACKAGED:
-        path = resources.files("mjrules.rules").joinpath(rules_file)
-        assert path.is_file(), f"the rule book {rules_file} is not in the installed package mjrules.rules"
-    else:
-        path = RULES_DIR / rules_file
-        if not path.is_file():
-            pytest.skip(f"rules file {path} not found (shared/rules/ is expected beside the repository)")
+    path = resources.files("mjrules.rules").joinpath(rules_file)
+    assert path.is_file(), f"the rule book {rules_file} is not in the installed package mjrules.rules"
     ids = RULE_RE.findall(path.read_text(encoding="utf-8"))
     assert ids, f"no rule ids like **XX-01 ...** in {path}"
     return ids
+
+
+@pytest.mark.parametrize(("variant", "rules_file"), VARIANT_RULES, ids=[v for v, _ in VARIANT_RULES])
+def test_packaged_books_keep_the_shared_ids(variant: str, rules_file: str) -> None:
+    """A book rewritten for the package has the ids of the one it was written from, in order."""
+    shared = RULES_DIR / rules_file
+    if not shared.is_file():
+        pytest.skip(f"{shared} is not beside the repository: nothing to compare the packaged book with")
+    assert rule_ids(rules_file) == RULE_RE.findall(shared.read_text(encoding="utf-8"))
+
+
+def test_a_rule_prints_from_its_book() -> None:
+    """`mjrules show VARIANT --rule ID` reads the packaged book (mjrules.rulebook)."""
+    from mjrules.rulebook import rule_text
+
+    for variant, rules_file in VARIANT_RULES:
+        v = compile_variant(variant)
+        first = rule_ids(rules_file)[0]
+        assert rule_text(v, first).startswith(f"**{first} ")
+    with pytest.raises(KeyError, match="no rule"):
+        rule_text(compile_variant("guobiao"), "GB-999")
 
 
 def test_table_variants_are_shipped() -> None:

@@ -75,6 +75,19 @@ def cmd_show(args: argparse.Namespace) -> int:
         v = compile_variant(args.variant)
     except SpecError as e:
         return _spec_error(e, args.json)
+    if args.rule:
+        from ..rulebook import rule_text
+
+        try:
+            text = rule_text(v, args.rule)
+        except KeyError as e:
+            print(f"mjrules show: error: {e.args[0]}", file=sys.stderr)
+            return EXIT_INPUT
+        if args.json:
+            print(json.dumps({"rule": args.rule, "text": text}, ensure_ascii=False))
+        else:
+            print(text)
+        return EXIT_OK
     if args.ir or args.json:
         sys.stdout.write(dump_json(v))
     else:
@@ -544,7 +557,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vocabulary", action="store_true",
                    help="every clause, builtin, operator and error code of the spec language (with --json: as JSON)")
     p.add_argument("--ir", action="store_true", help="print the IR as JSON")
-    p.add_argument("--json", action="store_true", help="same as --ir")
+    p.add_argument("--rule", metavar="ID", help="print one rule of the variant's rule book, e.g. GB-58 (with --json: "
+                                                 "as JSON)")
+    p.add_argument("--json", action="store_true", help="same as --ir (with --rule: the rule as JSON)")
     p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("build", help="(re)generate native engines and say what was built where")
