@@ -582,7 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("variant", metavar="VARIANT")
     p.add_argument("--games", type=_count(1), default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--agents", help="one per seat, e.g. greedy,greedy,random,random (default: all random)")
+    p.add_argument("--agents", help="random, greedy or seeker for every seat, or one per seat, e.g. "
+                                    "greedy,greedy,random,random (default: all random)")
     p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1,
                    help="parallel processes; results do not depend on it")
     p.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
@@ -603,7 +604,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="a shipped variant's name or a path to a .mj file")
     p.add_argument("--games", type=_count(0), default=0, help="also simulate N hands of each and compare (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random hand search and of the games")
-    p.add_argument("--agents", help="for --games: one per seat, e.g. greedy,greedy,random,random")
+    p.add_argument("--agents", help="for --games: one agent for every seat, or one per seat, e.g. "
+                                    "greedy,greedy,random,random")
     p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1, help="for --games: parallel processes")
     p.add_argument("--search", type=_count(0), default=300, help="random situations to try after the canonical ones")
     p.add_argument("--examples", type=_count(1), default=3, help="situations kept per kind of difference (--json)")

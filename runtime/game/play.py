@@ -27,9 +27,11 @@ def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, de
     """Deal and play one hand; agents are names ('random', 'greedy', 'seeker') or agent objects. prevalent_wind:
     the round's wind, 0 East .. 3 North (a match's play_match advances it)."""
     n = engine.variant.players
-    names = agents or ["random"] * n
+    names = list(agents or ["random"])
+    if len(names) == 1:
+        names *= n   # one name (or agent): every seat
     if len(names) != n:
-        raise ValueError(f"give {n} agents, one per seat (got {len(names)})")
+        raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(names)})")
     ag = [make_agent(a, engine.variant, agent_seed(seed, i)) if isinstance(a, str) else a for i, a in enumerate(names)]
     g = Game(engine, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options,
              prevalent_wind=prevalent_wind)

@@ -127,9 +127,11 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     _init(spec, backend)
     v = _ENGINE.variant
     n = v.players
-    agents = agents or ["random"] * n
+    agents = list(agents or ["random"])
+    if len(agents) == 1:
+        agents *= n   # one name: every seat
     if len(agents) != n:
-        raise ValueError(f"give {n} agents, one per seat (got {len(agents)})")
+        raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(agents)})")
     from .agents import make_agent
 
     for a in agents:
