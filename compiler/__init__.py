@@ -40,9 +40,15 @@ def locate(name_or_path: str) -> Path | None:
 def compile_text(text: str, file: str = "<spec>", base_dir: Path | None = None) -> Variant:
     """Check spec text and return its IR; raises SpecError listing every error."""
     from .checker import check
-    from .resolve import resolve_text
+    from .resolve import blame_overlay, resolve_text
 
-    return check(resolve_text(text, file, base_dir))
+    resolved = resolve_text(text, file, base_dir)
+    try:
+        return check(resolved)
+    except SpecError as e:
+        if len(resolved.chain) > 1:   # an overlay: its errors at its own lines, the base's clause as a note
+            raise SpecError(blame_overlay(e.diagnostics, resolved)) from None
+        raise
 
 
 def compile_file(path: str | Path) -> Variant:

@@ -34,6 +34,7 @@ class Diagnostic:
     span: Span | None = None
     hint: str | None = None
     source_line: str | None = None
+    note: str | None = None   # where else it concerns (an overlay's error: the base's clause it breaks)
 
     def render(self) -> str:
         where = "mjrules"
@@ -54,6 +55,8 @@ class Diagnostic:
             out.append(f"  {'':>3} | {' ' * pad}{'^' * width}")
         if self.hint:
             out.append(f"  hint: {self.hint}")
+        if self.note:
+            out.append(f"  note: {self.note}")
         return "\n".join(out)
 
     def to_json(self) -> dict:
@@ -64,6 +67,7 @@ class Diagnostic:
             "line": self.span.line if self.span else None,
             "column": self.span.column if self.span else None,
             "hint": self.hint,
+            "note": self.note,
         }
 
 

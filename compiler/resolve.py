@@ -109,6 +109,38 @@ def _resolve(spec: SpecFile, base_dir: Path, seen: list[str], sources: dict[str,
     return Resolved(spec, merged, sources, sha, base.chain + [spec.file])
 
 
+def blame_overlay(diagnostics: list, resolved: Resolved) -> list:
+    """An overlay's errors, each at a line of the overlay itself: an error the check found in a base's clause is
+    put at the overlay clause that broke it (the one whose name, changed or removed, the base clause uses; else
+    the overlay's `extends`), with the base's line as a note, as compilers say "previous definition here"."""
+    import re
+    from dataclasses import replace as copy
+
+    own = resolved.spec
+    lines = own.text.splitlines()
+    named: list[tuple[str, Clause]] = []
+    for c in own.walk():
+        if c.keyword in NAMED and c.words:
+            named.append((c.words[0].text(), c))
+        elif c.keyword == "remove" and len(c.words) > 1:
+            named.append((c.words[1].text(), c))
+    out = []
+    for d in diagnostics:
+        if d.span is None or d.span.file == own.file:
+            out.append(d)
+            continue
+        base_line = (d.source_line or "").split("  #")[0].strip()
+        blamed = next((c for name, c in named if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", base_line)),
+                      None)
+        span = blamed.key_span if blamed is not None and blamed.key_span is not None else \
+            blamed.span if blamed is not None else own.extends_span or own.span
+        src = lines[span.line - 1] if 0 < span.line <= len(lines) else None
+        where = f"{d.span.file}:{d.span.line}:{d.span.column}"
+        out.append(copy(d, span=span, source_line=src,
+                        note=f"the base variant's clause it breaks, {where}: {base_line}"[:400]))
+    return out
+
+
 def clause_key(c: Clause, in_table: bool = False) -> tuple:
     if in_table and c.cells is not None:
         return ("row", c.keyword, *[w.text() for w in c.words])

@@ -62,3 +62,17 @@ def test_overlay_of_an_overlay(tmp_path):
     v = compile_file(tmp_path / "house2.mj")
     d = v.option_defaults()
     assert d["gangkai_double"] is True and d["kong_points"] is True
+
+
+@pytest.mark.parametrize(("body", "line", "base_names"), [
+    ('  option max_fan "cap" = "three"', 2, "max_fan"),       # a type the base's expressions cannot take
+    ("  remove pattern 平胡", 2, "平胡"),                       # a pattern the base's modifiers name
+])
+def test_an_error_the_overlay_causes_in_the_base_is_at_the_overlay_line(tmp_path, body, line, base_names):
+    """Every error is at the overlay's own line; the base clause it breaks is a note (#62)."""
+    with pytest.raises(SpecError) as e:
+        overlay(tmp_path, body, base="sichuan_xuezhan")
+    for d in e.value.diagnostics:
+        assert d.span.file.endswith("house.mj") and d.span.line == line, d.render()
+        assert d.note and "sichuan_xuezhan.mj:" in d.note and base_names in d.note, d.render()
+    assert "note: the base variant's clause it breaks" in e.value.render()
