@@ -42,10 +42,11 @@ def test_the_pages_have_python_to_run():
 
 @pytest.mark.parametrize("page", PY_PAGES, ids=_name)
 def test_python_blocks_run(page, monkeypatch):
-    """A page's Python blocks run in order in one namespace, from the repository's root, as a reader would."""
+    """Each of a page's Python blocks runs on its own, in a fresh namespace, from the repository's root: a reader
+    may copy any one of them (#62)."""
     monkeypatch.chdir(ROOT)
-    ns: dict = {"__name__": "__docs__"}
     for i, code in enumerate(_blocks(page, "python")):
+        ns: dict = {"__name__": "__docs__"}
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(code, f"{_name(page)} python block {i + 1}", "exec"), ns)  # noqa: S102
 
