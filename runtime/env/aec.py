@@ -36,6 +36,16 @@ def check_render_mode(mode: str | None, modes: list[str]) -> str | None:
     return mode
 
 
+def deal(engine: Any, rng: np.random.Generator, players: int, fixed_dealer: int | None, streak: int,
+         options: dict[str, Any] | None) -> Game:
+    """A new hand: its seed, then its dealer, drawn from `rng` (the dealer drawn even when fixed, so that the
+    generator moves the same way); the AEC and the parallel environment deal alike, so one seed, one hand."""
+    hand_seed = int(rng.integers(2**63 - 1))
+    dealer = int(rng.integers(players))
+    return Game(engine, seed=hand_seed, dealer=dealer if fixed_dealer is None else fixed_dealer,
+                dealer_streak=streak, options=options)
+
+
 class MahjongEnv(AECEnv):
     """A PettingZoo AEC environment of one variant (made by mjrules.env.env or raw_env)."""
 
@@ -76,11 +86,7 @@ class MahjongEnv(AECEnv):
         fixed_dealer, streak = self.encoding.reset_options(options, ignored=("options",))
         if seed is not None or self.rng is None:
             self.rng = np.random.default_rng(self.first_seed if seed is None else seed)
-        n = len(self.possible_agents)
-        hand_seed = int(self.rng.integers(2**63 - 1))
-        dealer = int(self.rng.integers(n))
-        self.game = Game(self.engine, seed=hand_seed, dealer=dealer if fixed_dealer is None else fixed_dealer,
-                         dealer_streak=streak, options=self.options)
+        self.game = deal(self.engine, self.rng, len(self.possible_agents), fixed_dealer, streak, self.options)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
