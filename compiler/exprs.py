@@ -288,6 +288,11 @@ class ExprChecker:
         if kind is None:
             if name in self.names.groups or name in B.BUILTIN_GROUPS:
                 return Expr("group", (name, self.names.groups.get(name, B.BUILTIN_GROUPS.get(name)))), "group"
+            if name in B.SET_KINDS:
+                self.col.error("E015", f"'{name}' is a kind of set, not a value", e.span,
+                               f"count the reading's sets of that kind in a group: sets({name}, GROUP), e.g. "
+                               f"sets({name}, simples) == 1")
+                return Expr("const", (0,)), "error"
             choices = list(self.names.all()) + list(B.VARIABLES) + list(B.WIN_BY)
             self.col.error("E015", f"unknown name '{name}'", e.span,
                            self.col.suggest(name, choices) or "define it; `mjrules show --vocabulary` lists the builtin names")
