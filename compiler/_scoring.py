@@ -359,9 +359,16 @@ def check_score(self, sec) -> ir.Score:
     return ir.Score(value, vsrc, tuple(mins), tuple(forbids), tuple(prefer))
 
 
+def define_label(self, c: Clause) -> str:
+    """A define's label (`define G "四規一" = ...`), or ""."""
+    words = [w for w in c.words if w.kind != "comma"]
+    return str(words[1].value) if len(words) > 1 and words[1].kind == "string" else ""
+
+
 def check_define(self, c: Clause) -> None:
-    r = Reader(c, self.col, "define NAME = EXPRESSION")
+    r = Reader(c, self.col, 'define NAME ["label"] = EXPRESSION')
     r.name("a name")
+    r.opt_string()
     r.end()
     name = c.words[0].value if c.words and c.words[0].kind == "name" else None
     if name is None or name not in self.names.defines:

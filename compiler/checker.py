@@ -131,7 +131,8 @@ class Checker:
             claims=self.check_claims(self.single(top, "claims", "the variant")),
             ready_declaration=self.check_ready(self.single(top, "ready_declaration", "the variant")),
             patterns=patterns, modifiers=modifiers, events=events, statuses=statuses, fans=fans,
-            defines=tuple(ir.Define(n, self.x.define_ir[n], self.src(self.define_clause[n]))
+            defines=tuple(ir.Define(n, self.x.define_ir[n], self.src(self.define_clause[n]),
+                                    self.define_label(self.define_clause[n]))
                           for n in sorted(self.x.define_ir)),
             tables=tables, score=score,
             settlement=self.check_settlement(self.single(top, "settlement", "the variant")),
@@ -619,6 +620,7 @@ class Checker:
     from ._scoring import (
         check_define,
         check_event,
+        define_label,
         check_fans,
         check_modifier,
         check_pattern,

@@ -57,7 +57,9 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                          "a fact of the situation, not of the reading (天胡, 杠上开花)"),
     (VARIANT, "status"): ('status NAME ["label"] when CONDITION | status NAME ["label"] otherwise',
                           "the reading's status: the first whose condition holds; the last says `otherwise`"),
-    (VARIANT, "define"): ("define NAME = EXPRESSION", "a named value, usable by name (also inside `score`)"),
+    (VARIANT, "define"): ('define NAME ["label"] = EXPRESSION', ("a named value, usable by name (also inside `score`); "
+                                                                 "its label, the rule's name, is shown beside its "
+                                                                 "value in an explanation")),
     (VARIANT, "table"): ('table NAME ["label"] by pattern[, status] { columns ...; ROW : CELL... }',
                          ("a value table: a reading's cell is the largest of the rows for its pattern whose "
                           "modifiers all hold, in its status's column; expressions use the table by name")),
@@ -168,7 +170,7 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("ready_declaration", "concealed_kong_keeping_waits"): (
      "concealed_kong_keeping_waits [when ...]", "a declared player may make a concealed kong that keeps his waits"),
     # ---- score ----
-    ("score", "define"): ("define NAME = EXPRESSION", "a named value"),
+    ("score", "define"): ('define NAME ["label"] = EXPRESSION', "a named value, its label shown in explanations"),
     ("score", "value"): ("value = EXPRESSION", "the value of a reading; the best legal reading is scored"),
     ("score", "minimum"): ("minimum N [when|unless CONDITION]", "a reading worth less cannot be declared"),
     ("score", "forbid"): ('forbid "REASON" when CONDITION', ("a reading for which the condition holds cannot be "

@@ -406,6 +406,7 @@ class Define:
     name: str
     expr: Expr
     src: Src
+    label: str = ""   # the rule's display name, shown beside the define's value in an explanation
 
 
 @dataclass(frozen=True)

@@ -269,7 +269,8 @@ class Explainer:
         if status >= 0:
             lines.append(self._st[status])
         lines += [self._table(ti, ri, status) for ti, ri in zip(self.used, rows)]
-        lines += [freeze(explain_line(d.src, f"{d.name} = {_fmt(x)}")) for d, x in zip(v.defines, defines)]
+        lines += [freeze(explain_line(d.src, f"{d.name}{f' ({d.label})' if d.label else ''} = {_fmt(x)}"))
+                  for d, x in zip(v.defines, defines)]
         lines.append(freeze(explain_line(v.score.value_src, f"value = {value}")))
         return (tuple(lines),) + self.head(mods, events, status)
 
