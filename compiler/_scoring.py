@@ -10,7 +10,8 @@ from .nodes import Clause
 from .reader import ANY_STAGE, PAY_BLOCK, PAY_SETS, SECTIONS, Reader
 
 SHAPES = ("standard", "pairs", "free", "knitted")
-ROTATE_TARGETS = ("dealer", "next", "winner", "discarder")
+ROTATE_TARGETS = ("dealer", "next", "winner", "discarder", "last_drawer")
+NO_WINNER_TARGETS = ("winner", "discarder")   # targets a drawn hand has no seat for
 
 
 def _head(self, c: Clause, usage: str) -> tuple[Reader, str, str]:
@@ -538,7 +539,7 @@ def check_rotation(self, c: Clause | None) -> ir.Rotation:
     rules = []
     rot = sec.get("rotate", [])
     for i, rc in enumerate(rot):
-        r = Reader(rc, self.col, "rotate dealer|next|winner|discarder when ... | rotate TARGET otherwise")
+        r = Reader(rc, self.col, "rotate dealer|next|winner|discarder|last_drawer when ... | rotate TARGET otherwise")
         target = r.choice("who deals next: " + ", ".join(ROTATE_TARGETS), ROTATE_TARGETS)
         other = r.flag("otherwise")
         r.end()
@@ -546,6 +547,11 @@ def check_rotation(self, c: Clause | None) -> ir.Rotation:
             self.col.error("E033", "'rotate' needs exactly one of 'when CONDITION' or 'otherwise'", rc.span)
         if other and i != len(rot) - 1:
             self.col.error("E033", "'rotate ... otherwise' must be the last rotate rule", rc.span)
+        if other and target in NO_WINNER_TARGETS:
+            self.col.error("E033", f"'rotate {target} otherwise' also decides a drawn hand, which has no {target}",
+                           rc.span, f"say when: `rotate {target} when someone_won`, then a last rule for a drawn hand "
+                                    "(`rotate dealer otherwise`, `rotate next otherwise` or `rotate last_drawer "
+                                    "otherwise`)")
         rules.append(ir.RotateRule(target, None if other else self.x.cond(rc.cond, rc.cond_kind, B.ROTATION, ANY_STAGE),
                                    self.src(rc)))
     if c is not None and (not rules or rules[-1].cond is not None):

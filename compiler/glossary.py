@@ -199,8 +199,14 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                              "payments for each kong of that kind: at the hand's end, or when it is made (at_once)"),
     ("settlement", "cap"): ("cap loss = EXPRESSION [when ...]", "each payer loses at most this much in one hand"),
     # ---- rotation ----
-    ("rotation", "rotate"): ("rotate dealer|next|winner|discarder when CONDITION  |  rotate TARGET otherwise",
-                             "who deals next: the first rule whose condition holds; the last says `otherwise`"),
+    ("rotation", "rotate"): ("rotate dealer|next|winner|discarder|last_drawer when CONDITION  |  rotate TARGET "
+                             "otherwise",
+                             ("who deals next: the first rule whose condition holds; the last says `otherwise`. dealer: "
+                              "the same dealer; next: the dealer's next seat; winner: the first winner; discarder: "
+                              "the first winner's discarder (a self-draw: next); last_drawer: the player who made "
+                              "the hand's last draw (after a drawn hand, who drew the wall's last tile). winner and "
+                              "discarder have no seat after a drawn hand: there they mean next, and an `otherwise` "
+                              "rule may not name them")),
     ("rotation", "streak"): ("streak = EXPRESSION", ("the new dealer streak (default: one more when the dealer won "
                                                      "and keeps the deal, else 0)")),
     # ---- play ----

@@ -648,6 +648,8 @@ def rotation(g: Any) -> tuple[int, int]:
         nxt = g.winners[0].seat
     elif target == "discarder" and g.winners and g.winners[0].discarder >= 0:
         nxt = g.winners[0].discarder
+    elif target == "last_drawer":
+        nxt = next((e[1] for e in reversed(g.log) if e[0] == "draw"), nxt)
     if rot.streak is not None:
         streak = int(evaluate(rot.streak, env))
     else:
