@@ -22,11 +22,11 @@ from typing import Any
 from . import builtins as B
 from .ir import Expr, Variant, dump_json
 
-CODEGEN_VERSION = "15"
+CODEGEN_VERSION = "16"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
-_SHAPES = {"standard": 0, "pairs": 1, "free": 2}
+_SHAPES = {"standard": 0, "pairs": 1, "free": 2, "knitted": 3}
 
 _SITUATION_VARS = {
     "win_by": ("x.f.win_by", "n"), "is_dealer": ("x.f.is_dealer", "b"), "seat": ("(<double>x.f.seat)", "n"),
@@ -40,11 +40,16 @@ _SITUATION_VARS = {
     "last_tile": ("x.f.last_tile", "b"), "after_kong": ("x.f.after_kong", "b"), "first_draw": ("x.f.first_draw", "b"),
     "exposed_melds": ("(<double>x.f.exposed)", "n"),
     "wild_in_force": ("x.f.wild_on", "b"), "waits_all": ("var_waits_all(x)", "b"),
+    "seat_wind": ("(<double>x.f.seat_wind)", "n"), "prevalent_wind": ("(<double>x.f.prevalent_wind)", "n"),
+    "last_of_kind": ("x.f.last_of_kind", "b"), "wait_kinds": ("var_wait_kinds(x)", "n"),
 }
 _READING_VARS = {
     "no_sequences": ("rf_no_sequences(x, rd)", "b"), "distinct": ("rf_distinct(rd.counts)", "b"),
     "one_suit": ("rf_one_suit(rd.counts, 0)", "b"), "fours": ("rf_fours(x, rd)", "n"),
     "pair_wilds": ("rf_pair_wilds(x, rd)", "n"), "wilds_at_face": ("rf_wilds_at_face(x, rd)", "b"),
+    "win_at_seq_end": ("rf_win_at(x, rd, 0)", "b"), "win_at_seq_middle": ("rf_win_at(x, rd, 1)", "b"),
+    "win_at_pair": ("rf_win_at(x, rd, 2)", "b"), "knitted": ("rf_knitted(rd.counts)", "b"),
+    "fan_points": ("fan_sum(x, rd, 0)", "n"), "bonus_points": ("fan_sum(x, rd, 1)", "n"),
 }
 # The three-valued (partial) code reads the facts and the counts so far `c`; c may be NULL, the counts unknown
 # (the kernel's count-free minimum test, _core._minimum_bound): every test of the counts is then unknown (-1),
@@ -53,8 +58,16 @@ _PARTIAL_VARS = {
     "no_sequences": ("(not x.f.meld_seq)", "t"), "distinct": ("(-1 if c == NULL else pv_anti(rf_distinct(c)))", "t"),
     "one_suit": ("(-1 if c == NULL else pv_anti(rf_one_suit(c, 1)))", "t"), "fours": ("NAN", "n"),
     "pair_wilds": ("NAN", "n"), "wilds_at_face": ("-1", "t"),
+    "win_at_seq_end": ("-1", "t"), "win_at_seq_middle": ("-1", "t"), "win_at_pair": ("-1", "t"),
+    "knitted": ("(-1 if c == NULL else pv_anti(rf_knitted(c)))", "t"),
+    "fan_points": ("NAN", "n"), "bonus_points": ("NAN", "n"),
 }
-_COUNT_FREE_FACTS = frozenset(_SITUATION_VARS) - {"waits_all"}   # the facts bounds read exactly, counts aside
+# the facts bounds read exactly, counts aside (waits_all and wait_kinds read the pre-draw hand)
+_COUNT_FREE_FACTS = frozenset(_SITUATION_VARS) - {"waits_all", "wait_kinds"}
+# what of a reading varies between the readings of a hand without wilds (its decomposition: the counts do not)
+_DECOMPOSITION_VARS = frozenset({"no_sequences", "win_at_seq_end", "win_at_seq_middle", "win_at_pair", "fan_points",
+                                 "bonus_points"})
+_DECOMPOSITION_CALLS = frozenset({"every_group", "sets", "wind_sets"})
 _WIN_VARS = {"value": ("x.value", "n"), "someone_won": ("1", "b"), "winners": ("(<double>x.f.winners)", "n"),
              "dealer_won": ("x.f.dealer_won", "b")}
 _ARITH = {"add": "+", "sub": "-", "mul": "*"}
@@ -99,18 +112,21 @@ def walk(v: Variant) -> list[Expr]:
     out: list[Expr | None] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers]
     out += [e.cond for e in v.events] + [s.cond for s in v.statuses] + [d.expr for d in v.defines]
     out += [v.score.value] + [f.cond for f in v.score.forbids] + [m.cond for m in v.score.minimum]
-    out += [v.claims.win_on_discard] + [w[0] for w in win_exprs(v)]
+    out += [v.claims.win_on_discard] + [w[0] for w in win_exprs(v)] + [f.count for f in v.fans]
     return [e for e in out if e is not None]
 
 
-_READING_CALLS = frozenset(_COUNTS) | {"spacing", "every_group"}
+_READING_CALLS = frozenset(_COUNTS) | {"spacing", "every_group", "sets", "wind_sets"}
 
 
 def reading_blind(v: Variant) -> list[int]:
     """Per pattern, what of choosing its best reading does not depend on the reading (the decomposition and the
     wilds' assignment): bit 1, its condition; bit 2, everything its readings are compared and reported by once
     it holds -- the modifiers that apply to it, the statuses, the defines, the value, the forbids and minimums.
-    Bits 4 and 8: the same for a hand without wilds, where only the decomposition varies (the counts do not).
+    Bits 4 and 8: the same for a hand without wilds, where only the decomposition varies (the counts do not):
+    its sequences, its groups (every_group), its sets, where the winning tile sits, and the fans.
+    A fan's count reads the reading (its sets), and a score that prefers fans compares readings of equal value
+    by them: then no pattern's scoring is blind.
 
     With bit 2, every reading of the pattern scores alike, and the first one found is the one the reference
     keeps (ties keep the first), so the kernel stops scoring the pattern after its first reading; with bits 1
@@ -118,7 +134,7 @@ def reading_blind(v: Variant) -> list[int]:
     events and `wilds` read the situation only.
     """
     return [a | (b << 2) for a, b in zip(_blind(v, frozenset(_READING_VARS), _READING_CALLS),
-                                         _blind(v, frozenset({"no_sequences"}), frozenset()))]
+                                         _blind(v, _DECOMPOSITION_VARS, _DECOMPOSITION_CALLS))]
 
 
 def _blind(v: Variant, reading_vars: frozenset[str], reading_calls: frozenset[str]) -> list[int]:
@@ -146,6 +162,8 @@ def _blind(v: Variant, reading_vars: frozenset[str], reading_calls: frozenset[st
                 t = tables.get(name)
                 memo[key] = t is None or bool(t.column_var and status_dep(p)) or any(
                     named("modifier", m, p) for row in t.rows if row.pattern == p for m in row.modifiers)
+            elif kind == "fan":   # a fan's count reads the reading's sets
+                memo[key] = True
             else:  # pattern, event: fixed for the pattern's readings, or the situation's
                 memo[key] = False
         return memo[key]
@@ -168,7 +186,7 @@ def _blind(v: Variant, reading_vars: frozenset[str], reading_calls: frozenset[st
     for pat in v.patterns:
         p = pat.name
         blind_rest = not any(named("modifier", m.name, p) for m in v.modifiers) and not status_dep(p) and not any(
-            dep(x, p) for x in scored)
+            dep(x, p) for x in scored) and not v.score.prefer   # (preferred fans compare readings of equal value)
         out.append((0 if dep(pat.cond, p) else 1) | (2 if blind_rest else 0))
     return out
 
@@ -248,7 +266,7 @@ class Types:
         if op == "opt":
             return self.options.get(a[0], "num")
         if op == "ref":
-            if a[0] == "table":
+            if a[0] in ("table", "fan"):
                 return "num"
             if a[0] == "define":
                 if a[1] not in self._seen:
@@ -298,7 +316,9 @@ class ExprCompiler:
             "status": {s.name: i for i, s in enumerate(v.statuses)},
             "table": {t.name: i for i, t in enumerate(v.tables)},
             "define": {d.name: i for i, d in enumerate(v.defines)},
+            "fan": {f.name: i for i, f in enumerate(v.fans)},
         }
+        self.waiting: dict[str, int] = {}   # waiting_hand's tile texts -> their table's number (WH<i>)
         self.options = {o.name: i for i, o in enumerate(v.options)}
         self.reading = True   # a reading (rd) is in scope
         self.pattern_var: str | None = None  # three-valued code: what names the reading's pattern (-1 unknown)
@@ -394,6 +414,8 @@ class ExprCompiler:
             return f"ref_event(x, {i})", "b"
         if kind == "table":
             return f"ref_table(x, rd, {i})", "n"
+        if kind == "fan":
+            return f"ref_fan(x, rd, {i})", "n"
         if self.types.of(Expr("ref", (kind, name))) == "bool":
             return f"(ref_define(x, rd, {i}) != 0.0)", "b"
         return f"ref_define(x, rd, {i})", "n"
@@ -403,9 +425,31 @@ class ExprCompiler:
             return f"{mask(g.args[1])}ULL"
         return f"(<unsigned long long>{self.num(g)})"
 
+    def _set_kind(self, e: Expr) -> int | None:
+        """A sets() kind argument's index in builtins.SET_KINDS (a constant), else None."""
+        if e.op == "const" and isinstance(e.args[0], str) and e.args[0] in B.SET_KINDS:
+            return B.SET_KINDS.index(e.args[0])
+        return None
+
+    def waiting_table(self, e: Expr) -> str | None:
+        """waiting_hand's argument (constant tiles) as the number of its table of alternatives (WH<i>), else None."""
+        if e.op != "const" or not isinstance(e.args[0], str):
+            return None
+        return str(self.waiting.setdefault(e.args[0], len(self.waiting)))
+
     def _call(self, name: str, args: tuple) -> tuple[str, str]:
         if name in ("flower_fours", "flower_complete") and len(args) == 1:
             return f"{name}(x, {self._group(args[0])})", "n"
+        if name == "waiting_hand" and len(args) == 1:
+            t = self.waiting_table(args[0])
+            return (f"rf_waiting_hand(x, WH{t}, NWH{t})", "b") if t is not None else ("n_err(x)", "n")
+        if name in ("sets", "wind_sets") and len(args) == 2 and self.reading:
+            kind = self._set_kind(args[0])
+            if kind is None:
+                return "n_err(x)", "n"
+            if name == "sets":
+                return f"rf_sets(x, rd, {kind}, {self._group(args[1])})", "n"
+            return f"rf_wind_sets(x, rd, {kind}, {self.num(args[1])})", "n"
         if not self.reading or len(args) != 1:
             return "n_err(x)", "n"
         if name in _COUNTS:
@@ -434,6 +478,8 @@ class ExprCompiler:
         if op == "var":
             if a[0] == "waits_all":
                 return "t_waits_all(x, c)", "t"
+            if a[0] == "wait_kinds":
+                return "p_wait_kinds(x, c)", "n"
             code, k = self._var(a[0], _PARTIAL_VARS)
             return code, "t" if k in ("b", "t") else "n"
         if op == "opt":
@@ -484,6 +530,11 @@ class ExprCompiler:
     def _pcall(self, name: str, args: tuple) -> tuple[str, str]:
         if name in ("flower_fours", "flower_complete"):
             return self.exact(Expr("call", (name, *args)))[0], "n"
+        if name in ("sets", "wind_sets"):   # the reading's sets: unknown while it is
+            return "NAN", "n"
+        if name == "waiting_hand" and len(args) == 1:
+            t = self.waiting_table(args[0])
+            return (f"p_waiting_hand(x, c, WH{t}, NWH{t})", "t") if t is not None else ("n_err(x)", "n")
         if len(args) != 1 or (name != "spacing" and args[0].op != "group"):
             return "n_err(x)", "n"
         if name == "spacing":
@@ -753,9 +804,9 @@ def render(v: Variant, key: str = "") -> str:
     blocks: dict[str, Any] = {"patterns": [], "viable": [], "modifiers": [], "events": [], "statuses": [],
                               "defines": [], "forbids": [], "minimums": [], "wins": []}
     for i, p in enumerate(v.patterns):
-        if p.shape not in _SHAPES:   # a shape the kernel does not read (knitted): free, and every reading of it
-            blocks["patterns"].append({"i": i, "code": "(n_err(x) != 0.0)", "line": _line(p.src)})   # goes to
-            blocks["viable"].append({"i": i, "terms": ["-1"], "line": _line(p.src)})                 # the reference
+        if p.shape not in _SHAPES:   # a shape the kernel does not read: free, and every reading of it goes to the
+            blocks["patterns"].append({"i": i, "code": "(n_err(x) != 0.0)", "line": _line(p.src)})   # reference
+            blocks["viable"].append({"i": i, "terms": ["-1"], "line": _line(p.src)})
             continue
         blocks["patterns"].append({"i": i, "code": cx.cond(p.cond) if p.cond else "1", "line": _line(p.src)})
         if p.shape == "free":  # a conjunction is tested term by term, stopping at the first false one
@@ -820,6 +871,7 @@ def render(v: Variant, key: str = "") -> str:
     blocks["value_bounds"] = {"lines": vbc.lines, "vars": [f"v{i}" for i in range(vbc.n)], "lo": blo, "hi": bhi,
                               "tables": len(tables), "mods": mods}
     value = cx.num(v.score.value)
+    fans = _fans(cx, v)
     cx.win = True
     for i, (e, _, src) in enumerate(win_exprs(v)):
         blocks["wins"].append({"i": i, "code": cx.num(e), "line": _line(src)})
@@ -829,6 +881,7 @@ def render(v: Variant, key: str = "") -> str:
     claim = cx.cond(v.claims.win_on_discard) if v.claims.win_on_discard is not None else "0"
     cx.reading = True
     tables = [_table(cx, v, i) for i in range(len(v.tables))]
+    waiting = [_waiting_alternatives(text) for text, _ in sorted(cx.waiting.items(), key=lambda kv: kv[1])]
     ir_text = dump_json(v)
     b64 = base64.b64encode(ir_text.encode("utf-8")).decode("ascii")
     w = v.wild
@@ -856,12 +909,94 @@ def render(v: Variant, key: str = "") -> str:
         "blind": reading_blind(v),
         "pung_only": pung_only(v),
         "std_needs": std_needs(v),
+        "fans": fans, "waiting": waiting,
     }
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)), autoescape=False,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True,
                              lstrip_blocks=True)
     text = env.get_template(MODULE_TEMPLATE).render(**ctx)
     return _with_line_map(text)
+
+
+COMBO_W = 16   # the kernel's ints per fan in Spec.combo (kernel.pxd)
+
+
+def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
+    """The fans' tables and count functions (mjrules.model.fans, counted by the kernel): per fan its kind (0 counted
+    by its expression, 1 a combination, 2 otherwise), bonus flag and points; the fans that exclude each one (in
+    the spec's order, as FanCounter lists them); each combination's shape (COMBO_W ints: kind, size, suits, the
+    steps as a bit mask, the ranks; kind -1 for one the kernel does not take); the preferred fans."""
+    index = cx.index["fan"]
+    kinds, bonus, points, combo, counts = [], [], [], [], []
+    excluders: list[list[int]] = [[] for _ in v.fans]
+    ok = True
+    for i, f in enumerate(v.fans):
+        for name in f.excludes:
+            if name in index:
+                excluders[index[name]].append(i)
+            else:
+                ok = False
+    for i, f in enumerate(v.fans):
+        lit = number(f.points)
+        ok = ok and lit is not None
+        points.append(lit or "0.0")
+        bonus.append(int(bool(f.bonus)))
+        row = [0] * COMBO_W
+        if f.combo is not None:
+            kinds.append(1)
+            c = f.combo
+            steps = sum(1 << s for s in c.steps if isinstance(s, int) and 0 <= s < 31)
+            ranks = list(c.ranks)
+            fits = c.kind in ("seq", "pung") and c.suits in ("same_suit", "different_suits") and \
+                isinstance(c.size, int) and 0 < c.size <= 36 and len(ranks) <= COMBO_W - 5 and \
+                all(isinstance(r, int) and -2 ** 31 < r < 2 ** 31 for r in ranks)
+            if fits:
+                row[:5] = [0 if c.kind == "seq" else 1, c.size, 0 if c.suits == "same_suit" else 1, steps, len(ranks)]
+                row[5:5 + len(ranks)] = ranks
+            else:
+                row[0] = -1
+        elif f.otherwise:
+            kinds.append(2)
+        else:
+            kinds.append(0)
+            counts.append({"i": i, "code": cx.num(f.count) if f.count is not None else "n_err(x)",
+                           "line": _line(f.src)})
+        combo.extend(row)
+    start = [0]
+    for ex in excluders:
+        start.append(start[-1] + len(ex))
+    prefer = [index[n] for n in v.score.prefer if n in index]
+    if len(prefer) != len(v.score.prefer):
+        ok = False
+    if not ok:   # points a double cannot hold, or a name the IR does not resolve: every fan to the reference
+        kinds = [0] * len(v.fans)
+        counts = [{"i": i, "code": "n_err(x)", "line": _line(f.src)} for i, f in enumerate(v.fans)]
+    return {"n": len(v.fans), "kinds": kinds, "bonus": bonus, "points": points, "combo": combo, "counts": counts,
+            "exc_start": start, "exc_list": [j for ex in excluders for j in ex], "prefer": prefer, "ok": ok}
+
+
+def _waiting_alternatives(text: str) -> list[list[int]]:
+    """waiting_hand(TILES)'s pre-draw hands as 34 counts each: the tiles, and where they are all of one suit the same
+    ranks in each suit (ReferenceEngine._waiting_hand). A text that is not tiles has none."""
+    from ..model.tiles import TileError, parse_tiles
+
+    try:
+        kinds = sorted(t.kind for t in parse_tiles(text))
+    except (TileError, ValueError):   # (the checker refuses such a text first)
+        return []
+    alts = {tuple(kinds)}
+    if len({k // 9 for k in kinds}) == 1 and all(k < 27 for k in kinds):
+        for suit in range(3):
+            alts.add(tuple(sorted(suit * 9 + k % 9 for k in kinds)))
+    out = []
+    for alt in sorted(alts):
+        if all(0 <= k < _NK for k in alt):
+            counts = [0] * _NK
+            for k in alt:
+                counts[k] += 1
+            if max(counts, default=0) < 256:
+                out.append(counts)
+    return out
 
 
 def _conjuncts(e: Expr) -> list[Expr]:

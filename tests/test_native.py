@@ -1456,3 +1456,53 @@ def test_evaluate_runs_one_way():
     finally:
         e._kernel = spy.kernel
     assert r["payments"]["3"] < 0 and spy.asked == []
+
+
+_FAN_HANDS = [   # (concealed, win_tile, extra): hands of a variant with fans, each of its shapes and set facts
+    ("123m456m789m123p55p", "5p", {"win_by": "self_draw"}),
+    ("147m258p369s12345z", "5z", {}),                                    # 全不靠形 with honours
+    ("147m258p369s234m55z", "5z", {"win_by": "discard", "discarder": 1}),  # 组合龙形
+    ("258m369p11147s", "1s", {"melds": ["[789s]"]}),                      # 组合龙形 with a meld, single wait
+    ("19m19p19s1234567z1z", "1z", {}),                                    # 十三幺形
+    ("11223344556677m", "7m", {}),                                        # 七对形 (连七对)
+    ("111m222m333m444p55p", "5p", {"win_by": "discard", "discarder": 2}),  # claimed pair, concealed pungs
+    ("111m234m333p55s", "3p", {"melds": ["[5555z]"], "win_by": "discard", "discarder": 1,   # a claimed pung
+                               "options": {"min_fan": 0}}),
+    ("123m123m123m44p", "4p", {"melds": ["[222s]"]}),                     # 一色三同顺: preferred
+    ("234m234m234m44p", "4p", {"melds": ["[444s]"]}),
+    ("1112345678999m5m", "5m", {}),                                       # 九莲宝灯 (waiting_hand)
+    ("345555678m555p22s", "4m", {}),                                      # a kind held four times (wait_kinds)
+    ("11122233344455z", "5z", {"seat": 1, "prevalent_wind": 1}),          # winds: seat and prevalent
+    ("123m456m11p", "1p", {"melds": ["[1111z]", "{2222s}"], "flowers": ["f1", "f2"]}),
+    ("234m345m456m678p22s", "2s", {"options": {"min_fan": 0}}),
+    ("123m567p345s678s99m", "9m", {"win_by": "discard", "discarder": 1}),  # fewer fans than the minimum
+    ("123m456m789m12445p", "4p", {}),                                     # not a winning hand
+]
+
+
+@pytest.mark.parametrize("i", range(len(_FAN_HANDS)))
+def test_fans_are_counted_natively(i):
+    """A variant with fans (counted per reading: sets, combinations, exclusions, the wait, the knitted shape) is
+    decided by the kernel itself, with the reference's results, fans and explanations, and no fallback."""
+    nat, ref = engine("guobiao", "native"), engine("guobiao", "reference")
+    conc, win, extra = _FAN_HANDS[i]
+    s = {"concealed": conc, "win_tile": win, **extra}
+    before = nat.fallbacks
+    for explain in (True, False):
+        a, b = nat.evaluate(s, explain=explain), ref.evaluate(s, explain=explain)
+        assert a == b and a.fans == b.fans, (s, a, b)
+    assert nat.fallbacks == before
+
+
+def test_fans_match_the_reference_on_generated_hands():
+    """Seeded MCR winning hands (tests/oracles/mcr.py): the native results equal the reference's, none falls back."""
+    pytest.importorskip("MahjongGB", reason="the MCR hand generator needs PyMahjongGB")
+    from oracles import mcr
+
+    nat, ref = engine("guobiao", "native"), engine("guobiao", "reference")
+    before = nat.fallbacks
+    for case in mcr.generate(random.Random(17), 300):
+        s = case.situation()
+        a, b = nat.evaluate(s), ref.evaluate(s)
+        assert a == b and a.fans == b.fans, s
+    assert nat.fallbacks == before

@@ -490,7 +490,7 @@ def parse_meld(text: str) -> Meld:
 
 
 _MELDS: dict[str, tuple[Meld, ...]] = {}  # texts parsed without error (melds are immutable)
-_MELDS_LIMIT = 4096  # texts remembered (the memo is emptied when full)
+_MELDS_LIMIT = 65536  # texts remembered (the memo is emptied when full): a few MB at most
 _MELDS_LEN = 64  # longer texts are not remembered
 
 

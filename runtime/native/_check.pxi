@@ -210,6 +210,8 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
                 odd += x.f.real[k] & 1
         if odd <= x.f.jokers:
             return True
+    if x.has_knit and _knit_fits(x, sets):
+        return True
     return _any_viable(x, x.free_pats, x.nfree)
 
 

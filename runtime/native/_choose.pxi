@@ -12,10 +12,13 @@ cdef struct Run:
     bint has_best
     double best_value
     int best_nmods
+    bint best_pref       # the best counts a fan the score prefers (Spec.prefer)
+    unsigned int best_gen   # the gen the best was scored in (its memo entries stand while x.gen is still it)
     bint has_fail
     double fail_value
     int fail_pattern
     int fail_nmods
+    bint fail_pref
     int fail_why
     bint std_known       # std_ok holds the standard shape's feasibility on these facts (no melds), already
     bint std_ok          # worked out by the caller
@@ -62,12 +65,17 @@ cdef bint _beaten(Run* R, int p) noexcept nogil:
     h = R.hi[p]
     if h != R.best_value:
         return h < R.best_value    # (false for NAN)
+    if x.spec.nprefer and not R.best_pref:   # a reading of p may count a preferred fan
+        return False
     return p > R.best.pattern or (p == R.best.pattern and R.best_nmods >= R.mx[p])
 
 
-cdef inline bint _key_gt(double v, int p, int nm, double bv, int bp, int bnm) noexcept nogil:
+cdef inline bint _key_gt(double v, bint pf, int p, int nm, double bv, bint bpf, int bp, int bnm) noexcept nogil:
+    """The reference's key (value, preferred, -pattern, modifiers): the first greater than the second."""
     if v != bv:
         return v > bv
+    if pf != bpf:
+        return pf
     if p != bp:
         return p < bp
     return nm > bnm
@@ -85,7 +93,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
     cdef Spec* sp = x.spec
     cdef int i = 0, p, why, m, nm, blind, npats = R.npats
     cdef double value
-    cdef bint ok, improved = False
+    cdef bint ok, improved = False, pf
     while i < R.npats:
         p = R.pats[i]
         blind = (sp.blind[p] if x.f.jokers else sp.blind[p] >> 2) & 3
@@ -125,6 +133,7 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                 nm = 0
                 for m in range(sp.nmod):
                     nm += ref_mod(x, rd, m)
+                pf = _preferred(x, rd) if sp.nprefer else False
                 if x.err:
                     return 1
                 if why < 0 and R.mode == 2:
@@ -132,12 +141,16 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                     R.best_value = value
                     return 1
                 if why < 0:
-                    if not R.has_best or _key_gt(value, p, nm, R.best_value, R.best.pattern, R.best_nmods):
+                    if not R.has_best or _key_gt(value, pf, p, nm, R.best_value, R.best_pref, R.best.pattern,
+                                                 R.best_nmods):
                         memcpy(R.best, rd, sizeof(Reading))
-                        R.best_value, R.best_nmods, R.has_best = value, nm, True
+                        R.best_value, R.best_nmods, R.best_pref, R.has_best = value, nm, pf, True
+                        R.best_gen = x.gen
                         improved = True
-                elif not R.has_fail or _key_gt(value, p, nm, R.fail_value, R.fail_pattern, R.fail_nmods):
+                elif not R.has_fail or _key_gt(value, pf, p, nm, R.fail_value, R.fail_pref, R.fail_pattern,
+                                               R.fail_nmods):
                     R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
+                    R.fail_pref = pf
         if blind & 2 and (ok or blind & 1):   # settled: its later readings would score (or fail) alike
             R.npats -= 1
             R.pats[i] = R.pats[R.npats]
@@ -267,6 +280,17 @@ cdef void _run_all(Ctx* x, Run* R, Dedup* dd) noexcept nogil:
         _enum_pairs(x, sp.win_size // 2, _on_reading, R)
     if x.err or R.found:
         return
+    if x.has_knit and sets >= 3:
+        n = 0
+        for p in range(sp.npat):
+            if sp.shapes[p] == SH_KNITTED and not _beaten(R, p) and _open(x, R, p):
+                pats[n] = p
+                n += 1
+        R.npats = n
+        if n:
+            _enum_knitted(x, sets, _on_reading, R, dd)
+        if x.err or R.found:
+            return
     if R.shapes & SHAPE_NO_FREE and R.legal_only:
         return
     for p in range(sp.npat):
@@ -286,8 +310,10 @@ cdef inline void _reset_memo(Ctx* x) noexcept nogil:
         memset(x.mod_gen, 0, (sp.nmod + 1) * sizeof(unsigned int))
         memset(x.tb_gen, 0, (sp.ntab + 1) * sizeof(unsigned int))
         memset(x.df_gen, 0, (sp.ndef + 1) * sizeof(unsigned int))
-        x.st_gen = 0
-        x.gen = 0
+        memset(x.fr_gen, 0, (sp.nfan + 1) * sizeof(unsigned int))
+        memset(x.ff_gen, 0, (sp.nfan + 1) * sizeof(unsigned int))
+        x.st_gen = x.cb_gen = x.sv_gen = x.fp_gen = 0
+        x.gen = 1
 
 
 cdef bint var_waits_all(Ctx* x) noexcept nogil:
@@ -448,7 +474,8 @@ cdef inline void _nested_facts(Ctx* x, int i) noexcept nogil:
     cdef Ctx* y = x.inner
     cdef Facts* f = &y.f
     memcpy(f, &x.f, sizeof(Facts))
-    f.nested, f.waits_all = True, 0
+    f.nested, f.waits_all, f.wait_kinds = True, 0, 0
+    f.win_tile = i
     if x.f.win_tile == x.f.w:
         f.jokers -= 1
     elif x.f.win_tile == x.f.w2:
@@ -470,7 +497,7 @@ cdef inline void _nested_facts(Ctx* x, int i) noexcept nogil:
 
 
 cdef Ctx* _ctx_new(Spec* sp) except NULL:
-    cdef int p
+    cdef int p, k
     cdef Ctx* x = <Ctx*>calloc(1, sizeof(Ctx))
     if x == NULL:
         raise MemoryError()
@@ -488,13 +515,30 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.fcu = <signed char*>malloc((MAXJ + 1) * (sp.npat + 1))
     x.msc = <signed char*>malloc(sp.npat + 1)
     x.ssu = <signed char*>malloc(MAXJ + 1)
+    x.fr_gen = <unsigned int*>calloc(sp.nfan + 1, sizeof(unsigned int))
+    x.fr_val = <double*>calloc(sp.nfan + 1, sizeof(double))
+    x.ff_gen = <unsigned int*>calloc(sp.nfan + 1, sizeof(unsigned int))
+    x.ff_val = <double*>calloc(sp.nfan + 1, sizeof(double))
+    x.f_busy = <unsigned char*>calloc(sp.nfan + 1, 1)
+    x.cb_val = <double*>calloc(sp.nfan + 1, sizeof(double))
+    x.cfan = <int*>calloc(sp.nfan + 1, sizeof(int))
+    x.gen = 1   # (no memo entry is of gen 0's reading: the stamps start at 0)
     if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
-            and x.free_pats and x.msu and x.fcu and x.msc and x.ssu):
+            and x.free_pats and x.msu and x.fcu and x.msc and x.ssu and x.fr_gen and x.fr_val and x.ff_gen
+            and x.ff_val and x.f_busy and x.cb_val and x.cfan):
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
     x.ms_dirty = True   # (and malloc's garbage as min_sure answers)
     _count_free_clear(x)
+    for k in range(2):   # the combination fans by their kind of set, in the spec's order
+        for p in range(sp.nfan):
+            if sp.fan_kind[p] == FK_COMBO and sp.combo[p * COMBO_W] == k:
+                x.cfan[x.ncseq + x.ncpung] = p
+                if k == 0:
+                    x.ncseq += 1
+                else:
+                    x.ncpung += 1
     x.small = True
     for p in range(NK):
         x.small = x.small and sp.copies[p] <= 4
@@ -505,6 +549,8 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
             x.has_std = True
         elif sp.shapes[p] == SH_PAIRS:
             x.has_pairs = True
+        elif sp.shapes[p] == SH_KNITTED:
+            x.has_knit = True
         else:
             x.free_pats[x.nfree] = p
             x.nfree += 1
@@ -527,6 +573,13 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.fcu)
     free(x.msc)
     free(x.ssu)
+    free(x.fr_gen)
+    free(x.fr_val)
+    free(x.ff_gen)
+    free(x.ff_val)
+    free(x.f_busy)
+    free(x.cb_val)
+    free(x.cfan)
     free(x)
 
 

@@ -288,10 +288,11 @@ cdef void _seq(Std* S, int j, int sets, int pairs, int start, int k) noexcept no
 
 
 cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, int* needs=NULL,
-                         Units* U=NULL) noexcept nogil:
+                         Units* U=NULL, const int* real=NULL) noexcept nogil:
     """Every reading of the concealed tiles as `sets` sets and a pair, in the reference's order; with needs (see
     Std), only those that may hold an open pattern, as *needs says when each is reached. U: NULL, or the units
-    of x.f.real the caller made, whose suit indices and tile count serve when all its units are filled."""
+    of x.f.real the caller made, whose suit indices and tile count serve when all its units are filled. real: the
+    counts to read as sets and a pair, where not x.f.real (then U is NULL)."""
     cdef Std S
     cdef int k, spare = 0
     S.x, S.cb, S.ud, S.dd, S.stop = x, cb, ud, dd, False
@@ -300,8 +301,8 @@ cdef void _enum_standard(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd, in
     S.pairw, S.defer = 0, False
     S.rd.ngroups = 0
     S.rd.pattern = 0
-    memcpy(S.c, x.f.real, NK * sizeof(int))
-    if U != NULL and U.c == <const int*>x.f.real and U.n == 4:   # the caller's units: the same indices
+    memcpy(S.c, real if real != NULL else x.f.real, NK * sizeof(int))
+    if real == NULL and U != NULL and U.c == <const int*>x.f.real and U.n == 4:   # the caller's units: the same indices
         S.tiles = U.tiles
         for k in range(3):
             S.idx[k] = U.idx[k]
@@ -392,3 +393,86 @@ cdef void _enum_free(Ctx* x, int p, ReadingCb cb, void* ud) noexcept nogil:
     rd.pattern = p
     memcpy(rd.counts, x.f.base, NK * sizeof(int))
     _free_rec(x, &rd, p, x.f.jokers, 0, cb, ud)
+
+
+cdef struct Knit:
+    ReadingCb cb
+    void* ud
+    int knit
+    bint stop
+    Reading rd
+
+
+cdef int _knit_cb(void* ud, Reading* rd) noexcept nogil:
+    """A reading of the tiles left by a knitted straight, handed on with the straight's group first."""
+    cdef Knit* K = <Knit*>ud
+    cdef int r
+    if rd.ngroups + 1 > MAXG:
+        return 0
+    K.rd.pattern = rd.pattern
+    K.rd.ngroups = rd.ngroups + 1
+    K.rd.groups[0].kind, K.rd.groups[0].k0, K.rd.groups[0].wild = G_KNIT, K.knit, 0
+    memcpy(&K.rd.groups[1], rd.groups, rd.ngroups * sizeof(Group))
+    memcpy(K.rd.counts, rd.counts, NK * sizeof(int))
+    K.rd.nassign = rd.nassign
+    memcpy(K.rd.assign, rd.assign, rd.nassign * sizeof(int))
+    r = K.cb(K.ud, &K.rd)
+    rd.pattern = K.rd.pattern
+    if r:
+        K.stop = True
+    return r
+
+
+cdef bint _knit_fits(Ctx* x, int sets) noexcept nogil:
+    """Can the knitted shape take the concealed tiles (a knitted straight, sets - 3 sets and a pair)? With wilds,
+    not decided here (True: the enumeration hands the hand to the reference)."""
+    cdef int c[NK]
+    cdef int i, k
+    cdef unsigned long long m
+    if sets < 3:
+        return False
+    if x.f.jokers:
+        return True
+    for i in range(6):
+        m = knit_mask(i)
+        for k in range(27):
+            if (m >> k) & 1 and x.f.real[k] == 0:
+                break
+        else:
+            memcpy(c, x.f.real, NK * sizeof(int))
+            for k in range(27):
+                if (m >> k) & 1:
+                    c[k] -= 1
+            if _feasible(x, c, 0, sets - 3, 1):
+                return True
+    return False
+
+
+cdef void _enum_knitted(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) noexcept nogil:
+    """Every reading as a knitted straight (mjrules.reference.readings.knitted: each of KNITS in order, its nine
+    kinds held) with `sets` - 3 sets and a pair, in the reference's order. Wilds are not placed here: a hand with
+    wilds is the reference's to judge (x.err)."""
+    cdef Knit K
+    cdef int i, k
+    cdef unsigned long long m
+    cdef int rest[NK]
+    if x.f.jokers:
+        x.err |= ERR_OTHER
+        return
+    K.cb, K.ud, K.stop = cb, ud, False
+    for i in range(6):
+        m = knit_mask(i)
+        for k in range(27):
+            if (m >> k) & 1 and x.f.real[k] == 0:
+                break
+        else:
+            memcpy(rest, x.f.real, NK * sizeof(int))   # (x.f.real stays: a callback may read the facts)
+            for k in range(27):
+                if (m >> k) & 1:
+                    rest[k] -= 1
+            K.knit = i
+            if dd != NULL:
+                _dedup_reset(dd)
+            _enum_standard(x, sets - 3, _knit_cb, &K, dd, NULL, NULL, rest)
+            if K.stop or x.err:
+                return

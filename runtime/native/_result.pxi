@@ -30,7 +30,7 @@ cdef struct SigMap:
 
 
 cdef enum:
-    MAP_KEEP = 4096      # entries a map holds; a full map is emptied (what it holds is made again on demand)
+    MAP_KEEP = 32768     # entries a map holds; a full map is emptied (what it holds is made again on demand)
 
 
 cdef inline unsigned long long _sig_hash(const unsigned char* b, Py_ssize_t n) noexcept nogil:
@@ -162,19 +162,41 @@ cdef class Results:
     cdef object head_of      # None, or (modifiers, events, status) -> (patterns after the pattern, status name),
                              # and then lines are made when first read (LazyLines)
     cdef Py_ssize_t head_len
+    cdef object fan_names    # None (a variant without fans: its results have none), or each fan's name
 
-    def __init__(self, Kernel kernel, middle_of, explain, settle, teller, tuple reasons, head_of=None):
+    def __init__(self, Kernel kernel, middle_of, explain, settle, teller, tuple reasons, head_of=None,
+                 fan_names=None):
         """middle_of, explain, settle: the engine's explanation of a signature (of its bytes, or of its parts as
         Kernel.parts decodes them) and its settlement (given the win expressions' values, Kernel.wins: the engine
         never calls back into the kernel while a result is made; keep: the answer may be remembered); teller: makes a Result's reading and pattern line from the kernel's reading; reasons: per
         pattern (reason, name). With head_of (the engine's names of a signature's head: its modifiers, events and
         status), middle_of's answer is always kept, and a result's lines are made only when its explanation is
         first read: a new signature costs at most head_of's call, once per head, and a signature differing only
-        in its defines' values or table rows (a new hand's, mostly) none."""
+        in its defines' values or table rows (a new hand's, mostly) none. fan_names: the fans' names, for a
+        variant with fans (a result's `fans`, read off the signature)."""
         self.kernel, self.middle_of, self.explain, self.settle = kernel, middle_of, explain, settle
         self.teller, self.reasons = teller, reasons
         self.head_of = head_of
         self.head_len = kernel.sp.nmod + kernel.sp.nev + 4
+        self.fan_names = None if fan_names is None else tuple(fan_names)
+
+    cdef object _fans(self):
+        """The (name, count) pairs of the fans that count, read off the kernel's last signature (None: no fans)."""
+        cdef Kernel k = self.kernel
+        cdef int32_t n, v
+        cdef double d
+        cdef Py_ssize_t o = k.sig_base
+        if self.fan_names is None:
+            return None
+        memcpy(&n, k.sig + o, 4)
+        o += 4
+        out = []
+        for _ in range(n):
+            memcpy(&v, k.sig + o, 4)
+            memcpy(&d, k.sig + o + 4, 8)
+            out.append((self.fan_names[v], _num_of(d)))
+            o += 12
+        return tuple(out)
 
     def __dealloc__(self):
         _map_free(&self.sigs)
@@ -198,11 +220,11 @@ cdef class Results:
             else:
                 head = self._head()
                 _map_put(&self.heads, k.sig, self.head_len, hh, head)
-            got = (LazyLines(self.middle_of, k.signature(), value), head[0], head[1], head[2])
+            got = (LazyLines(self.middle_of, k.signature(), value), head[0], head[1], head[2], self._fans())
             _map_put(&self.sigs, k.sig, k.sig_len, h, got)
             return got
         lines, tail, status, keep = self.explain(k.parts(k.signature()), value)
-        got = (lines, status, tail, [None] * len(self.reasons))
+        got = (lines, status, tail, [None] * len(self.reasons), self._fans())
         if keep:
             _map_put(&self.sigs, k.sig, k.sig_len, h, got)
         return got
@@ -248,7 +270,7 @@ cdef class Results:
         return new_result(True, reason, name, patterns, mid[1], value, <dict>settled[0], explain, p,
                           self.teller if explain else None,
                           PyBytes_FromStringAndSize(<char*>&k.best, sizeof(Reading)) if explain else None,
-                          <tuple>mid[0], <tuple>settled[1])
+                          <tuple>mid[0], <tuple>settled[1], mid[4])
 
     def build(self, s, bint explain=True):
         """The Result of the kernel's last evaluate, a WIN (see win)."""
@@ -319,16 +341,34 @@ cdef class FastEvaluate:
     cdef object slow, decided
     cdef object wb_key, wb_val   # the last win_by string looked up in win_by_ids (held) and its id: an id
                                  # never changes once given
+    cdef object encode           # None, or a situation's (checked) options -> the kernel's option values, None
+    cdef dict opt_memo           # where a double cannot hold one; remembered per the options' items
 
     def __init__(self, Reader reader, Kernel kernel, Results results, tuple opts, dict win_by_ids, KernelLock lock,
-                 slow, decided):
+                 slow, decided, encode=None):
         """opts: the spec's default option values (encoded); win_by_ids: win_by string -> its id; lock: the
         engine's lock around the kernel; slow(situation, explain): the Python evaluate; decided(s, r, explain): the
-        Result of a kernel answer r other than a win made here."""
+        Result of a kernel answer r other than a win made here; encode(options): the option values of a
+        situation's options (over the defaults; None where the kernel cannot hold them), or None: a situation
+        with options takes the Python path."""
         self.reader, self.kernel, self.results = reader, kernel, results
         self.opts, self.win_by_ids = opts, win_by_ids
         self.lock = lock
         self.slow, self.decided = slow, decided
+        self.encode, self.opt_memo = encode, {}
+
+    cdef object _options(self, dict options):
+        """The kernel's option values for a situation's checked options (encode's, remembered), or None."""
+        try:
+            key = tuple(options.items())
+            got = self.opt_memo.get(key, self)
+        except TypeError:   # an unhashable value: the Python path
+            return None
+        if got is self:
+            if len(self.opt_memo) >= 256:
+                self.opt_memo.clear()
+            got = self.opt_memo[key] = self.encode(options)
+        return got
 
     def evaluate(self, situation, bint explain=True):
         """The Result of a situation (see NativeEngine.evaluate); without explain, it has no reading and no
@@ -337,11 +377,15 @@ cdef class FastEvaluate:
         cdef Fields st
         cdef Result out = None
         cdef tuple r = None
+        cdef tuple opts = self.opts
         if type(situation) is not dict:   # (a Situation: the engine's own path, which checks it)
             return self.slow(situation, explain)
         st = self.reader.read(situation, False)   # (no Situation is made unless a slow path needs one)
         if st.options:
-            return self.slow(st.situation(), explain)
+            got = self._options(st.options) if self.encode is not None else None
+            if got is None:
+                return self.slow(st.situation(), explain)
+            opts = <tuple>got
         if st.win_by is self.wb_key:   # (a situation's win_by is nearly always the one before's)
             wb = <PyObject*>self.wb_val
         else:
@@ -353,7 +397,7 @@ cdef class FastEvaluate:
         self.lock.take()
         try:
             w = <object>wb   # a string's id: an int (PyLong_AsDouble, not float()'s generic protocol)
-            if self.kernel._decide_fields(st, self.opts, PyLong_AsDouble(w) if type(w) is int else <double>w,
+            if self.kernel._decide_fields(st, opts, PyLong_AsDouble(w) if type(w) is int else <double>w,
                                           -1) == WIN:
                 try:
                     out = self.results.win(None, explain)

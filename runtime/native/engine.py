@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from ..model import check as _check
 from ..compiler.ir import Variant
 from ..model.plays import Plays
-from ..reference.readings import Group
+from ..reference.readings import KNITS, Group
 from ..model.result import Explainer, Result, frozen_lines
 from ..model.settle import settle_win
 from ..model.shape import MayFit, always_fits, free_tests_read_tiles_only, options_are_defaults
@@ -68,7 +68,10 @@ class _Teller:
 
 @lru_cache(maxsize=1024)
 def _group(kind: int, k0: int, bits: int) -> Group:
-    """A kernel group (0 seq, 1 pung, 2 pair; its first kind; its wild bits) as the reference's."""
+    """A kernel group (0 seq, 1 pung, 2 pair, 3 knit; its first kind, a knitted straight's index in KNITS; its
+    wild bits) as the reference's."""
+    if kind == 3:
+        return Group("knit", KNITS[k0], (False,) * 9)
     kinds = (k0, k0 + 1, k0 + 2) if kind == 0 else (k0,) * (3 if kind == 1 else 2)
     return Group(_GROUP_KINDS[kind], kinds, tuple(bool(bits >> i & 1) for i in range(len(kinds))))
 
@@ -94,6 +97,7 @@ class NativeEngine(Plays):
         self._dtypes = self.module.DEFINE_TYPES
         self._defaults = self._encode(v.option_defaults())
         self._reference_engine: Any = None
+        self.fallbacks = 0   # situations the kernel handed to the reference (ERR, or options it cannot hold)
         self._lock = core.KernelLock()  # one kernel holds the chosen reading until the result is assembled
         c, w = v.claims, v.wild
         self._refusals = [
@@ -106,7 +110,8 @@ class NativeEngine(Plays):
         # the lines are first read) and _settle explain
         results = core.Results(self._kernel, self._middle_of, self._explain, self._settle,
                                _Teller(self._explainer, core.reading_parts),
-                               self._explainer.reasons, self._explainer.head if "s" not in self._dtypes else None)
+                               self._explainer.reasons, self._explainer.head if "s" not in self._dtypes else None,
+                               tuple(f.name for f in v.fans) if v.fans else None)
         self._build = results.build
         self._reader = reader(v)   # (the one situation reader, compiled: FastEvaluate calls it from C)
         self._checks = _check.Checks()
@@ -130,7 +135,8 @@ class NativeEngine(Plays):
             # a plain situation dict of a winning hand is read, judged and built in one C call
             self.evaluate = core.FastEvaluate(  # type: ignore[method-assign]
                 self._reader, self._kernel, results, self._defaults, self._strings, self._lock,
-                self._evaluate_dict, self._decided_result).evaluate
+                self._evaluate_dict, self._decided_result,
+                lambda o: self._encode(v.option_defaults() | dict(o))).evaluate
 
     # ---- the bare win check (mjrules.model.check); is_win and wait_kinds are the kernel's own methods ---------
     def is_win(self, counts: Any, wilds: int = 0, wild: int | str | None = None) -> bool:  # replaced in __init__
@@ -219,7 +225,7 @@ class NativeEngine(Plays):
             free = tuple(i for i, p in pats if p.shape == "free")
             sd = self._strings.get("self_draw")
             shapes = {p.shape for _, p in pats}
-            if opts is not None and sd is not None and len(free) <= 16 and all(
+            if opts is not None and sd is not None and len(free) <= 16 and "knitted" not in shapes and all(
                     v.patterns[i].cond is None or reads_counts_only(v.patterns[i].cond) for i in free):
                 got = self._core.ShapeEstimator(self._kernel, opts, float(sd), "standard" in shapes,
                                                 "pairs" in shapes and v.win_size % 2 == 0, free)
@@ -363,6 +369,7 @@ class NativeEngine(Plays):
     def _evaluate(self, s: Situation, waits_all: int = -1, explain: bool = True) -> tuple[Result, int]:
         opts, win_by = self._options(s), self._strings.get(s.win_by)
         if opts is None or win_by is None:
+            self.fallbacks += 1
             return self._reference()._evaluate(s, explain), waits_all
         core = self._core
         with self._lock:
@@ -382,6 +389,7 @@ class NativeEngine(Plays):
         """The Result of a kernel answer r (Kernel.evaluate) other than a win made from it."""
         code, core, ex = r[0], self._core, self._explainer
         if code == core.ERR:
+            self.fallbacks += 1
             return self._reference()._evaluate(s, explain), waits_all
         if code == core.REFUSE:
             reason, src = self._refusals[r[1]]
@@ -413,11 +421,15 @@ class NativeEngine(Plays):
 
     def _explain(self, parts: tuple, value: Any) -> tuple[tuple, tuple, str | None, bool]:
         """The explanation of a reading's signature, decoded (Kernel.parts: modifiers, events, status, table rows,
-        defines): its lines, the names that follow the pattern in "patterns", the status name, and whether Results
-        may remember it (not while a define's string value has no name yet)."""
-        mods, events, status, rows, defines = parts
-        lines, tail, status_name = self._explainer.middle(
+        defines, fans): its lines (the fans' before the value's, as Explainer.win puts them), the names that follow
+        the pattern in "patterns", the status name, and whether Results may remember it (not while a define's
+        string value has no name yet)."""
+        mods, events, status, rows, defines, fans = parts
+        ex = self._explainer
+        lines, tail, status_name = ex.middle(
             mods, events, status, rows, [self._define(i, x) for i, x in enumerate(defines)], value)
+        if ex.has_fans:
+            lines = lines[:-1] + ex.fans(fans)[0] + lines[-1:]
         keep = all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines))
         return lines, tail, status_name, keep
 

@@ -16,12 +16,28 @@ cdef enum:
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
-    CORE_ABI = 18    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 19    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
     G_PUNG = 1
     G_PAIR = 2
+    G_KNIT = 3       # a knitted straight: k0 is its index in KNIT_MASKS (nine kinds, no wild)
+
+cdef enum:
+    SV_SEQ = 0       # the kinds of a reading's sets (set views: its groups and the melds)
+    SV_PUNG = 1
+    SV_KONG = 2
+    SV_PAIR = 3
+    SV_KNIT = 4
+    MAXSV = 36       # MAXG + MAXM
+
+cdef enum:
+    FK_COUNT = 0     # Spec.fan_kind: a fan counted by its expression
+    FK_COMBO = 1     # a combination of sets (Spec.combo)
+    FK_OTHERWISE = 2 # 1 when no other fan counts (bonus fans aside)
+    COMBO_W = 16     # ints per fan in Spec.combo: kind (0 seq, 1 pung), size, suits (0 same, 1 different),
+                     # the steps as a bit mask, the number of ranks, then the ranks
 
 cdef enum:
     MS_MEETS = 1     # Spec.min_sure's answer: every reading of the pattern meets every minimum
@@ -31,6 +47,7 @@ cdef enum:
     SH_STANDARD = 0
     SH_PAIRS = 1
     SH_FREE = 2
+    SH_KNITTED = 3   # a knitted straight (nine kinds), sets and a pair
 
 cdef enum:
     ERR_NUM = 1      # a number left the range where a double equals Python's exact value
@@ -79,6 +96,14 @@ cdef struct Facts:
     bint dealt               # win_by is dealt
     signed char waits_all    # -1 until computed
     bint nested              # inside a waits_all check: waits_all is false there
+    int seat_wind, prevalent_wind
+    bint last_of_kind
+    bint claimed             # won on a discard or a robbed kong (the winning tile was claimed)
+    int wait_kinds           # -1 until computed
+    int nms                  # the melds as sets: kind (SV_SEQ, SV_PUNG, SV_KONG), lowest kind, concealed
+    unsigned char ms_kind[MAXM]
+    unsigned char ms_low[MAXM]
+    unsigned char ms_conc[MAXM]
 
 cdef struct Ctx
 
@@ -101,6 +126,7 @@ ctypedef void (*BoundsFn)(Ctx* x, int* counts, int pattern, double* lo, double* 
 ctypedef int (*ModsBoundFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
+ctypedef double (*FanFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 
 cdef struct Spec:
     int abi
@@ -141,6 +167,17 @@ cdef struct Spec:
                                   # bit 3 it may have a sequence (codegen.std_needs)
     ClaimFn claim
     WinFn win
+    int players
+    int nfan                      # counted fans (mjrules.model.fans), in the spec's order
+    FanFn fan                     # a FK_COUNT fan's count expression
+    const int* fan_kind           # per fan: FK_*
+    const int* fan_bonus          # per fan: 1 a bonus fan
+    const double* fan_points      # per fan: its points
+    const int* exc_start          # per fan i: the fans that exclude it are exc_list[exc_start[i]:exc_start[i + 1]]
+    const int* exc_list
+    const int* combo              # per fan: COMBO_W ints (a FK_COMBO fan's shape)
+    int nprefer                   # Score.prefer: the fans a tie of value goes to
+    const int* prefer
 
 cdef struct Ctx:
     Spec* spec
@@ -178,9 +215,59 @@ cdef struct Ctx:
     unsigned long long playmask   # the spec's playable kinds as a kind mask (bit 63: one outside 0..NK-1)
     bint c_exact                  # the counts a three-valued test is given are every reading's own (no wild left
                                   # to place): count_in is then exact rather than unknown (_forbids_ask sets it)
+    bint has_knit                 # some pattern has the knitted shape
+    # the fans of the reading of gen (memoised as ref_define): raw and final counts, the combinations' counts, the
+    # set views, and fan_points / bonus_points
+    unsigned int* fr_gen
+    double* fr_val
+    unsigned int* ff_gen
+    double* ff_val
+    unsigned char* f_busy
+    unsigned int cb_gen
+    double* cb_val
+    unsigned int sv_gen
+    int nsv
+    unsigned char sv_kind[MAXSV]
+    unsigned char sv_low[MAXSV]
+    unsigned char sv_conc[MAXSV]
+    unsigned int fp_gen
+    double fp_val, bp_val
+    int* cfan                     # the combination fans of sequences (ncseq), then of pungs (ncpung)
+    int ncseq, ncpung
 
 # ---- implemented in kernel.pyx -------------------------------------------------------------------------
 cdef bint var_waits_all(Ctx* x) noexcept nogil
+cdef double var_wait_kinds(Ctx* x) noexcept nogil
+cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil
+cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil
+cdef double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil
+cdef bint rf_waiting_hand(Ctx* x, const unsigned char* alts, int nalts) noexcept nogil
+
+cdef inline double ref_fan(Ctx* x, Reading* rd, int i) noexcept nogil:
+    """Fan i's count after exclusions on the reading of gen (mjrules.model.fans.FanCounter.final)."""
+    if x.ff_gen[i] == x.gen:
+        return x.ff_val[i]
+    return fan_final(x, rd, i)
+
+cdef inline double rf_wind_sets(Ctx* x, Reading* rd, int kind, double n) noexcept nogil:
+    """wind_sets(kind, n): sets(kind, the n-th wind), none when n is not 0..3."""
+    if not (n >= 0.0 and n < 4.0):
+        return 0.0
+    return rf_sets(x, rd, kind, 1ULL << (27 + <int>n))
+
+cdef inline double p_wait_kinds(Ctx* x, int* c) noexcept nogil:
+    """wait_kinds three-valued: exact on the counts so far (a fact of the situation); with the counts unknown (c
+    NULL), 0 where it is 0 whatever the counts, else unknown."""
+    if c != NULL:
+        return var_wait_kinds(x)
+    return 0.0 if x.f.nested or x.f.win_tile < 0 or x.f.dealt else NAN
+
+cdef inline signed char p_waiting_hand(Ctx* x, int* c, const unsigned char* alts, int nalts) noexcept nogil:
+    """waiting_hand three-valued: exact on the counts so far; with them unknown, false with melds or no winning
+    tile, else unknown."""
+    if c != NULL:
+        return rf_waiting_hand(x, alts, nalts)
+    return 0 if x.f.nmelds or x.f.win_tile < 0 else -1
 
 cdef inline signed char t_waits_all(Ctx* x, int* c) noexcept nogil:
     """waits_all three-valued on the facts and the counts so far c: var_waits_all; with the counts unknown (c
@@ -487,6 +574,57 @@ cdef inline bint rf_wilds_at_face(Ctx* x, Reading* rd) noexcept nogil:
             return 0
     return n2 == x.f.jw2
 
+cdef inline unsigned long long knit_mask(int i) noexcept nogil:
+    """The kinds of the i-th knitted straight (mjrules.reference.readings.KNITS' order)."""
+    if i == 0:
+        return 76620873ULL
+    if i == 1:
+        return 38422601ULL
+    if i == 2:
+        return 76583570ULL
+    if i == 3:
+        return 38310692ULL
+    if i == 4:
+        return 19286162ULL
+    return 19211556ULL
+
+cdef inline bint rf_win_at(Ctx* x, Reading* rd, int where) noexcept nogil:
+    """A concealed group of the reading holds the winning tile's kind: where 0 a sequence's first or last tile
+    (win_at_seq_end), 1 its middle tile (win_at_seq_middle), 2 the pair (win_at_pair)."""
+    cdef int i, w = x.f.win_tile
+    cdef Group* g
+    if w < 0:
+        return 0
+    for i in range(rd.ngroups):
+        g = &rd.groups[i]
+        if where == 2:
+            if g.kind == G_PAIR and g.k0 == w:
+                return 1
+        elif g.kind == G_SEQ:
+            if where == 1:
+                if g.k0 + 1 == w:
+                    return 1
+            elif g.k0 == w or g.k0 + 2 == w:
+                return 1
+    return 0
+
+cdef inline bint rf_knitted(int* c) noexcept nogil:
+    """The suited tiles fit one knitted arrangement: per suit one remainder by 3 of its ranks, no two suits the
+    same."""
+    cdef int suit, r, used = 0, rem
+    for suit in range(3):
+        rem = 0
+        for r in range(9):
+            if c[suit * 9 + r]:
+                rem |= 1 << (r % 3)
+        if rem:
+            if rem & (rem - 1):
+                return 0
+            if used & rem:
+                return 0
+            used |= rem
+    return 1
+
 cdef inline bint rf_no_sequences(Ctx* x, Reading* rd) noexcept nogil:
     cdef int i
     if x.f.meld_seq:
@@ -511,6 +649,9 @@ cdef inline bint rf_every_group(Ctx* x, Reading* rd, unsigned long long mask) no
         g = &rd.groups[i]
         if g.kind == G_SEQ:
             if not (mask >> g.k0) & 7:
+                return 0
+        elif g.kind == G_KNIT:
+            if not mask & knit_mask(g.k0):
                 return 0
         elif not (mask >> g.k0) & 1:
             return 0

@@ -14,6 +14,7 @@ includes, in this order:
     _enumerate.pxi   the enumeration of readings (standard, pairs, free)
     _choose.pxi      the choice of the best reading, and the hand's context
     _check.pxi       the bare win check's pieces: wild codes, limits, cheap refusals, sure shapes
+    _fans.pxi        the fans of a reading (set views, combinations, exclusions) and the wait
     (here)           ShapeTest and Kernel, the Python-facing objects; the batch check is Kernel.check_batch
     _distance.pxi    the shape distance (ShapeEstimator)
     _result.pxi      the native side of a Result (Results)
@@ -175,6 +176,7 @@ include "_tables.pxi"
 include "_enumerate.pxi"
 include "_choose.pxi"
 include "_check.pxi"
+include "_fans.pxi"
 
 
 cdef tuple _SMALL = tuple(range(NALL))   # the int objects of the kinds, made once
@@ -220,6 +222,7 @@ cdef class Kernel:
     cdef tuple opts_of           # the tuple whose values self.opts holds (only _load_opts writes them)
     cdef unsigned char* sig      # the chosen reading's signature (_signature: sig_len bytes), and the
     cdef Py_ssize_t sig_len      # settlement's (_settle_signature: set_len bytes), of the last evaluate
+    cdef Py_ssize_t sig_base     # a signature's length before its fans (a variant with fans adds them)
     cdef unsigned char* set_sig
     cdef Py_ssize_t set_len
     cdef int r_code, r_pattern, r_why, r_waits_all   # the last evaluate's answer (_answer)
@@ -269,9 +272,10 @@ cdef class Kernel:
         self.chk_win_by = NAN
         self.chk_wild = -1
         self.xc_wild = -2
-        self.sig_len = self.sp.nmod + self.sp.nev + 4 * (1 + self.nut) + 8 * (self.sp.ndef + 1)
+        self.sig_base = self.sp.nmod + self.sp.nev + 4 * (1 + self.nut) + 8 * (self.sp.ndef + 1)
+        self.sig_len = self.sig_base
         self.set_len = 8 * self.sp.nwin + 12
-        self.sig = <unsigned char*>calloc(self.sig_len, 1)
+        self.sig = <unsigned char*>calloc(self.sig_base + (4 + 12 * self.sp.nfan if self.sp.nfan else 0), 1)
         self.set_sig = <unsigned char*>calloc(self.set_len, 1)
         if self.sig == NULL or self.set_sig == NULL:
             raise MemoryError()
@@ -338,6 +342,11 @@ cdef class Kernel:
                     f.kongs_exposed += 1
             if not (kong and m.concealed):
                 f.exposed += 1
+            if f.nms < MAXM:   # the meld as a set (mjrules.model.fans.set_views)
+                f.ms_kind[f.nms] = SV_SEQ if kind == "chi" else SV_KONG if kong else SV_PUNG
+                f.ms_low[f.nms] = min(m.tiles) if m.tiles and 0 <= min(m.tiles) < NK else 0
+                f.ms_conc[f.nms] = bool(m.concealed)
+                f.nms += 1
             if f.nmg < MAXM:
                 for k in m.tiles:
                     if 0 <= k < NK:
@@ -392,6 +401,13 @@ cdef class Kernel:
         f.dealt = st.by == BY_DEALT
         f.win_tile = st.win_tile
         f.waits_all = -1
+        f.wait_kinds = -1
+        f.seat_wind = (st.seat - st.dealer) % self.sp.players if self.sp.players > 0 else 0
+        if f.seat_wind < 0:
+            f.seat_wind += self.sp.players
+        f.prevalent_wind = st.prevalent_wind
+        f.last_of_kind = st.last_of_kind
+        f.claimed = st.by == BY_DISCARD or st.by == BY_ROB_KONG
         return 0
 
     cdef int _load_opts(self, tuple opts) except -1:
@@ -431,6 +447,14 @@ cdef class Kernel:
         if c == REFUSE:
             return (REFUSE, self.r_why)
         return (ERR,)
+
+    def wait_kinds_fact(self):
+        """For tests: the wait_kinds fact of the situation last evaluated (var_wait_kinds on its facts)."""
+        cdef double r
+        self.x.f.wait_kinds = -1
+        self.x.err = 0
+        r = var_wait_kinds(self.x)
+        return None if self.x.err else r
 
     def signature(self) -> bytes:
         """The last winning evaluate's signature (see _signature) as bytes."""
@@ -499,7 +523,8 @@ cdef class Kernel:
             if R.has_fail:
                 return self._said(FAIL, R.fail_why, R.fail_value)
             return self._said(NOFIT)
-        x.gen += 1
+        if x.gen != R.best_gen:   # (the memo holds the best's own answers while no reading came after it)
+            x.gen += 1
         self._signature(rd, R.best_value)
         if x.err:
             return self._said(ERR)
@@ -513,8 +538,8 @@ cdef class Kernel:
         cdef Ctx* x = self.x
         cdef Spec* sp = self.sp
         cdef unsigned char* b = self.sig
-        cdef int i, t, o = 0
-        cdef int32_t v
+        cdef int i, t, o = 0, p
+        cdef int32_t v, n
         cdef double d
         for i in range(sp.nmod):
             b[o] = ref_mod(x, rd, i)
@@ -536,16 +561,35 @@ cdef class Kernel:
             memcpy(b + o, &d, 8)
             o += 8
         memcpy(b + o, &value, 8)
+        o += 8
+        if sp.nfan:   # the fans that count: how many (int32), then each one's index (int32) and count (double)
+            n = 0
+            p = o + 4
+            for i in range(sp.nfan):
+                d = ref_fan(x, rd, i)
+                if d != 0.0:
+                    v = i
+                    memcpy(b + p, &v, 4)
+                    memcpy(b + p + 4, &d, 8)
+                    p += 12
+                    n += 1
+            memcpy(b + o, &n, 4)
+            o = p
+        self.sig_len = o
 
     def parts(self, bytes sig):
-        """A signature (see _signature) as (modifiers, events, status, table rows, defines): the indices of the
-        modifiers and events that hold, the status index (-1: none), the rows, the defines' values."""
+        """A signature (see _signature) as (modifiers, events, status, table rows, defines, fans): the indices of
+        the modifiers and events that hold, the status index (-1: none), the rows, the defines' values, and the
+        fans that count as (index, count) pairs in the spec's order (() for a variant without fans)."""
         cdef Spec* sp = self.sp
         cdef const char* b = PyBytes_AsString(sig)
         cdef int i, o = 0, nt = len(self.used_tables)
-        cdef int32_t v
+        cdef int32_t v, nf = 0
         cdef double d
-        if len(sig) != sp.nmod + sp.nev + 4 * (1 + nt) + 8 * (sp.ndef + 1):
+        cdef Py_ssize_t base = sp.nmod + sp.nev + 4 * (1 + nt) + 8 * (sp.ndef + 1)
+        if sp.nfan and len(sig) >= base + 4:
+            memcpy(&nf, b + base, 4)
+        if len(sig) != (base + 4 + 12 * nf if sp.nfan else base) or not 0 <= nf <= sp.nfan:
             raise ValueError("not a signature of this kernel")
         mods = tuple([i for i in range(sp.nmod) if b[i]])
         o = sp.nmod
@@ -564,7 +608,14 @@ cdef class Kernel:
             memcpy(&d, b + o, 8)
             defines.append(d)
             o += 8
-        return mods, events, status, tuple(rows), tuple(defines)
+        o += 12   # the value, and the fans' number
+        fans = []
+        for i in range(nf):
+            memcpy(&v, b + o, 4)
+            memcpy(&d, b + o + 4, 8)
+            fans.append((v, _num_of(d)))
+            o += 12
+        return mods, events, status, tuple(rows), tuple(defines), tuple(fans)
 
     # ---- the bare win check ------------------------------------------------------------------------------
     def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, undecided, validate,
@@ -756,7 +807,7 @@ cdef class Kernel:
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
-        if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers):
+        if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers) and not x.has_knit:
             for u in range(10):
                 if P.total - P.F[u] + _lo(0, P.lo2 if u == P.lo1u else P.lo1) > x.f.jokers:
                     skip |= 1u << u
@@ -796,6 +847,8 @@ cdef class Kernel:
                     std = _plus_std(x, &P, &U, x.f.real, k, x.f.jokers, sets)
                 if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
                     fits = pairs_ok and odd <= x.f.jokers
+                    if not fits and x.has_knit:
+                        fits = _knit_fits(x, sets)
                     if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
                         _reset_memo(x)
                         fits = _any_viable(x, keep, nkeep)
