@@ -11,6 +11,7 @@ own `evaluate` and `waits` for the exact cases.
 from __future__ import annotations
 
 from functools import cache
+from itertools import permutations
 from typing import Any
 
 from .situation import Situation, situation_from_dict
@@ -85,9 +86,10 @@ def _pareto(options: set[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
                                           for x in options)}
 
 
-# the knitted straights (1-4-7, 2-5-8, 3-6-9 each in its own suit): the knitted shape's three sets
+# the knitted straights (1-4-7, 2-5-8, 3-6-9 each in its own suit), the knitted shape's three sets: the one
+# definition, read by the reference readings, the native engine (their order is the kernel's index) and estimates
 KNITS = tuple(tuple(sorted(suit * 9 + r for suit, start in zip(perm, range(3)) for r in (start, start + 3, start + 6)))
-              for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)))
+              for perm in permutations(range(3)))
 
 
 def knitted_shanten(c: list[int], n_sets: int) -> int:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import permutations
+
+from ..model.distance import KNITS   # the six knitted straights, one definition for every back end
 
 N = 34
 
@@ -125,9 +126,6 @@ def _all_jokers(sets: int, pairs: int, cand: frozenset[int], lo: int) -> Iterato
             yield [Group(kind, kinds, (True, True, True))] + rest
 
 
-# the knitted straights: 1-4-7, 2-5-8 and 3-6-9, each in its own suit (six ways)
-KNITS = tuple(tuple(sorted(suit * 9 + r for suit, start in zip(perm, range(3)) for r in (start, start + 3, start + 6)))
-              for perm in permutations(range(3)))
 
 
 def knitted(c: list[int], j: int, sets: int, cand: frozenset[int]) -> Iterator[tuple[Group, ...]]:
