@@ -397,7 +397,7 @@ def test_forbids_on_the_counts_in_the_check(tmp_path, monkeypatch, variant, anch
     """is_win, check_batch and wait_kinds under a forbid that reads the facts, the tiles, or both with the
     pattern: the reference's verdicts on the bench's winning and near-winning hands and ready hands, with
     every number of wilds; and the forbid changes some verdicts (the test would not see a forbid ignored)."""
-    from bench.suite import HandMaker, check_form
+    from mjrules.bench.suite import HandMaker, check_form
     from mjrules.compiler import compile_file
     from mjrules.native.engine import NativeEngine
     from mjrules.reference.engine import ReferenceEngine

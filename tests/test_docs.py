@@ -8,13 +8,14 @@ import io
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from mjrules.compiler import SpecError, compile_file, compile_text
+from mjrules.extras import MissingExtra
+from optional import EXTRA, need
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -40,15 +41,26 @@ def test_the_pages_have_python_to_run():
     assert {"README.md", "docs/python.md", "docs/games.md", "docs/tutorial.md"} <= {_name(p) for p in PY_PAGES}
 
 
-@pytest.mark.parametrize("page", PY_PAGES, ids=_name)
-def test_python_blocks_run(page, monkeypatch):
+PY_BLOCKS = [(p, i, code) for p in PY_PAGES for i, code in enumerate(_blocks(p, "python"))]
+
+
+@pytest.mark.parametrize(("page", "i", "code"), PY_BLOCKS, ids=[f"{_name(p)} block {i + 1}" for p, i, _ in PY_BLOCKS])
+def test_python_blocks_run(page, i, code, monkeypatch):
     """Each of a page's Python blocks runs on its own, in a fresh namespace, from the repository's root: a reader
-    may copy any one of them (#62)."""
+    may copy any one of them (#62). A block that needs an extra which is not installed (an import of one of its
+    modules fails, or mjrules says which extra it needs) is skipped, naming the extra."""
     monkeypatch.chdir(ROOT)
-    for i, code in enumerate(_blocks(page, "python")):
-        ns: dict = {"__name__": "__docs__"}
+    ns: dict = {"__name__": "__docs__"}
+    try:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(code, f"{_name(page)} python block {i + 1}", "exec"), ns)  # noqa: S102
+    except MissingExtra as e:
+        pytest.skip(str(e))
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] not in EXTRA:
+            raise
+        need(e.name)   # skips, naming the extra (it raised: it is not installed)
+        raise
 
 
 # ---- the command line -----------------------------------------------------------------------------------------
@@ -130,13 +142,20 @@ def test_example_specs_compile(path):
 # ---- the site -------------------------------------------------------------------------------------------------
 def test_the_site_builds_strict(tmp_path):
     """`mkdocs build --strict`: no broken link or anchor, no page left out of the navigation."""
-    if shutil.which("mkdocs") is None and subprocess.run([sys.executable, "-c", "import mkdocs"],
-                                                         check=False).returncode:
-        pytest.skip("mkdocs is not installed: pip install -e '.[docs]'")
+    for module in ("mkdocs", "material", "mkdocstrings_handlers.python"):   # MkDocs, its theme, the API reference
+        need(module)
     p = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
                        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "site" / "reference" / "clauses" / "index.html").is_file()
+    api = (tmp_path / "site" / "api" / "mjrules" / "index.html").read_text(encoding="utf-8")
+    assert "mjrules.load" in api and "evaluate" in api, "the API reference is made from the docstrings"
+
+
+def test_one_images_folder():
+    """Every image of the site is in docs/images/ (#62)."""
+    images = {p for p in DOCS.rglob("*") if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp"}}
+    assert images and {p.parent for p in images} == {DOCS / "images"}, sorted(map(str, images))
 
 
 # ---- the README ----------------------------------------------------------------------------------------------
@@ -148,12 +167,15 @@ def test_the_readme_is_short():
 
 
 def test_the_readme_sets_up_as_ci_does():
-    """The README's set-up and test commands are .ci/run's, word for word."""
+    """The README's contributor set-up and test commands are .ci/run's, word for word; the light install comes
+    first (#62)."""
     ci = [ln for ln in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           if ln.strip() and not ln.startswith(("#", "set ", "cd ", "export "))]
     assert ci, ".ci/run runs nothing"
-    block = next(b for b in _blocks(ROOT / "README.md", "sh") if "pip install" in b)
+    installs = [b for b in _blocks(ROOT / "README.md", "sh") if "pip install" in b]
+    block = next(b for b in installs if "pytest" in b)
     assert block.strip().splitlines() == ci
+    assert installs.index(block) > 0 and "[all]" not in installs[0], "the light install is the README's first"
 
 
 def test_the_readme_table_is_made_from_the_bench_run_beside_it():

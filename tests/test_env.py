@@ -7,9 +7,10 @@ import warnings
 
 import numpy as np
 import pytest
+from optional import need
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
+need("pettingzoo")
+need("gymnasium")
 
 import mjrules
 import mjrules.env as menv
@@ -228,7 +229,7 @@ def test_the_training_example_runs_small_and_learns(tmp_path):
     import importlib.util
     from pathlib import Path
 
-    pytest.importorskip("matplotlib")
+    need("matplotlib")
     path = Path(__file__).resolve().parents[1] / "docs" / "examples" / "train_bc.py"
     spec = importlib.util.spec_from_file_location("train_bc", path)
     mod = importlib.util.module_from_spec(spec)

@@ -33,9 +33,9 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from optional import need
 
-pytest.importorskip("MahjongGB", reason="PyMahjongGB, the reference MCR calculator, is not installed: "
-                                        "pip install '.[test]'")
+need("MahjongGB")   # PyMahjongGB, the reference MCR calculator
 
 import mjrules
 from oracles import mcr

@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
-
 from mjrules.model.situation import Situation
+from optional import need
 
-mahjong_agari = pytest.importorskip("mahjong.agari")
-mahjong_shanten = pytest.importorskip("mahjong.shanten")
+mahjong_agari = need("mahjong.agari")
+mahjong_shanten = need("mahjong.shanten")
 
 ORACLE = str(Path(__file__).parent / "data" / "oracle.mj")
 # our kinds 27..33 are 東南西北中發白; Tenhou's are 東南西北白發中

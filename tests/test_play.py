@@ -18,12 +18,16 @@ from pathlib import Path
 
 import mjrules
 import pytest
-import uvicorn
 from mjrules.game import Game, make_agent, run
 from mjrules.game.play import agent_seed
+from mjrules.model.tiles import tile_name
+from optional import need
+
+need("starlette")
+need("uvicorn")
+import uvicorn
 from mjrules.play.server import bind, config, make_app
 from mjrules.play.table import Table
-from mjrules.model.tiles import tile_name
 
 VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu"]
 
@@ -186,6 +190,7 @@ def test_a_whole_hand_in_the_browser():
     """`mjrules play` serves the page; the browser plays the hand by clicking (a win when offered, else the drawn
     tile, else pass) until the result shows: each win's explanation with rule ids, the settlement summing to zero,
     the same as the server's state."""
+    need("playwright")
     from playwright.sync_api import sync_playwright
 
     chromium = _chromium()

@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from optional import need
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
+need("pettingzoo")
+need("gymnasium")
 
 import mjrules
 import mjrules.env as menv

@@ -23,7 +23,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from optional import need
 from strategies import examples
+
+need("pygls")   # `mjrules lsp` without it: tests/test_extras.py
 
 ROOT = Path(__file__).resolve().parents[2]
 PINGHU = ROOT / "docs" / "examples" / "pinghu.mj"

@@ -27,10 +27,14 @@ from typing import Any
 
 import mjrules
 import pytest
-import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mjrules.game import Game
+from optional import need
+
+need("starlette")
+need("uvicorn")
+import uvicorn
 from mjrules.play import server as play_server
 from mjrules.play.server import MAX_BODY, MAX_DEPTH, bind, config, make_app
 from mjrules.play.table import Table
