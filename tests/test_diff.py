@@ -203,8 +203,9 @@ def test_cli_bad_input_exits_2(capsys):
         main(["diff", "shangrao", "fuzhou_jiangxi", "--games", "-1"])
     err = capsys.readouterr().err
     assert e.value.code == 2 and "Traceback" not in err and "--games: -1 is below 0" in err
-    code, out, _ = run(capsys, "diff", "shangrao", "fuzhou_jiangxi", "--games", "2", "--agents", "greedy", "--json")
-    assert code == 2 and "4 agents" in json.loads(out)["error"]
+    code, out, _ = run(capsys, "diff", "shangrao", "fuzhou_jiangxi", "--games", "2", "--agents", "greedy,random",
+                       "--json")
+    assert code == 2 and "one agent for every seat, or 4, one per seat (got 2)" in json.loads(out)["error"]
     with pytest.raises(SystemExit) as e:
         main(["diff", "shangrao"])
     assert e.value.code == 2

@@ -10,6 +10,7 @@ import sys
 import pytest
 from mjrules.cli.main import main
 from mjrules.game.simulate import simulate
+from optional import need
 
 TIMING = ("seconds", "hands_per_second")
 
@@ -20,7 +21,7 @@ def _numbers(summary):
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray = pytest.importorskip("ray")
+    ray = need("ray")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray
     ray.shutdown()
@@ -45,7 +46,8 @@ def test_the_command_line_runs_on_ray(local_ray):
         code = main(["simulate", "fuzhou_fujian", "--games", "40", "--seed", "3", "--ray", "--json"])
     assert code == 0
     got = json.loads(buf.getvalue())
-    assert _numbers(got) == _numbers(simulate("fuzhou_fujian", 40, seed=3))
+    assert got["agents"] == ["greedy"] * 4   # the command line's default agents
+    assert _numbers(got) == _numbers(simulate("fuzhou_fujian", 40, seed=3, agents=["greedy"]))
 
 
 def test_without_ray_the_option_says_how_to_install_it(monkeypatch, capsys):

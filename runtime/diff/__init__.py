@@ -51,9 +51,11 @@ def diff(a: Any, b: Any, *, backend: str = "reference", hands: bool = True, sear
         raise ValueError("games and search must be >= 0, examples >= 1")
     va = a if isinstance(a, Variant) else compile_variant(str(a))
     vb = b if isinstance(b, Variant) else compile_variant(str(b))
-    if games and agents is not None and len(agents) not in (va.players,) or games and agents is not None \
-            and len(agents) != vb.players:
-        raise ValueError(f"give {va.players} agents, one per seat (got {len(agents)})")
+    # agents as mjrules.simulate takes them: one name for every seat (of either variant), or one per seat
+    if games and agents is not None and len(agents) != 1 and not len(agents) == va.players == vb.players:
+        raise ValueError(f"give one agent for every seat, or {va.players}, one per seat (got {len(agents)})"
+                         if va.players == vb.players else
+                         f"give one agent for every seat ({va.name} has {va.players} seats, {vb.name} {vb.players})")
     rules = diff_rules(va, vb)
     h = diff_hands(va, vb, rules, backend=backend, search=search, seed=seed, examples=examples) if hands else None
     g = None
@@ -240,8 +242,12 @@ def render_text(rep: dict[str, Any], limit: int = 20) -> str:
                 out.append(f"  ... {len(ana) - limit} more")
     g = rep["games"]
     if g is not None:
+        from ..game.simulate import agents_note
+
         out += ["", (f"Games: {g['games']} hands each, seed {g['seed']}, agents {','.join(g['agents'])}, "
                      f"{g['backend']} backend (95% intervals; * = the difference's interval excludes 0)")]
+        if agents_note(g["agents"]):
+            out.append(f"  note: {agents_note(g['agents'])}")
         w = max(_width(m["metric"]) for m in g["metrics"])
 
         def fmt(x: dict[str, Any], rate: bool) -> str:

@@ -43,6 +43,16 @@ def hand_seed(seed: int, i: int) -> int:
     return (seed * 1_000_003 + i * 7919) % (2**63)
 
 
+RANDOM_NOTE = ("random agents pick uniformly among the legal actions and rarely win: "
+               "--agents greedy plays to win")
+
+
+def agents_note(agents: list[str]) -> str | None:
+    """What a summary should add about its agents: random agents on every seat make a hand with a winner rare
+    (a fraction of a percent in some variants), which is the agents' doing, not the rules'."""
+    return RANDOM_NOTE if agents and all(a == "random" for a in agents) else None
+
+
 def _init(spec: str, backend: str | None, ir: Any = None) -> None:
     """This process's engine of the spec; from its IR when given (a Ray worker: the spec's files need not be
     there), knowing the spec's name all the same (logs name it)."""
@@ -119,7 +129,9 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     """Play `games` hands of a variant and summarise them; with `out` (a folder), write logs.jsonl (gzipped
     with compress) and summary.json there. `ray` plays the hands on a Ray cluster: True (or "") for the one
     already initialised in this process, else a new local one (of `jobs` CPUs when jobs > 1), or an address
-    ("auto", "ray://host:10001"); the numbers are the same as a local run's."""
+    ("auto", "ray://host:10001"); the numbers are the same as a local run's. `agents`: one built-in agent's name
+    for every seat, or one per seat (default: random on every seat, the fastest, which rarely wins; `mjrules
+    simulate` defaults to greedy); the summary's "agents" lists them per seat."""
     if not isinstance(games, int) or isinstance(games, bool) or games < 0:
         raise ValueError(f"games must be a whole number 0 or more, not {games!r}")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
