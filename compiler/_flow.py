@@ -125,19 +125,23 @@ def check_maps(self, clauses: list[Clause]) -> tuple[ir.TileMap, ...]:
     return tuple(out)
 
 
+HORSE_FROM = ("dealer", "winner")
+HORSE_TAKEN = ("before_play", "at_win")
+
+
 def check_horses(self, c: Clause | None, maps: tuple[ir.TileMap, ...]) -> ir.Horses | None:
-    """horses = COUNT { point_by MAP }"""
+    """horses = COUNT { point_by MAP; count_from dealer|winner; taken before_play|at_win }"""
     if c is None:
         return None
-    Reader(c, self.col, "horses = COUNT { point_by MAP }").end()
+    Reader(c, self.col, "horses = COUNT { point_by MAP; count_from dealer|winner; taken before_play|at_win }").end()
     count: ir.Expr = ir.Expr("const", (0,))
-    if self.need_value(c, "how many tiles are set aside as horses"):
+    if self.need_value(c, "how many tiles are turned as horses"):
         count = self.x.check(c.value, B.CONFIG, ANY_STAGE, "num")
     sec = self.section(self.body_of(c), SECTIONS["horses"], "horses")
     name = ""
     pc = self.single(sec, "point_by", "horses", required=True)
     if pc:
-        r = Reader(pc, self.col, "point_by MAP   (a map from tiles to seats counted from the dealer)")
+        r = Reader(pc, self.col, "point_by MAP   (a map from tiles to seats counted in play order from `count_from`)")
         w = r.take(("name",), "a map's name")
         r.end()
         names = [m.name for m in maps]
@@ -146,7 +150,51 @@ def check_horses(self, c: Clause | None, maps: tuple[ir.TileMap, ...]) -> ir.Hor
                 self.col.error("E016", f"unknown map '{w.value}'", w.span, self.col.suggest(w.value, names) or one_of(names))
             else:
                 name = w.value
-    return ir.Horses(count, name, self.src(c))
+    base, taken = "dealer", "before_play"
+    fc = self.single(sec, "count_from", "horses")
+    if fc:
+        r = Reader(fc, self.col, "count_from dealer|winner")
+        base = r.choice("the seat a horse's number counts from: dealer or winner", HORSE_FROM)
+        r.end()
+    tc = self.single(sec, "taken", "horses")
+    if tc:
+        r = Reader(tc, self.col, "taken before_play|at_win")
+        taken = r.choice("before_play (set aside from the tail before the first draw) or at_win (turned from the "
+                         "wall's head when the hand's first win is made)", HORSE_TAKEN)
+        r.end()
+    return ir.Horses(count, name, self.src(c), base, taken)
+
+
+MAX_OPENINGS = 8  # each is offered as a CHOOSE action, of which there are 8
+
+
+def check_openings(self, clauses: list[Clause]) -> tuple[ir.Opening, ...]:
+    """opening NAME ["label"] [= COUNT] when CONDITION   (`shower` is the seat asked)"""
+    out = []
+    seen: set[str] = set()
+    for c in clauses:
+        r = Reader(c, self.col, 'opening NAME ["label"] [= COUNT] when CONDITION   (shown at the deal; `shower` is '
+                                'the seat)')
+        name = r.name("a name")
+        label = r.opt_string() or name
+        r.end()
+        if name in seen:
+            self.col.error("E018", f"opening '{name}' is defined twice", c.span)
+        seen.add(name)
+        count: ir.Expr = ir.Expr("const", (1,))
+        if c.value is not None:
+            count = self.x.check(c.value, B.OPENING, ANY_STAGE, "num")
+        if c.cond is None or c.cond_kind != "when":
+            self.col.error("E034", f"opening {name} needs 'when CONDITION': which dealt hands may show it", c.span,
+                           "e.g. `opening 四喜 when held_fours(shower) >= 1`")
+            cond: ir.Expr = ir.Expr("const", (False,))
+        else:
+            cond = self.x.cond(c.cond, c.cond_kind, B.OPENING, ANY_STAGE)
+        out.append(ir.Opening(name, label, count, cond, self.src(c)))
+    if len(out) > MAX_OPENINGS:
+        self.col.error("E013", f"at most {MAX_OPENINGS} openings (found {len(out)})", clauses[MAX_OPENINGS].span)
+        out = out[:MAX_OPENINGS]
+    return tuple(out)
 
 
 def check_match(self, c: Clause | None) -> ir.Expr | None:

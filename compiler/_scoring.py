@@ -376,21 +376,30 @@ def check_define(self, c: Clause) -> None:
         return
     if name in self.x.define_ir:
         return
-    # a define nobody used yet: check it where it is most likely meant, the hand
+    # a define nobody used yet: check it where it is most likely meant, the hand; else where the game settles
+    # (it may read payer, hits, a seat function), else the wall; where none accepts it, the hand's errors stand
     sub_errors = len(self.col.diagnostics)
     from .nodes import Expr as AstExpr
-    self.x.check(AstExpr("name", [], name, c.words[0].span), B.HAND, STAGE_VALUE)
-    if len(self.col.diagnostics) > sub_errors and name not in self.x.define_ir:
-        # usable elsewhere (e.g. only in a wall context): accept it if the wall accepts it
+    ref = AstExpr("name", [], name, c.words[0].span)
+    self.x.check(ref, B.HAND, STAGE_VALUE)
+    hand_errors = self.col.diagnostics[sub_errors:]
+    if hand_errors and name not in self.x.define_ir and all(d.code == "E026" for d in hand_errors):
+        # only a builtin of another context was in the way
+        for ctx in (B.SETTLE, B.OPENING, B.GAME, B.WALL):
+            del self.col.diagnostics[sub_errors:]
+            self.x.check(ref, ctx, ANY_STAGE)
+            if len(self.col.diagnostics) == sub_errors and name in self.x.define_ir:
+                return
         del self.col.diagnostics[sub_errors:]
-        self.x.check(AstExpr("name", [], name, c.words[0].span), B.WALL, ANY_STAGE)
+        self.col.diagnostics += hand_errors
 
 
 def check_settlement(self, c: Clause | None) -> ir.Settlement:
     sec = self.section(self.body_of(c), SECTIONS["settlement"], "settlement")
     blocks: dict[str, list[ir.Payment]] = {"win": [], "draw": [], "hand_end": [], "kong_exposed": [], "kong_added": [],
-                                           "kong_concealed": [], "wall_end": [], "on_win": [], "discard": [], "first_round": []}
-    for kw in ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round"):
+                                           "kong_concealed": [], "wall_end": [], "on_win": [], "discard": [], "first_round": [],
+                                           "opening": []}
+    for kw in ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening"):
         for b in sec.get(kw, []):
             Reader(b, self.col, f"{kw} {{ pay ... }}").end()
             blocks[kw] += _payments(self, b, kw)
@@ -412,15 +421,21 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
             cap = self.x.check(cc.value, B.GAME, ANY_STAGE, "num")
         cap_cond = self.x.cond(cc.cond, cc.cond_kind, B.GAME, ANY_STAGE)
         cap_src = self.src(cc)
+    table = {n: self.x.define_ir[n] for n in table_only_defines(self.x.define_ir)}
+    if table:   # a payment reads a table define's expression, so that what it reads of payer and payee shows
+        for k, block in blocks.items():
+            blocks[k] = [_inline_payment(p, table) for p in block]
+    play_only: list[tuple[str, str]] = []
     if blocks["on_win"]:
         if blocks["win"]:
             self.col.error("E041", "a settlement pays wins in 'win' (with the hand's score) or in 'on_win' (in play, "
                                    "as each win happens), not both", c.span if c else None)
-        blocks["win"] = _scored_on_win(blocks["on_win"])
+        blocks["win"], play_only = _scored_on_win(blocks["on_win"], self.x.define_ir)
     return ir.Settlement(*(tuple(blocks[k]) for k in ("win", "draw", "hand_end", "kong_exposed", "kong_added",
                                                        "kong_concealed")), cap, cap_cond, cap_src,
                          tuple(blocks["wall_end"]), tuple(blocks["on_win"]), tuple(sorted(set(at_once))),
-                         tuple(blocks["discard"]), tuple(blocks["first_round"]))
+                         tuple(blocks["discard"]), tuple(blocks["first_round"]), tuple(blocks["opening"]),
+                         tuple(play_only))
 
 
 # What the on_win context knows beyond the win context, as a hand scored alone has it: the first win of the hand,
@@ -431,36 +446,102 @@ _AS_FIRST_WIN = {"horse_hits": ir.Expr("const", (0,)), "fed": ir.Expr("const", (
 _WIN_PAYERS = frozenset({"others", "discarder", "dealer", "non_dealers", "winner"})
 
 
-def _scored_on_win(on_win: list[ir.Payment]) -> list[ir.Payment]:
-    """The win payments a hand scored alone shows, from a spec's on_win block: its pay clauses as at the hand's
-    first win (every player in, no horses, no kong fed); a clause that reads the table (a seat function, payer or
-    payee) or pays a set only play has (players, feeder), and refunds and transfers, are play's alone."""
-    out = []
-    for p in on_win:
-        if p.action != "pay" or p.payer not in _WIN_PAYERS or p.payee not in _WIN_PAYERS:
-            continue
-        amount, cond = _as_first_win(p.amount), None if p.cond is None else _as_first_win(p.cond)
-        if amount is not None and (p.cond is None or cond is not None):
-            out.append(ir.Payment(p.payer, p.payee, amount, cond, p.src))
+def table_only_defines(defines: dict[str, ir.Expr]) -> set[str]:
+    """The defines a hand cannot evaluate: those reading, directly or through another define, a builtin that only
+    the table knows (payer, hits, a seat function): the game evaluates them where it settles, the hand never."""
+    hand = (B.HAND, B.WIN)
+    out: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for n, e in defines.items():
+            if n in out:
+                continue
+            vs = [B.VARIABLES.get(x) for x in e.names("var")]
+            fs = [B.FUNCTIONS.get(x) for x in e.names("call")]
+            if any(b is not None and not set(b.contexts) & set(hand) for b in vs + fs) or \
+                    any(r in out for r in _define_refs(e)):
+                out.add(n)
+                changed = True
     return out
 
 
-def _as_first_win(e: ir.Expr) -> ir.Expr | None:
-    """e in the win context (_AS_FIRST_WIN's facts put in), or None where it reads what only play knows."""
+def _define_refs(e: ir.Expr) -> set[str]:
+    out = {e.args[1]} if e.op == "ref" and e.args[0] == "define" else set()
+    for a in e.args:
+        if isinstance(a, ir.Expr):
+            out |= _define_refs(a)
+    return out
+
+
+def _inline(e: ir.Expr | None, table: dict[str, ir.Expr]) -> ir.Expr | None:
+    """e with each reference to a define of `table` replaced by the define's expression."""
+    if e is None:
+        return None
+    if e.op == "ref" and e.args[0] == "define" and e.args[1] in table:
+        return _inline(table[e.args[1]], table)
+    if not any(isinstance(a, ir.Expr) for a in e.args):
+        return e
+    return ir.Expr(e.op, tuple(_inline(a, table) if isinstance(a, ir.Expr) else a for a in e.args))
+
+
+def _inline_payment(p: ir.Payment, table: dict[str, ir.Expr]) -> ir.Payment:
+    return ir.Payment(p.payer, p.payee, _inline(p.amount, table), _inline(p.cond, table), p.src, p.action, p.what)
+
+
+def _scored_on_win(on_win: list[ir.Payment], defines: dict[str, ir.Expr]) -> tuple[list[ir.Payment],
+                                                                                 list[tuple[str, str]]]:
+    """The win payments a hand scored alone shows, from a spec's on_win block: its pay clauses as at the hand's
+    first win (every player in, no horses turned, no kong fed). A clause that reads the table (a seat function,
+    payer or payee) or pays a set only play has (players, feeder), and refunds and transfers, are play's alone:
+    each is listed, with why, as (rule id, why), for `mjrules score` to show. A define only the table can
+    evaluate is read through its expression."""
+    out, alone = [], []
+    table = {n: defines[n] for n in table_only_defines(defines)}
+    for p in on_win:
+        rule = p.src.rules[0] if p.src.rules else f"line {p.src.line}"
+        if p.action != "pay":
+            alone.append((rule, f"a {p.action} of earlier kong payments happens only in play"))
+            continue
+        if p.payer not in _WIN_PAYERS or p.payee not in _WIN_PAYERS:
+            who = p.payer if p.payer not in _WIN_PAYERS else p.payee
+            alone.append((rule, f"'{who}' is known only in play"))
+            continue
+        why: list[str] = []
+        amount = _as_first_win(p.amount, why, table)
+        cond = None if p.cond is None else _as_first_win(p.cond, why, table)
+        if amount is not None and (p.cond is None or cond is not None):
+            out.append(ir.Payment(p.payer, p.payee, amount, cond, p.src))
+        else:
+            alone.append((rule, f"it reads {why[0]}, which only play knows"))
+    return out, alone
+
+
+def _as_first_win(e: ir.Expr, why: list[str], table: dict[str, ir.Expr]) -> ir.Expr | None:
+    """e in the win context (_AS_FIRST_WIN's facts put in, the table's defines read through), or None where it
+    reads what only play knows (named in `why`)."""
+    if e.op == "ref" and e.args[0] == "define" and e.args[1] in table:
+        return _as_first_win(table[e.args[1]], why, table)
     if e.op == "var":
         name = e.args[0]
         if name in _AS_FIRST_WIN:
             return _AS_FIRST_WIN[name]
         b = B.VARIABLES.get(name)
-        return e if b is None or B.WIN in b.contexts else None
+        if b is None or B.WIN in b.contexts:
+            return e
+        why.append(f"'{name}'")
+        return None
     if e.op == "call":
+        if e.args[0] == "hits":   # no horse is turned before the hand's first win is paid
+            return ir.Expr("const", (0,))
         f = B.FUNCTIONS.get(e.args[0])
         if f is not None and B.WIN not in f.contexts:
+            why.append(f"'{e.args[0]}(...)'")
             return None
     args = []
     for a in e.args:
         if isinstance(a, ir.Expr):
-            a = _as_first_win(a)
+            a = _as_first_win(a, why, table)
             if a is None:
                 return None
         args.append(a)
@@ -470,7 +551,7 @@ def _as_first_win(e: ir.Expr) -> ir.Expr | None:
 def _payments(self, block: Clause, where: str) -> list[ir.Payment]:
     """The pay, refund and transfer clauses of a settlement block (only pay in the win block, which the hand's
     evaluator settles)."""
-    allowed = ("pay",) if where == "win" else PAY_BLOCK
+    allowed = ("pay",) if where in ("win", "opening") else PAY_BLOCK
     what = " ".join([block.keyword] + [w.text() for w in block.words])
     sec = self.section(self.body_of(block), allowed, what)
     out = []
@@ -506,15 +587,21 @@ def _move(self, c: Clause, where: str) -> ir.Payment:
 def _payment(self, c: Clause, where: str) -> ir.Payment:
     r = Reader(c, self.col, "pay PAYER [to PAYEE] = AMOUNT [when ...]   (players: " + ", ".join(PAY_SETS) + ")")
     payer = r.choice("who pays", PAY_SETS)
-    payee = {"win": "winner", "on_win": "winner", "kong": "konger"}.get(where, "")
+    payee = {"win": "winner", "on_win": "winner", "kong": "konger", "opening": "shower"}.get(where, "")
     if r.flag("to"):
         payee = r.choice("who is paid", PAY_SETS)
     r.end()
     if not payee:
         self.col.error("E013", f"a '{where}' payment must say who is paid: pay {payer} to PLAYERS = ...", c.span)
         payee = "dealer"
-    ctx = B.WIN if where == "win" else B.SETTLE if where == "on_win" else B.GAME
+    ctx = B.WIN if where == "win" else B.SETTLE if where == "on_win" else B.OPENING if where == "opening" else B.GAME
     for who in (payer, payee):
+        if who == "shower" and where != "opening":
+            self.col.error("E026", "'shower' (the seat showing its dealt hand) exists only in the opening block",
+                           c.span)
+        if who in ("winner", "discarder", "konger", "feeder") and where == "opening":
+            self.col.error("E026", f"there is no {who} at the deal: an 'opening' payment is made before play",
+                           c.span)
         if who in ("winner", "discarder") and where in ("draw",):
             self.col.error("E026", f"there is no {who} after a draw", c.span)
         if who == "winner" and where in ("discard", "first_round"):

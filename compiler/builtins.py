@@ -12,10 +12,12 @@ from dataclasses import dataclass
 #   claim     whether a player may win on a discard
 #   config    structural switches: options only
 #   settle    the game's settlement of one win at the moment it happens (on_win): game, plus that win's facts
+#   opening   a hand shown right after the deal (an `opening` clause, the settlement's `opening` block): game, plus
+#             the seat showing (`shower`) and what it showed
 HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG = "hand", "win", "game", "rotation", "wall", "claim", "config"
-SETTLE = "settle"
-ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG, SETTLE)
-_TABLE = (GAME, SETTLE)  # what the game knows of the table
+SETTLE, OPENING = "settle", "opening"
+ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG, SETTLE, OPENING)
+_TABLE = (GAME, SETTLE, OPENING)  # what the game knows of the table
 _HW = (HAND, WIN)
 _SITUATION = (HAND, WIN, CLAIM)
 
@@ -103,7 +105,10 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("payer", "num", _TABLE, "(a payment) the paying seat, asked of each pair of payer and payee"),
     Builtin("payee", "num", _TABLE, "(a payment) the paid seat, asked of each pair of payer and payee"),
     Builtin("winner", "num", (SETTLE,), "(on_win) the winner's seat"),
-    Builtin("horse_hits", "num", (SETTLE,), "(on_win) horses that point at the winner (买马)"),
+    Builtin("shower", "num", (OPENING,), "(opening) the seat showing its dealt hand"),
+    Builtin("shown", "num", (OPENING,),
+            "(the settlement's opening block) how many openings the shower showed, each times its count"),
+    Builtin("horse_hits", "num", (SETTLE,), "(on_win) horses that point at the winner (买马): hits(winner)"),
     Builtin("fed", "bool", (SETTLE,),
             "(on_win) the win is on a kong's replacement and that kong was made on a discard: its discarder is "
             "the payer set `feeder` (杠爆全包)"),
@@ -141,6 +146,14 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("in_hand", ("num",), "bool", _TABLE, "the seat has not won: it is still in the hand"),
     Function("won", ("num",), "bool", _TABLE, "the seat has won"),
     Function("kong_money", ("num",), "num", _TABLE, "what the seat received for kongs so far in the hand"),
+    Function("hits", ("num",), "num", _TABLE,
+             "horses turned so far that point at the seat (买马, 扎鸟; counted from the dealer or from the winner "
+             "being settled, as `horses` says; 0 before any is turned)"),
+    Function("held_fours", ("num",), "num", _TABLE, "kinds of which the seat holds all four copies in its concealed hand"),
+    Function("held_pungs", ("num",), "num", _TABLE,
+             "kinds of which the seat holds three copies or more in its concealed hand"),
+    Function("held_pairs", ("num",), "num", _TABLE, "kinds of which the seat holds two copies or more in its concealed hand"),
+    Function("held_in", ("num", "group"), "num", _TABLE, "tiles of the group in the seat's concealed hand"),
     Function("sets", ("setkind", "group"), "num", _HW,
              "the sets of the reading, melds included, of a kind (seq, pung: pungs and kongs, kong, pair, "
              "concealed_pung: pungs and kongs never shown, concealed_kong, exposed_kong) whose lowest tile is in the "

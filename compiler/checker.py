@@ -7,6 +7,7 @@ from mjrules.model.arith import MAX_VALUE, MAX_VALUE_TEXT
 
 from . import builtins as B
 from . import ir
+from ._scoring import table_only_defines
 from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .glossary import LINE_BREAK_HINT
@@ -108,6 +109,9 @@ class Checker:
         fans = self.check_fans(top.get("fan", []), top.get("excludes", []))
         for c in top.get("define", []) + score_sec.get("define", []):
             self.check_define(c)
+        settlement = self.check_settlement(self.single(top, "settlement", "the variant"))
+        rotation = self.check_rotation(self.single(top, "rotation", "the variant"))
+        table_only = table_only_defines(self.x.define_ir)
         variant = ir.Variant(
             name=spec.name,
             title=spec.labels[0] if spec.labels else spec.name,
@@ -133,10 +137,13 @@ class Checker:
             patterns=patterns, modifiers=modifiers, events=events, statuses=statuses, fans=fans,
             defines=tuple(ir.Define(n, self.x.define_ir[n], self.src(self.define_clause[n]),
                                     self.define_label(self.define_clause[n]))
-                          for n in sorted(self.x.define_ir)),
+                          for n in sorted(self.x.define_ir) if n not in table_only),
+            table_defines=tuple(ir.Define(n, self.x.define_ir[n], self.src(self.define_clause[n]),
+                                          self.define_label(self.define_clause[n]))
+                                for n in sorted(table_only)),
             tables=tables, score=score,
-            settlement=self.check_settlement(self.single(top, "settlement", "the variant")),
-            rotation=self.check_rotation(self.single(top, "rotation", "the variant")),
+            settlement=settlement,
+            rotation=rotation,
             options=tuple(self.options),
             no_effect=tuple(sorted((i, self.str_of(c)) for c in top.get("no_effect", []) for i in c.rule_ids)),
             citations=tuple(sorted((k, tuple(v)) for k, v in self.citations.items())),
@@ -145,6 +152,7 @@ class Checker:
             exchanges=self.check_exchanges(top.get("exchange", [])),
             maps=maps,
             horses=self.check_horses(self.single(top, "horses", "the variant"), maps),
+            openings=self.check_openings(top.get("opening", [])),
             match_hands=self.check_match(self.single(top, "match", "the variant")),
         )
         if not patterns:
@@ -616,7 +624,8 @@ class Checker:
         return out
 
     from ._claims import check_claims, check_ready
-    from ._flow import check_declarations, check_exchanges, check_horses, check_maps, check_match, check_play
+    from ._flow import (check_declarations, check_exchanges, check_horses, check_maps, check_match, check_openings,
+                        check_play)
     from ._scoring import (
         check_define,
         check_event,

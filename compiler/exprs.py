@@ -21,6 +21,7 @@ _CTX_NAMES = {
     B.HAND: "hand scoring", B.WIN: "win settlements", B.GAME: "hand-end settlements",
     B.ROTATION: "rotation rules", B.WALL: "wall rules", B.CLAIM: "claim conditions",
     B.CONFIG: "switch conditions (options only)", B.SETTLE: "a win's settlement by the game (on_win)",
+    B.OPENING: "hands shown at the deal (opening)",
 }
 
 

@@ -84,9 +84,13 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     (VARIANT, "exchange"): ('exchange NAME ["label"] [when ...] { ... }',
                             "tiles every player passes at once after the deal (换三张)"),
     (VARIANT, "map"): ("map NAME { value N : TILES...; ... }", "a named map from tiles to numbers (for `horses`)"),
-    (VARIANT, "horses"): ("horses = COUNT { point_by MAP }",
-                          ("COUNT tiles set aside from the tail before play (买马), turned at a win; each points at "
-                           "the seat the map gives it, counted from the dealer")),
+    (VARIANT, "horses"): ("horses = COUNT { point_by MAP; count_from dealer|winner; taken before_play|at_win }",
+                          ("COUNT tiles turned at the first win (买马, 扎鸟); each points at the seat the map gives "
+                           "it, counted from the dealer or the winner; `hits(SEAT)` counts those on a seat")),
+    (VARIANT, "opening"): ('opening NAME ["label"] [= COUNT] when CONDITION',
+                           ("a dealt hand a player may show right after the deal, before the first discard (起手胡), "
+                            "when the condition holds of it (`shower` is its seat; COUNT, 1 by default, is how many "
+                            "times it counts); the settlement's `opening` block pays each seat that showed")),
     (VARIANT, "match"): ("match hands = COUNT", "how many hands a match has (`play_match`; options only)"),
     # ---- tiles ----
     ("tiles", "use"): ("use GROUP...", "the kinds in the tile set (`use suited honours flowers`)"),
@@ -195,6 +199,10 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                     ("payments once a hand, at the discard that brings the hand's discards to one per "
                                      "player (the first go-around), the moment it is made: as `discard`, asked once "
                                      "(跟庄 with `first_discards_match`)")),
+    ("settlement", "opening"): ("opening { pay ... }",
+                                ("payments at the deal, once for each seat that showed an opening hand (the "
+                                 "`opening` context: `shower` is its seat and the default payee, `shown` the counts "
+                                 "of what it showed, summed); play goes on")),
     ("settlement", "kong"): ("kong exposed|added|concealed [at_once] { pay ... }",
                              "payments for each kong of that kind: at the hand's end, or when it is made (at_once)"),
     ("settlement", "cap"): ("cap loss = EXPRESSION [when ...]", "each payer loses at most this much in one hand"),
@@ -226,8 +234,14 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     # ---- map ----
     ("map", "value"): ("value N : TILES...", "these tiles map to N"),
     # ---- horses ----
-    ("horses", "point_by"): ("point_by MAP", ("the map from a horse's tile to a seat, counted in play order from "
-                                              "the dealer")),
+    ("horses", "point_by"): ("point_by MAP", ("the map from a horse's tile to a seat: its number counts in play "
+                                              "order from `count_from`'s seat (0 is that seat)")),
+    ("horses", "count_from"): ("count_from dealer|winner", ("the seat a horse's number counts from: the dealer (the "
+                                                            "default, 买马) or the winner being settled (扎鸟)")),
+    ("horses", "taken"): ("taken before_play|at_win", ("before_play (the default): set aside from the tail before "
+                                                        "the first draw, turned at the first win; at_win: turned "
+                                                        "from the wall's head when the first win is made, as many as "
+                                                        "are left")),
     # ---- table ----
     ("table", "columns"): ("columns STATUS...", ("the status columns of a table `by pattern, status`; every other "
                                                  "line is a row `PATTERN [MODIFIER...] : CELL...`")),
@@ -261,6 +275,7 @@ PAYERS: dict[str, str] = {
     "players": ("every player, still in the hand or not; a condition naming `payer` and `payee` picks the pairs "
                 "(not in `win`)"),
     "feeder": "(on_win) the discarder of the kong a winning replacement followed (杠爆全包)",
+    "shower": "(opening) the seat that showed its dealt hand: the payee of the `opening` block",
 }
 
 # builtins.ALL_CONTEXTS: where an expression is evaluated, and so what it may name
@@ -278,6 +293,8 @@ CONTEXTS: dict[str, str] = {
                "`horses` and `match`: options only"),
     "settle": ("the game's settlement of one win as it happens (`on_win`): the table, plus that win's facts "
                "(`winner`, `value`, `win_by`, `horse_hits`, `fed`, and its patterns by name)"),
+    "opening": ("a hand shown at the deal (an `opening` clause and the settlement's `opening` block): the table, "
+                "plus `shower` (the seat showing) and `shown` (the counts of what it showed)"),
 }
 
 # the operators of the expression language, loosest first (grammar/mjspec.lark)

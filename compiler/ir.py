@@ -311,6 +311,19 @@ class Exchange:
 
 
 @dataclass(frozen=True)
+class Opening:
+    """A dealt hand a player may show right after the deal, before the first discard (起手胡): it qualifies when
+    `cond` holds of the seat (`shower`), and counts `count` times; the settlement's `opening` block pays each
+    seat that showed, once, reading `shown` (the counts of what it showed, summed). Play goes on."""
+
+    name: str
+    label: str
+    count: Expr  # opening
+    cond: Expr  # opening
+    src: Src
+
+
+@dataclass(frozen=True)
 class TileMap:
     """A named map from tiles to numbers: `entries` are (number, kinds)."""
 
@@ -327,12 +340,16 @@ class TileMap:
 
 @dataclass(frozen=True)
 class Horses:
-    """Horses (买马): `count` tiles from the tail set aside before play, turned when a player wins; each points at
-    the seat `map` gives it, counted in play order from the dealer."""
+    """Tiles turned to point at seats (买马, 扎鸟): `count` tiles, set aside from the tail before play and turned
+    at the first win (taken before_play), or turned from the wall's head at the first win (at_win); each points
+    at the seat `map` gives it, counted in play order from `count_from` (the dealer, or the winner being
+    settled)."""
 
     count: Expr  # config
     map: str
     src: Src
+    count_from: str = "dealer"  # dealer | winner
+    taken: str = "before_play"  # before_play | at_win
 
 
 @dataclass(frozen=True)
@@ -484,6 +501,8 @@ class Settlement:
     at_once: tuple[str, ...] = ()  # kong kinds paid when made, not at the hand's end
     discard: tuple[Payment, ...] = ()  # paid at each discard, the moment it is made (before any claim)
     first_round: tuple[Payment, ...] = ()  # paid once, at the discard that makes one per player (before any claim)
+    opening: tuple[Payment, ...] = ()  # paid at the deal to each seat that showed an opening hand
+    play_only: tuple[tuple[str, str], ...] = ()  # (rule id, why): on_win clauses a hand scored alone cannot pay
 
 
 @dataclass(frozen=True)
@@ -542,6 +561,8 @@ class Variant:
     horses: Horses | None = None
     match_hands: Expr | None = None  # config: hands in a match (mjrules.game.play_match)
     fans: tuple[Fan, ...] = ()        # counted fans, in the spec's order (their explanation order)
+    openings: tuple[Opening, ...] = ()  # hands a player may show at the deal (起手胡), in the spec's order
+    table_defines: tuple[Define, ...] = ()  # defines only the table can evaluate (they read payer, hits, ...)
 
     @property
     def win_size(self) -> int:

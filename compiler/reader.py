@@ -9,7 +9,7 @@ ANY_STAGE = 99
 TOP = ("source", "rules", "no_effect", "option", "tiles", "players", "seating", "hand", "deal", "wall_break",
        "wall", "flowers", "wild", "rob_wild", "claims", "ready_declaration", "pattern", "modifier", "event",
        "status", "define", "table", "score", "settlement", "rotation", "play", "declare", "exchange", "map", "horses",
-       "match", "fan", "excludes")
+       "match", "fan", "excludes", "opening")
 SECTIONS: dict[str, tuple[str, ...]] = {
     "tiles": ("use", "copies", "scored_flowers", "group"),
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
@@ -21,21 +21,21 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits"),
     "score": ("define", "value", "minimum", "forbid", "prefer"),
-    "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "kong", "cap"),
+    "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong", "cap"),
     "play": ("after_win", "ends"),
     "declare": ("choose", "discard_first", "no_claim", "no_win_holding"),
     "exchange": ("tiles", "to"),
     "map": ("value",),
-    "horses": ("point_by",),
+    "horses": ("point_by", "count_from", "taken"),
     "rotation": ("rotate", "streak"),
     "table": ("columns",),
 }
-PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder")
+PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder", "shower")
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
-PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "kong")  # blocks of payments
+PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong")  # blocks of payments
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
-               "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds"}
+               "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds", "opening"}
 
 
 class Reader:

@@ -15,7 +15,8 @@ MAX_EXTENDS_DEPTH = 16
 
 # Clauses named by their first word: an overlay's clause replaces (or, for blocks, merges into) the
 # base clause of the same keyword and name.
-NAMED = {"option", "pattern", "modifier", "event", "status", "define", "table", "group", "kong"}
+NAMED = {"option", "pattern", "modifier", "event", "status", "define", "table", "group", "kong", "opening", "declare",
+         "exchange", "map", "fan"}
 # Clauses that form an ordered list: an overlay that states any of them restates the whole list.
 LISTS = {"forbid", "pay", "rotate", "wall_break", "seating", "winners", "chi", "minimum", "no_effect",
          "copies", "cap"}

@@ -136,3 +136,38 @@ def test_bench_patience_is_checked(capsys, value, message):
         main(["bench", "--patience", value])
     err = capsys.readouterr().err
     assert e.value.code == 2 and f"argument --patience: {message}" in err and "Traceback" not in err
+
+
+# ---- no payment dropped silently: a hand scored alone in a variant that pays its wins in play (#60) ---------
+@pytest.mark.parametrize("variant,hand,tile,only_in_play", [
+    # 广东: 杠爆全包 names `feeder`, which only play knows; the horses count as none turned
+    ("guangdong_tuidaohu", "123m456m789p234s1z9s*", "1z", [("GD-10", "'feeder' is known only in play")]),
+    # 转转: every on_win clause reads hits (no bird turned: 0) and the payer, through a define: all shown
+    ("zhuanzhuan", "123m456m789m77p6s8s5z*", "8s", []),
+])
+def test_score_says_what_only_play_pays(capsys, variant, hand, tile, only_in_play):
+    extra = ["--wild", "9s"] if variant == "guangdong_tuidaohu" else []
+    code, out, _ = run(capsys, "score", variant, "--hand", hand, "--win-tile", tile, *extra)
+    assert code == 0 and "as at the hand's first win" in out
+    for rule, why in only_in_play:
+        assert f"paid in play only: {rule}: {why}" in out
+    assert out.count("paid in play only") == len(only_in_play)
+    code, out, _ = run(capsys, "score", variant, "--hand", hand, "--win-tile", tile, *extra, "--json")
+    d = json.loads(out)
+    assert d["paid_in_play"]["only_in_play"] == [{"rule": r, "why": w} for r, w in only_in_play]
+    assert sum(d["payments"].values()) == 0 and d["payments"]
+
+
+def test_a_variant_paying_wins_with_the_hand_has_no_play_note(capsys):
+    code, out, _ = run(capsys, "score", "shangrao", "--hand", "123m456m789p234s9s*7z", "--win-tile", "7z", "--wild",
+                       "9s", "--json")
+    assert code == 0 and "paid_in_play" not in json.loads(out)
+    code, out, _ = run(capsys, "score", "shangrao", "--hand", "123m456m789p234s9s*7z", "--win-tile", "7z", "--wild",
+                       "9s")
+    assert "first win" not in out and "paid in play only" not in out
+
+
+def test_a_transfer_is_listed_as_paid_in_play(capsys):
+    code, out, _ = run(capsys, "score", "sichuan_xuezhan", "--hand", "123m456m789m234p55p", "--win-tile", "5p")
+    assert code == 0 and out.startswith("WIN")
+    assert "paid in play only: SC-14: a transfer of earlier kong payments happens only in play" in out

@@ -142,7 +142,7 @@ def test_a_flow_scenario_settles_as_worked_out(load):
     g = play_scenario(load(FLOW), json.loads(json.dumps(SCENARIO)))
     o = g.outcome
     assert [(w["seat"], w["win_by"], w["value"]) for w in o["winners"]] == [(1, "discard", 1), (2, "self_draw", 1)]
-    assert o["payments"] == {"0": -2, "1": 1, "2": 4, "3": -3}
+    assert o["payments"] == {0: -2, 1: 1, 2: 4, 3: -3}
     moves = [(e["from"], e["to"], e["amount"], e["rule"]) for e in o["ledger"]]
     assert moves == [(0, 1, 1, "FT-07"), (0, 2, 2, "FT-07"), (3, 2, 2, "FT-07"), (0, 3, 2, "FT-08"),
                      (3, 0, 2, "FT-09"), (3, 0, 1, "FT-09")]

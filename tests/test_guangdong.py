@@ -164,7 +164,7 @@ def test_genzhuang_paid_at_once(load, backend, hands, actions, paid_after):
     assert pays == [at + 1, at + 2, at + 3], "paid right after the discard, before anything else happens"
     assert [(ev[i]["from"], ev[i]["to"], ev[i]["amount"]) for i in pays] == [(0, 1, 1), (0, 2, 1), (0, 3, 1)]
     assert [e["why"] for e in gz] == ["first round: discard by seat 3"] * 3
-    assert g.outcome["payments"] == {"0": -3, "1": 1, "2": 1, "3": 1}
+    assert g.outcome["payments"] == {0: -3, 1: 1, 2: 1, 3: 1}
 
 
 # the greedy agent knows every wild kind in force (GD-05 双鬼: 4s flipped, 5s and 6s are wild): with two kinds it

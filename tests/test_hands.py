@@ -10,8 +10,8 @@ import pytest
 SR, JX, FJ = "shangrao", "fuzhou_jiangxi", "fuzhou_fujian"
 
 
-def pay(*amounts: int) -> dict[str, int]:
-    return {str(i): a for i, a in enumerate(amounts)}
+def pay(*amounts: int) -> dict[int, int]:
+    return dict(enumerate(amounts))
 
 
 # (id, variant, situation, win, pattern, extra patterns that must hold, value, payments)

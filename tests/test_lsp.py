@@ -10,10 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsprotocol import types as T
 from mjrules.lsp.cursor import place_at
 from mjrules.lsp.document import analyze
 from mjrules.lsp.features import expression_context
+from optional import need
+
+need("pygls")
+from lsprotocol import types as T
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -265,6 +268,8 @@ def test_expression_contexts_agree_with_the_checker():
                             continue
                         offset = sum(len(x) for x in lines[:sub.span.line - 1]) + sub.span.column - 1
                         ctx = expression_context(place_at(doc.text, offset))
+                        if ctx is None and c.keyword == "define":   # read where it is used: every builtin offered
+                            continue
                         assert ctx in known.contexts, (name, c.keyword, sub.value, ctx)
                         seen += 1
     assert seen > 50

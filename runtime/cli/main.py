@@ -18,6 +18,7 @@ from .options import parse_option
 
 EXIT_OK, EXIT_SPEC, EXIT_INPUT, EXIT_BUILD, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 MAX_JOBS = 256
+DEFAULT_AGENT = "greedy"   # simulate's and diff --games' agent on every seat without --agents: one that plays to win
 
 
 def _spec_error(e: Any, as_json: bool) -> int:
@@ -182,7 +183,8 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _ask_engine(args: argparse.Namespace, method: str, **kw: Any) -> tuple[int, Any]:
-    """Load the variant and call `method` on the situation the arguments give (and kw): (exit code, answer)."""
+    """Load the variant and call `method` on the situation the arguments give (and kw): (exit code, answer); the
+    engine is args.engine afterwards."""
     from ..compiler import SpecError
     from ..engine import load
     from ..model.situation import SituationError
@@ -193,6 +195,7 @@ def _ask_engine(args: argparse.Namespace, method: str, **kw: Any) -> tuple[int, 
         return _spec_error(e, args.json), None
     except ValueError as e:   # an unknown backend
         return _input_error(e, args.json), None
+    args.engine = eng
     try:
         return EXIT_OK, getattr(eng, method)(_situation(args), **kw)
     except (SituationError, ValueError, OSError) as e:
@@ -203,8 +206,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     code, result = _ask_engine(args, "evaluate", **({"explain": False} if args.brief else {}))
     if code != EXIT_OK:
         return code
+    st = args.engine.variant.settlement
+    play_only = [{"rule": rule, "why": why} for rule, why in st.play_only] if result["win"] else []
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
+        d = result.to_dict()
+        if st.on_win and result["win"]:   # the game pays wins in play: what this hand alone cannot show, and why
+            d["paid_in_play"] = {"as": PAID_AS_FIRST_WIN, "only_in_play": play_only}
+        print(json.dumps(d, ensure_ascii=False, indent=1))
         return EXIT_OK
     if result["win"]:
         print(f"WIN  {' + '.join(result['patterns'])}" + (f"  [{result['status']}]" if result["status"] else "")
@@ -215,7 +223,14 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"  {ln['rule'] or '-':<7} {ln['text']}")
     if result["payments"]:
         print("  payments: " + "  ".join(f"seat {k}: {v:+}" for k, v in result["payments"].items()))
+    if st.on_win and result["win"]:
+        print(f"  (payments {PAID_AS_FIRST_WIN})")
+        for x in play_only:
+            print(f"  paid in play only: {x['rule'] or '-'}: {x['why']}")
     return EXIT_OK
+
+
+PAID_AS_FIRST_WIN = "as at the hand's first win: every player still in, no horse turned, no kong fed"
 
 
 def cmd_waits(args: argparse.Namespace) -> int:
@@ -285,9 +300,9 @@ def _out_problem(path: str, folder: bool) -> str | None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from ..compiler import SpecError
     from ..extras import MissingExtra
-    from ..game.simulate import simulate
+    from ..game.simulate import agents_note, simulate
 
-    agents = args.agents.split(",") if args.agents else None
+    agents = args.agents.split(",") if args.agents else [DEFAULT_AGENT]
     problem = _out_problem(args.out, folder=True) if args.out else None
     if problem:
         return _fail(args, problem, EXIT_INPUT)
@@ -309,6 +324,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"{s['variant']}: {s['hands']} hands, seed {s['seed']}, agents {','.join(s['agents'])}, "
           f"{s['backend']} backend, {s['hands_per_second']} hands/s")
     print(f"  win rate {s['win_rate']:.1%}   draw rate {s['draw_rate']:.1%}   dealer keeps {s['dealer_keep_rate']:.1%}")
+    note = agents_note(s["agents"])
+    if note:   # all random: say that the low win rate is the agents', not the rules'
+        print(f"  note: {note}")
     print("  wins by way:     " + "  ".join(f"{k} {v}" for k, v in s["wins_by_way"].items()))
     print("  wins by pattern: " + "  ".join(f"{k} {v}" for k, v in s["wins_by_pattern"].items()))
     val = s["value"]
@@ -395,7 +413,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
             errors += [d for d in e.diagnostics if d not in errors]
     if errors:
         return _spec_error(SpecError(errors), args.json)
-    agents = args.agents.split(",") if args.agents else None
+    agents = args.agents.split(",") if args.agents else [DEFAULT_AGENT]
     try:
         rep = diff(specs[0], specs[1], backend=args.backend, hands=not args.no_hands, search=args.search,
                    seed=args.seed, examples=args.examples, games=args.games, agents=agents, jobs=args.jobs,
@@ -443,9 +461,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 # ---- tools for rule authors: the language server, the table in the browser ------------------------------------
 
-def _missing(extra: str, e: ImportError) -> int:
-    """One line for a command whose extra is not installed."""
-    print(f"mjrules: error: this command needs the '{extra}' extra ({e.name or e} is not installed): "
+def _missing(extra: str, packages: str, e: ImportError) -> int:
+    """One line for a command whose extra is not installed (an import error of mjrules' own is a bug: raised)."""
+    if (e.name or "mjrules").split(".")[0] == "mjrules":
+        raise e
+    print(f"mjrules: error: this command needs the '{extra}' extra ({packages}, not installed): "
           f"pip install 'mjrules[{extra}]'", file=sys.stderr)
     return EXIT_INPUT
 
@@ -454,16 +474,18 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     try:
         from ..lsp.server import serve
     except ImportError as e:
-        return _missing("lsp", e)
+        return _missing("lsp", "pygls", e)
     serve()
     return EXIT_OK
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     try:
+        import uvicorn  # noqa: F401 - run_server's, imported when it serves
+
         from ..play.server import run_server
     except ImportError as e:
-        return _missing("play", e)
+        return _missing("play", "Starlette and uvicorn", e)
     return run_server(args)
 
 
@@ -583,7 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_count(1), default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--agents", help="random, greedy or seeker for every seat, or one per seat, e.g. "
-                                    "greedy,greedy,random,random (default: all random)")
+                                    "greedy,greedy,random,random (default: greedy on every seat; random is "
+                                    "faster but rarely wins)")
     p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1,
                    help="parallel processes; results do not depend on it")
     p.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
@@ -605,7 +628,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_count(0), default=0, help="also simulate N hands of each and compare (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random hand search and of the games")
     p.add_argument("--agents", help="for --games: one agent for every seat, or one per seat, e.g. "
-                                    "greedy,greedy,random,random")
+                                    "greedy,greedy,random,random (default: greedy on every seat)")
     p.add_argument("--jobs", type=_count(1, MAX_JOBS), default=1, help="for --games: parallel processes")
     p.add_argument("--search", type=_count(0), default=300, help="random situations to try after the canonical ones")
     p.add_argument("--examples", type=_count(1), default=3, help="situations kept per kind of difference (--json)")

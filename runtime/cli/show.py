@@ -346,7 +346,9 @@ def _hand_section(v: Variant, out: list[str]) -> None:
     _section(out, "Defines")
     for d in v.defines:
         out.append(f"- `{d.name}` = {_code(d.expr)}{_ids(d.src)}")
-    if not v.defines:
+    for d in v.table_defines:
+        out.append(f"- `{d.name}` = {_code(d.expr)} (where the game settles){_ids(d.src)}")
+    if not v.defines and not v.table_defines:
         out.append("None.")
 
 
@@ -387,6 +389,7 @@ def _value_sections(v: Variant, out: list[str]) -> None:
                         ("Draw", st.draw), ("End of every hand", st.hand_end), ("End of the wall", st.wall_end),
                         ("Each discard, paid the moment it is made", st.discard),
                         ("The first go-around, paid at its last discard", st.first_round),
+                        ("Each hand shown at the deal (opening), paid before the first discard", st.opening),
                         ("Exposed kong" + at_once("exposed"), st.kong_exposed),
                         ("Added kong" + at_once("added"), st.kong_added),
                         ("Concealed kong" + at_once("concealed"), st.kong_concealed)):
@@ -427,9 +430,16 @@ def _flow_section(v: Variant, out: list[str]) -> None:
         out.append(f"- Before play, {d.name} ({d.label}){_when(d.cond)}: every player names one of "
                    f"{', '.join(c.name for c in d.choices)}, all at once; its tiles are {', '.join(binds) or 'free'}"
                    f"{_ids(d.src)}")
+    for o in v.openings:
+        out.append(f"- At the deal, a player may show {o.name} ({o.label}) when {_code(o.cond)}"
+                   + ("" if o.count.op == "const" and o.count.args == (1,) else f", counted {_code(o.count)} times")
+                   + f"; the settlement's `opening` block pays it{_ids(o.src)}")
     if v.horses is not None:
-        out.append(f"- Horses: {_code(v.horses.count)} tiles from the tail, set aside before play and turned at a "
-                   f"win; each points at a seat counted from the dealer by map `{v.horses.map}`{_ids(v.horses.src)}")
+        h = v.horses
+        taken = ("from the tail, set aside before play and turned at the first win" if h.taken == "before_play"
+                 else "turned from the wall's head at the first win (as many as are left)")
+        out.append(f"- Horses: {_code(h.count)} tiles {taken}; each points at a seat counted from the "
+                   f"{h.count_from} by map `{h.map}`{_ids(h.src)}")
     for m in v.maps:
         out.append(f"- Map `{m.name}`: " + "; ".join(f"{n} ← {_tiles(k)}" for n, k in m.entries) + _ids(m.src))
     if v.match_hands is not None:

@@ -189,7 +189,7 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
             head = " ".join((row.pattern, *row.modifiers))
             put("tables", f"{tb.name}[{head}]", f"{tb.name}: {head} : {' '.join(_val(x) for x in row.cells)}",
                 _r(row.src) or _r(tb.src))
-    for df in v.defines:
+    for df in (*v.defines, *v.table_defines):
         put("defines", df.name, f"define {df.name} = {_x(df.expr)}", _r(df.src))
     s = v.score
     put("score", "value", f"value = {_x(s.value)}", _r(s.value_src))
@@ -209,7 +209,10 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
         put("play", f"declare {d.name}", f"declare {d.name}: choose {' '.join(c.name for c in d.choices)}"
             + (f"; {flags}" if flags else "") + _cond(d.cond), _r(d.src))
     if v.horses is not None:
-        put("play", "horses", f"horses = {_x(v.horses.count)} point_by {v.horses.map}", _r(v.horses.src))
+        put("play", "horses", f"horses = {_x(v.horses.count)} point_by {v.horses.map} count_from "
+                              f"{v.horses.count_from} taken {v.horses.taken}", _r(v.horses.src))
+    for o in v.openings:
+        put("openings", o.name, f"opening {o.name} = {_x(o.count)} when {_x(o.cond)}", _r(o.src))
     for m in v.maps:
         put("play", f"map {m.name}", f"map {m.name}: " + "; ".join(f"{n}: {_kinds(k)}" for n, k in m.entries),
             _r(m.src))
@@ -217,7 +220,7 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
         put("play", "match", f"match hands = {_x(v.match_hands)}")
 
     st = v.settlement
-    for name in ("win", "on_win", "draw", "hand_end", "wall_end", "discard", "first_round", "kong_exposed",
+    for name in ("win", "on_win", "draw", "hand_end", "wall_end", "discard", "first_round", "opening", "kong_exposed",
                  "kong_added", "kong_concealed"):
         seq(f"settlement.{name}", [(_pay_text(p) + _cond(p.cond), _r(p.src)) for p in getattr(st, name)])
     if st.at_once:
@@ -248,6 +251,7 @@ _ORDER = ["tiles", "players", "deal", "seating", "wall_break", "wall", "flowers"
           "claims.winners", "ready_declaration", "patterns", "modifiers", "events", "statuses", "tables", "defines",
           "play", "score", "score.minimum", "score.forbid", "settlement.win", "settlement.on_win", "settlement.draw",
           "settlement.hand_end", "settlement.wall_end", "settlement.discard", "settlement.first_round",
+          "settlement.opening", "openings",
           "settlement.kong_exposed", "settlement.kong_added",
           "settlement.kong_concealed", "settlement.kong_at_once", "settlement.cap", "rotation", "options"]
 

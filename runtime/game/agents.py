@@ -100,7 +100,9 @@ class GreedyAgent:
             if want in ids:
                 return want
         s = game.seats[seat]
-        if ids[0] >= CHOOSE:  # a declaration: the choice whose tiles it holds fewest of
+        if ids[0] >= CHOOSE:  # a declaration: the choice whose tiles it holds fewest of; a hand it may show: show it
+            if PASS in ids:
+                return ids[0]
             held = [sum(s.counts[k] for k in c["kinds"]) for c in game.choices()]
             return min(ids, key=lambda a: (held[a - CHOOSE], a))
         if ids[0] >= SELECT:  # an exchange: the tile it misses least, as a discard

@@ -3,7 +3,7 @@
 The game records each event as a small tuple (cheap to make, most are never read); `Game.events` turns them
 into dicts, in this format (the log format of `mjrules simulate --out` and `mjrules replay`):
 
-    start         variant, dealer, dealer_streak, seed, dice
+    start         variant, dealer, dealer_streak, seed, dice (the wall break's two dice)
     deal          hands (each seat's tiles, sorted), wall (tiles left)
     wild          indicator (when one was flipped), wild (and wild_kinds, both, where there are two)
     flowers       seat, tiles [, flipped: the indicator's flip turned up a flower]
@@ -16,7 +16,8 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     final_round   draws
     auto_win      seat
     win           seat, win_by, discarder, patterns, value
-    horses        tiles (the horses set aside, turned at the first win)
+    horses        tiles, seats (the horses turned at the first win, and the seat each points at: null for none)
+    show          seat, opening, count, hand (a hand shown at the deal: the opening's name, its count, the tiles)
     pay           from, to, amount, why (a payment made during the hand: a kong paid at once, on_win)
     exchange      seat, to, tiles (the tiles a seat passed)
     declare       seat, name, choice (a seat's choice in a declaration)
@@ -82,7 +83,11 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
         return {"type": "win", "seat": e[1], "win_by": e[2], "discarder": e[3], "patterns": list(e[4]),
                 "value": e[5]}
     if t == "horses":
-        return {"type": "horses", "tiles": [_NAMES[k] for k in e[1]]}
+        base = g.winners[0].seat if g.r.horse_from_winner and g.winners else g.dealer
+        seats = [None if g.r.horse_seat[k] < 0 else (base + g.r.horse_seat[k]) % g.n for k in e[1]]
+        return {"type": "horses", "tiles": [_NAMES[k] for k in e[1]], "seats": seats}
+    if t == "show":
+        return {"type": "show", "seat": e[1], "opening": e[2], "count": e[3], "hand": [_NAMES[k] for k in e[4]]}
     if t == "pay":
         return {"type": "pay", "from": e[1], "to": e[2], "amount": e[3], "why": e[4]}
     if t == "exchange":
@@ -92,5 +97,6 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
     if t == "exhausted":
         return {"type": "exhausted", "reason": e[1]}
     if t == "end":
-        return {"type": "end", "winners": e[1], "payments": e[2], "next_dealer": e[3], "next_streak": e[4]}
+        return {"type": "end", "winners": e[1], "payments": {str(p): x for p, x in e[2].items()}, "next_dealer": e[3],
+                "next_streak": e[4]}
     raise ValueError(f"unknown log record {t!r}")  # pragma: no cover - the game writes only these

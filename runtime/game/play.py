@@ -23,9 +23,11 @@ def agent_seed(seed: int, seat: int) -> int:
 
 
 def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, dealer: int = 0,
-              dealer_streak: int = 0, options: dict[str, Any] | None = None, prevalent_wind: int = 0) -> Game:
+              dealer_streak: int = 0, options: dict[str, Any] | None = None, prevalent_wind: int = 0,
+              dice: Any = None) -> Game:
     """Deal and play one hand; agents are names ('random', 'greedy', 'seeker') or agent objects. prevalent_wind:
-    the round's wind, 0 East .. 3 North (a match's play_match advances it)."""
+    the round's wind, 0 East .. 3 North (a match's play_match advances it); dice: the wall break's two dice
+    (default: the seed's)."""
     n = engine.variant.players
     names = list(agents or ["random"])
     if len(names) == 1:
@@ -34,26 +36,31 @@ def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, de
         raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(names)})")
     ag = [make_agent(a, engine.variant, agent_seed(seed, i)) if isinstance(a, str) else a for i, a in enumerate(names)]
     g = Game(engine, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options,
-             prevalent_wind=prevalent_wind)
+             prevalent_wind=prevalent_wind, dice=dice)
     g.agent_names = [a if isinstance(a, str) else type(a).__name__ for a in names]
     return run(g, ag)
 
 
 def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None = None, *, seed: int = 0,
-               options: dict[str, Any] | None = None) -> dict[str, Any]:
+               options: dict[str, Any] | None = None, seating_dice: Any = None) -> dict[str, Any]:
     """A match: `hands` hands (default: the spec's `match hands`, else 1) with rotation and streaks; running
-    totals per seat. The prevalent wind starts East and moves on (South, West, North, then East again) each time
-    the deal comes back to the match's first dealer."""
+    totals per seat. The first dealer comes from the spec's seating procedure (`seating`: its throws, from
+    `seating_dice` where given, else from the seed); the prevalent wind starts East and moves on (South, West,
+    North, then East again) each time the deal comes back to the match's first dealer. The result: the hands
+    (games), the totals, and the seating (procedure, throws, first dealer)."""
     n = engine.variant.players
     if hands is None:
         hands = match_length(engine, options)
     totals = [0] * n
-    dealer, streak = first_dealer(engine.variant, seed), 0
+    seating = seating_throws(engine.variant, seed, seating_dice)
+    dealer, streak = seating["dealer"], 0
     first, wind = dealer, 0
     games = []
     for i in range(hands):
         g = play_hand(engine, agents, seed=seed * 100_003 + i, dealer=dealer, dealer_streak=streak, options=options,
                       prevalent_wind=wind)
+        if i == 0:
+            g.seating = seating   # the first hand's log says how its dealer was chosen
         for p, v in g.outcome["payments"].items():
             totals[int(p)] += v
         games.append(g)
@@ -61,7 +68,7 @@ def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None =
         if nxt == first and dealer != first:   # the deal went round the table
             wind = (wind + 1) % 4
         dealer = nxt
-    return {"hands": games, "totals": totals}
+    return {"hands": games, "totals": totals, "seating": seating}
 
 
 def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
@@ -77,23 +84,48 @@ def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
     return max(1, int(evaluate(e, TableEnv(rules_for(engine, options), 0, 0))))
 
 
-def first_dealer(variant: Any, seed: int) -> int:
-    """The seating procedure's first dealer (replay fidelity: the dice come from the seed)."""
+def first_dealer(variant: Any, seed: int, dice: Any = None) -> int:
+    """The seating procedure's first dealer (seating_throws' dealer)."""
+    return int(seating_throws(variant, seed, dice)["dealer"])
+
+
+def seating_throws(variant: Any, seed: int, dice: Any = None) -> dict[str, Any]:
+    """The seating procedure played out: {"procedure", "throws": [{"seat", "dice": [a, b]}...], "dealer"}.
+    thrower_counts_one: seat 0 throws two dice and counts their sum round the table from itself (counted as one);
+    highest_roll: every seat throws, the highest sum deals, those tied throw again; random: no throw. `dice`: the
+    throws' dice in order (a list of pairs), used before the seed's; a list too short goes on from the seed."""
     rng = Rng(seed ^ 0x5EA7)
     n = variant.players
     proc = variant.seating[0].name if variant.seating else "random"
+    given = [list(d) for d in (dice or [])]
+    for d in given:
+        if len(d) != 2 or any(type(x) is not int or not 1 <= x <= 6 for x in d):
+            raise ValueError(f"seating dice are pairs of numbers 1..6, not {d!r}")
+    throws: list[dict[str, Any]] = []
+
+    def throw(seat: int) -> int:
+        a, b = rng.below(6) + 1, rng.below(6) + 1   # (drawn even when given: the seed's later throws stay)
+        if given:
+            a, b = given.pop(0)
+        throws.append({"seat": seat, "dice": [a, b]})
+        return a + b
+
     if proc == "thrower_counts_one":
-        s = rng.below(6) + rng.below(6) + 2
-        return (s - 1) % n
-    if proc == "highest_roll":
+        dealer = (throw(0) - 1) % n
+    elif proc == "highest_roll":
         seats = list(range(n))
         while True:
-            rolls = {p: rng.below(6) + rng.below(6) + 2 for p in seats}
+            rolls = {p: throw(p) for p in seats}
             top = max(rolls.values())
             seats = [p for p, r in rolls.items() if r == top]
             if len(seats) == 1:
-                return seats[0]
-    return rng.below(n)
+                dealer = seats[0]
+                break
+    else:
+        if given:
+            raise ValueError("this variant's seating throws no dice (its first dealer is drawn at random)")
+        dealer = rng.below(n)
+    return {"procedure": proc, "throws": throws, "dealer": dealer}
 
 
 # ---- logs -------------------------------------------------------------------------------------------------
@@ -102,8 +134,9 @@ def log_header(g: Game) -> dict[str, Any]:
     """The first line of a hand's log: what shapes the game besides the actions, and where its spec is."""
     v = g.v
     return {"log": "mjrules-hand", "version": 1, "variant": v.name, "spec": getattr(g.engine, "spec", v.name),
-            "spec_sha256": v.spec_sha256, "seed": g.seed, "dealer": g.dealer, "dealer_streak": g.dealer_streak,
-            "prevalent_wind": g.prevalent_wind, "options": dict(g.r.overrides), "agents": g.agent_names}
+            "spec_sha256": v.spec_sha256, "seed": g.seed, "dealer": g.dealer, "dealer_streak": g.dealer_streak, "dice": list(g.dice),
+            "prevalent_wind": g.prevalent_wind, "options": dict(g.r.overrides), "agents": g.agent_names,
+            **({"seating": g.seating} if g.seating is not None else {})}
 
 
 def log_spec(header: dict[str, Any]) -> str:
@@ -142,7 +175,8 @@ def replay_lines(engine: Any, lines: list[str]) -> dict[str, Any]:
                 scripts[e["seat"]].append(e.get("action"))
         players = [ScriptedAgent(s) for s in scripts]
     g = Game(engine, seed=header["seed"], dealer=header["dealer"], dealer_streak=header["dealer_streak"],
-             options=header.get("options") or None, prevalent_wind=header.get("prevalent_wind", 0))
+             options=header.get("options") or None, prevalent_wind=header.get("prevalent_wind", 0),
+             dice=header.get("dice"))
     g.agent_names = agents
     try:
         run(g, players)

@@ -118,8 +118,14 @@ class Rules:
         # the steps before play, in order: exchanges, then declarations (each only where its condition holds)
         self.pre = [("exchange", x) for x in v.exchanges if cfg(x.cond, True)]
         self.pre += [("declare", d) for d in v.declarations if cfg(d.cond, True)]
+        if v.openings:   # hands shown at the deal: last, on the hands play starts with
+            from .phases import OpeningStep
+
+            self.pre.append(("opening", OpeningStep(v.openings, v.settlement.opening)))
         self.horse_count = 0
         self.horse_seat = [-1] * N_KINDS
+        self.horse_from_winner = v.horses is not None and v.horses.count_from == "winner"
+        self.horse_at_win = v.horses is not None and v.horses.taken == "at_win"
         if v.horses is not None:
             self.horse_count = int(settle.evaluate(v.horses.count, env))
             m = next((x for x in v.maps if x.name == v.horses.map), None)

@@ -3,6 +3,8 @@
 A scenario is how a disputed hand is reproduced and settled:
 
     {"variant": "my_variant", "dealer": 0, "options": {},
+     "seating_dice": [[3, 4]],    # the seating procedure's throws (instead of "dealer": it decides the dealer)
+     "dice": [2, 5],              # the wall break's two dice (logged and observed)
      "hands": ["123m456p789s23s5z7z8s", "...", "...", "..."],   # dealt tiles per seat (the dealer's extra too)
      "wall": "1m2m3m...",          # the rest of the wall in draw order; replacements come from its end
      "indicator": "8s",            # the flipped indicator, if the variant has one (not in the wall)
@@ -19,7 +21,7 @@ from .agents import PassAgent, decide, make_agent
 from .state import Game, IllegalAction
 
 KEYS = {"variant", "dealer", "dealer_streak", "prevalent_wind", "options", "hands", "wall", "indicator", "actions", "then", "seed",
-        "expect", "description"}
+        "expect", "description", "dice", "seating_dice"}
 
 
 class ScenarioError(ValueError):
@@ -57,6 +59,21 @@ def play_scenario(engine: Any, sc: dict[str, Any]) -> Game:
     dealer = sc.get("dealer", 0)
     if not isinstance(dealer, int) or not 0 <= dealer < v.players:
         raise ScenarioError(f"'dealer' is a seat 0..{v.players - 1}")
+    seating = None
+    if sc.get("seating_dice") is not None:
+        from .play import seating_throws
+
+        sd = sc["seating_dice"]
+        if not isinstance(sd, list) or not all(isinstance(d, list) for d in sd):
+            raise ScenarioError("'seating_dice' is a list of throws, each two dice: [[3, 4]]")
+        try:
+            seating = seating_throws(v, sc.get("seed", 0), sd)
+        except ValueError as e:
+            raise ScenarioError(f"seating_dice: {e}") from None
+        if "dealer" in sc and sc["dealer"] != seating["dealer"]:
+            raise ScenarioError(f"'dealer' is {dealer} but the seating dice make seat {seating['dealer']} the dealer; "
+                                "give one or the other")
+        dealer = seating["dealer"]
     hs = [_tiles(h, f"hands[{i}]") for i, h in enumerate(hands)]
     for i, h in enumerate(hs):
         want = v.deal.dealer_hand if i == dealer else v.deal.hand
@@ -84,8 +101,12 @@ def play_scenario(engine: Any, sc: dict[str, Any]) -> Game:
     wind = sc.get("prevalent_wind", 0)
     if type(wind) is not int or not 0 <= wind <= 3:
         raise ScenarioError(f"'prevalent_wind' is 0..3 (East, South, West, North), not {wind!r}")
-    g = Game(engine, seed=sc.get("seed", 0), dealer=dealer, dealer_streak=sc.get("dealer_streak", 0),
-             options=opts, wall=wall, hands=hs, indicator=indicator, prevalent_wind=wind)
+    try:
+        g = Game(engine, seed=sc.get("seed", 0), dealer=dealer, dealer_streak=sc.get("dealer_streak", 0),
+                 options=opts, wall=wall, hands=hs, indicator=indicator, prevalent_wind=wind, dice=sc.get("dice"))
+    except ValueError as e:
+        raise ScenarioError(str(e)) from None
+    g.seating = seating
     then = sc.get("then", "pass")
     fill = PassAgent() if then == "pass" else None if then == "none" else make_agent(then, v, sc.get("seed", 0))
     actions = sc.get("actions") or []

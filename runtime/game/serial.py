@@ -19,10 +19,12 @@ STATE_VERSION = 1
 SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild", "wild2", "indicator",
            "indicator_taken", "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat",
            "ld_tile", "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made",
-           "kong_feeder", "ld_after_kong", "outcome", "agent_names", "prevalent_wind")
-LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses")   # lists of immutable items
+           "kong_feeder", "ld_after_kong", "outcome", "agent_names", "prevalent_wind", "seating")
+LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses", "shown", "opening_counts",
+         "dice")   # lists of immutable items
 CONTAINERS = ("seats", "winners", "legal", "answers", "log", "ledger")   # each copied and written its own way
-_SINCE = {"wild2": -1, "agent_names": None, "prevalent_wind": 0}   # fields a state written before them lacks, and their value there
+_SINCE = {"wild2": -1, "agent_names": None, "prevalent_wind": 0, "shown": [], "opening_counts": [], "dice": [],
+          "seating": None}   # fields a state written before them lacks, and their value there
 
 
 def copy_fields(src: Any, dst: Any) -> None:
@@ -43,11 +45,18 @@ def copy_fields(src: Any, dst: Any) -> None:
 def _plain(x: Any) -> Any:
     if isinstance(x, (bytes, bytearray)):
         return list(x)
-    if isinstance(x, dict):
-        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, dict):   # (a seat key, as in payments, written as JSON writes it: a string)
+        return {str(k) if type(k) is int else k: _plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [_plain(v) for v in x]
     return x
+
+
+def _seat_keys(d: Any) -> Any:
+    """A result or outcome read from JSON, its payments keyed by seat numbers again."""
+    if isinstance(d, dict) and isinstance(d.get("payments"), dict):
+        d = {**d, "payments": {int(k): v for k, v in d["payments"].items()}}
+    return d
 
 
 def to_state(g: Any) -> dict[str, Any]:
@@ -88,8 +97,9 @@ def from_state(engine: Any, data: dict[str, Any], game: Any) -> Any:
         for name in SCALARS:
             setattr(g, name, data[name] if name in data or name not in _SINCE else _SINCE[name])
         for name in LISTS:
-            setattr(g, name, list(data[name]))
-        g.winners = [Winner(w["seat"], w["win_by"], w["discarder"], w["result"]) for w in data["winners"]]
+            setattr(g, name, list(data[name] if name in data or name not in _SINCE else _SINCE[name]))
+        g.winners = [Winner(w["seat"], w["win_by"], w["discarder"], _seat_keys(w["result"])) for w in data["winners"]]
+        g.outcome = _seat_keys(g.outcome)
         seats = []
         for d in data["seats"]:
             s = Seat()

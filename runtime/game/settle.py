@@ -28,7 +28,9 @@ class GameEnv(Env):
         self.kong: dict[str, Any] | None = None
         self.win: Any = None
         self.payer = self.payee = -1
-        self.defines = {d.name: d for d in g.v.defines}
+        self.shower = -1   # (an opening) the seat showing its dealt hand
+        self.shown = 0     # ... and the counts of what it showed, summed
+        self.defines = {d.name: d for d in (*g.v.defines, *g.v.table_defines)}
         self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
     def opt(self, name: str) -> Any:
@@ -40,6 +42,10 @@ class GameEnv(Env):
             return self.payer
         if name == "payee":
             return self.payee
+        if name == "shower":
+            return self.shower
+        if name == "shown":
+            return self.shown
         w = self.win
         if w is not None:  # the win being settled (on_win)
             if name == "value":
@@ -51,7 +57,7 @@ class GameEnv(Env):
             if name == "is_dealer":
                 return w.seat == g.dealer
             if name == "horse_hits":
-                return horse_hits(g, w.seat)
+                return horse_hits(g, w.seat, w.seat)
             if name == "fed":
                 return _feeder(g, w) >= 0
         if name in ("kongs_exposed", "kongs_concealed", "kongs"):
@@ -91,6 +97,16 @@ class GameEnv(Env):
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
+        if name == "hits":
+            seat = int(args[0])
+            w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
+            return horse_hits(self.g, seat, w.seat if w is not None else -1) if 0 <= seat < self.g.n else 0
+        if name == "held_in":
+            seat = int(args[0])
+            if not 0 <= seat < self.g.n:
+                raise ValueError(f"{name}({seat}): there is no seat {seat}")
+            counts = self.g.seats[seat].counts
+            return sum(counts[k] for k in args[1])
         if name in _SEAT_FUNCTIONS:
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
@@ -125,12 +141,16 @@ def _feeder(g: Any, w: Any) -> int:
     return g.kong_feeder if w.win_by == "kong_replacement" else -1
 
 
-def horse_hits(g: Any, seat: int) -> int:
-    """How many of the horses set aside point at `seat` (each at the seat its map value counts from the dealer)."""
+def horse_hits(g: Any, seat: int, winner: int) -> int:
+    """How many of the horses turned point at `seat`: each at the seat its map value counts, in play order, from
+    the dealer or (the spec's `count_from winner`) from `winner` (-1: no winner, no hit)."""
+    base = winner if g.r.horse_from_winner else g.dealer
+    if base < 0 or not g.winners:   # horses set aside are turned only at a win
+        return 0
     n = 0
     for k in g.horses:
         v = g.r.horse_seat[k]
-        if v >= 0 and (g.dealer + v) % g.n == seat:
+        if v >= 0 and (base + v) % g.n == seat:
             n += 1
     return n
 
@@ -168,13 +188,19 @@ def _suits_held(g: Any, seat: int) -> int:
     return sum(1 for lo in (0, 9, 18) if any(s.counts[k] or s.meld_counts[k] for k in range(lo, lo + 9)))
 
 
+def _held(g: Any, seat: int, least: int) -> int:
+    counts = g.seats[seat].counts
+    return sum(1 for k in range(len(counts)) if counts[k] >= least)
+
+
 def _kong_money(g: Any, seat: int) -> Any:
     return number(sum(e["amount"] for e in g.ledger if e["kind"] == "kong" and e["to"] == seat))
 
 
 _NONE = object()
 # the seat functions that read only the seat's hand and whether it is still in (not the ledger, which payments grow)
-_OF_THE_HAND = frozenset({"ready", "best_value", "suits_held", "in_hand", "won"})
+_OF_THE_HAND = frozenset({"ready", "best_value", "suits_held", "in_hand", "won", "held_fours", "held_pungs",
+                          "held_pairs"})
 _SEAT_FUNCTIONS = {
     "ready": _ready,
     "best_value": _best_value,
@@ -182,6 +208,9 @@ _SEAT_FUNCTIONS = {
     "in_hand": lambda g, seat: not g.seats[seat].out,
     "won": lambda g, seat: any(w.seat == seat for w in g.winners),
     "kong_money": _kong_money,
+    "held_fours": lambda g, seat: _held(g, seat, 4),
+    "held_pungs": lambda g, seat: _held(g, seat, 3),
+    "held_pairs": lambda g, seat: _held(g, seat, 2),
 }
 
 
@@ -311,7 +340,7 @@ class RetentionPlan:
 def every_node(v: Any, exprs: list[Expr | None], check: Any) -> bool:
     """Walk game expressions, following each define they name once: check(e) says True (accept e without
     looking inside), False (reject: the answer is False) or None (look at e's sub-expressions)."""
-    defines = {d.name: d.expr for d in v.defines}
+    defines = {d.name: d.expr for d in (*v.defines, *v.table_defines)}
     seen: set[str] = set()
 
     def walk(e: Any) -> bool:
@@ -438,7 +467,7 @@ def settle(g: Any) -> dict[str, Any]:
     else:
         net, ledger, nxt, streak = g.r.draws.settle(g)
     return {"winners": [_winner(w) for w in g.winners],
-            "payments": {str(p): v for p, v in sorted(net.items())}, "ledger": ledger,
+            "payments": dict(sorted(net.items())), "ledger": ledger,
             "next_dealer": nxt, "next_streak": streak}
 
 
@@ -568,6 +597,8 @@ def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discard
         return evaluate(e, env)
 
     def seats_of(name: str, paying: bool) -> list[int]:
+        if name == "shower":
+            return [env.shower] if env.shower >= 0 else []
         got = _seats(g, name, winner, discarder, konger)
         if paying and g.r.leave and name != "players":
             return [p for p in got if not g.seats[p].out]   # a player who left pays nothing more

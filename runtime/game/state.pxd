@@ -41,17 +41,18 @@ cpdef enum:
 
 cdef class Game:
     cdef public Rules r
-    cdef public object engine, v, seed, outcome, agent_names
+    cdef public object engine, v, seed, outcome, agent_names, seating
     cdef public int n, dealer, dealer_streak, head, tail, wild, wild2, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
     cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
+    cdef public list shown, opening_counts, dice
     cdef public dict legal, answers
 
     cpdef deal_hand(self, Rules r, object seed, int dealer, int dealer_streak, int prevalent_wind=*)
     @cython.locals(r=Rules, rng=Rng, n=int, p=int, s=Seat)
-    cdef _setup(self, object wall, object hands, int indicator)
+    cdef _setup(self, object wall, object hands, int indicator, object dice=*)
     @cython.locals(s=Seat)
     cdef _take_into(self, int seat, int count)
     cdef int _take_tail(self)

@@ -83,18 +83,25 @@ _KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
 
 
 class Game:
-    """One hand. `wall`, `hands` (kinds) and `indicator` replace the shuffle and the deal (scenarios)."""
+    """One hand. `wall`, `hands` (kinds) and `indicator` replace the shuffle and the deal (scenarios); `dice`, the
+    wall break's two dice, replace the seed's (they pick where the shuffled wall is opened: they are logged and
+    observed, and change nothing else)."""
 
     def __init__(self, engine: Any, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
                  options: dict[str, Any] | None = None, wall: list[int] | None = None,
-                 hands: list[list[int]] | None = None, indicator: int | None = None, prevalent_wind: int = 0):
+                 hands: list[list[int]] | None = None, indicator: int | None = None, prevalent_wind: int = 0,
+                 dice: Any = None):
         r = rules_for(engine, options)
         if not 0 <= dealer < r.n:
             raise ValueError(f"dealer must be a seat 0..{r.n - 1}")
         if not 0 <= prevalent_wind <= 3:
             raise ValueError("prevalent_wind must be 0..3 (East, South, West, North)")
+        if dice is not None:
+            dice = list(dice)
+            if len(dice) != 2 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
+                raise ValueError(f"dice are two numbers 1..6, not {dice!r}")
         self.deal_hand(r, seed, dealer, dealer_streak, prevalent_wind)
-        self._setup(wall, hands, -1 if indicator is None else indicator)
+        self._setup(wall, hands, -1 if indicator is None else indicator, dice)
 
     def deal_hand(self, r: Rules, seed: int, dealer: int, dealer_streak: int, prevalent_wind: int = 0) -> None:
         self.r = r
@@ -138,7 +145,11 @@ class Game:
         self.ret_cache = -1
         self.pre_step = 0
         self.ledger = []          # payments made during the hand (wins, kongs paid at once, on_win)
-        self.horses = []          # tiles set aside as horses
+        self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
+        self.shown = []           # (seat, opening index) of each hand shown at the deal
+        self.opening_counts = []  # (seat, opening index, count) of each opening a dealt hand qualified for
+        self.dice = []            # the wall break's two dice
+        self.seating = None       # the seating procedure's throws, in a match's first hand (play_match, scenarios)
         self.first_winners = 0
         self.wall_ended = False
         self.kongs_made = 0       # kongs completed so far (a ledger entry names its kong by this count)
@@ -148,11 +159,12 @@ class Game:
         self.agent_names = None
 
     # ---- setup: shuffle, deal, flowers, wild ----------------------------------------------------------------
-    def _setup(self, wall: list[int] | None, hands: list[list[int]] | None, indicator: int) -> None:
+    def _setup(self, wall: list[int] | None, hands: list[list[int]] | None, indicator: int, dice: Any = None) -> None:
         r = self.r
         rng = Rng(self.seed)
-        dice = [rng.below(6) + 1, rng.below(6) + 1]
-        self.log.append(("start", self.dealer, self.dealer_streak, self.seed, dice))
+        rolled = [rng.below(6) + 1, rng.below(6) + 1]   # (drawn even when given: the shuffle is the seed's)
+        self.dice = rolled if dice is None else list(dice)
+        self.log.append(("start", self.dealer, self.dealer_streak, self.seed, tuple(self.dice)))
         if hands is None:
             self.wall = list(r.tiles)
             rng.shuffle(self.wall)
@@ -173,7 +185,7 @@ class Game:
                     s.counts[k] += 1
                 s.size = len(hands[p])
         self.log.append(("deal", tuple([bytes(s.counts) for s in self.seats]), self.tail - self.head))
-        for _ in range(min(r.horse_count, self.tail - self.head)):  # horses: set aside face down from the tail
+        for _ in range(0 if r.horse_at_win else min(r.horse_count, self.tail - self.head)):  # set aside from the tail
             self.horses.append(self._take_tail())
         if r.has_wild and not r.wild_after_flowers:
             self._reveal_wild(indicator, rng)
@@ -260,10 +272,12 @@ class Game:
         if self.pre_step < len(r.pre):
             step = r.pre[self.pre_step]
             self.pre_step += 1
-            from .phases import open_declaration, open_exchange
+            from .phases import open_declaration, open_exchange, open_opening
 
             if step[0] == "exchange":
                 open_exchange(self, step[1])
+            elif step[0] == "opening":
+                open_opening(self, step[1])
             else:
                 open_declaration(self, step[1])
             return
@@ -1088,6 +1102,10 @@ class Game:
             self.log.append(("win", c[0], c[1], c[2], list(res["patterns"]), res["value"]))
         if not self.winners:
             self.first_winners = len(new)
+            if self.r.horse_at_win:   # turned now, from the wall's head: as many as are left
+                for _ in range(min(self.r.horse_count, self.tail - self.head)):
+                    self.horses.append(self.wall[self.head])
+                    self.head += 1
             if self.horses:
                 self.log.append(("horses", tuple(self.horses)))
         self.winners = self.winners + new
@@ -1157,11 +1175,12 @@ class Game:
         return sum(1 for e in self.log if e[0] == "action")
 
     def choices(self) -> list[dict[str, Any]]:
-        """The choices of the declaration being made (each a name and its tiles' kinds, in CHOOSE order); empty
-        outside a declaration."""
+        """The choices of the declaration being made (each a name and its tiles' kinds, in CHOOSE order), or of
+        the hands shown at the deal (each an opening's name, no kinds); empty outside them."""
         if self.phase != DECLARE:
             return []
-        return [{"name": c.name, "kinds": list(c.kinds)} for c in self.r.pre[self.pre_step - 1][1].choices]
+        return [{"name": c.name, "kinds": list(getattr(c, "kinds", ()))}
+                for c in self.r.pre[self.pre_step - 1][1].choices]
 
     def holds(self, seat: int, mask: int) -> bool:
         """Does the seat hold, concealed or in its melds, a kind of the bit mask `mask`?"""
@@ -1195,6 +1214,9 @@ class Game:
             "wild_kinds": [names[k] for k in (self.wild, self.wild2) if k >= 0],
             "indicator": names[self.indicator] if self.indicator >= 0 else None,
             "drawable": self.drawable,
+            "dice": list(self.dice),
+            "shown": [{"seat": e[1], "opening": e[2], "count": e[3], "hand": [names[k] for k in e[4]]}
+                      for e in self.log if e[0] == "show"],
             "last_discard": names[self.claim_tile] if self.claim_tile >= 0 else None,
             "players": [{"melds": [str(m) for m in s.melds], "flowers": [names[k] for k in s.flowers],
                          "discards": [names[k] for k in s.discards], "concealed_count": s.size,

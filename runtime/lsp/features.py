@@ -26,9 +26,9 @@ CONDITION_WORDS = {"when": "the clause applies where the condition holds",
 # The context a clause's expression is checked in (compiler/builtins.py), by section and keyword: which builtins
 # completion offers there. tests/test_lsp.py holds it to the checker over the shipped specs.
 _CONTEXT: dict[str, Any] = {
-    VARIANT: {"pattern": B.HAND, "modifier": B.HAND, "event": B.HAND, "status": B.HAND, "define": B.HAND, "fan": B.HAND,
+    VARIANT: {"pattern": B.HAND, "modifier": B.HAND, "event": B.HAND, "status": B.HAND, "define": None, "fan": B.HAND,
               "table": B.HAND, "seating": B.CONFIG, "wall_break": B.CONFIG, "declare": B.CONFIG,
-              "exchange": B.CONFIG, "horses": B.CONFIG, "match": B.CONFIG},
+              "exchange": B.CONFIG, "horses": B.CONFIG, "match": B.CONFIG, "opening": B.OPENING},
     "score": B.HAND, "table": B.HAND, "rotation": B.ROTATION, "wall": B.WALL, "play": B.GAME, "settlement": B.GAME,
     "claims": {"win_on_discard": B.CLAIM, "*": B.CONFIG}, "wild": B.CONFIG, "declare": B.CONFIG,
     "exchange": B.CONFIG, "horses": B.CONFIG, "ready_declaration": B.CONFIG,
@@ -81,12 +81,13 @@ def section_keywords(section: str | None) -> tuple[str, ...]:
 
 
 def expression_context(place: Place) -> str | None:
-    """The context the expression at `place` is checked in, or None when it is not known."""
+    """The context the expression at `place` is checked in, or None when it is not known (a top-level define's:
+    where it is read, the hand's or the table's)."""
     if not place.blocks:
         return None
     section, opener = place.blocks[-1]
     if section == PAYMENTS:
-        return B.WIN if opener == "win" else B.SETTLE if opener == "on_win" else B.GAME
+        return {"win": B.WIN, "on_win": B.SETTLE, "opening": B.OPENING}.get(opener, B.GAME)
     ctx = _CONTEXT.get(section)
     if isinstance(ctx, dict):
         return ctx.get(place.keyword or "", ctx.get("*"))

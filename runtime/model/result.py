@@ -33,7 +33,7 @@ class Result:
     Result(...) of given values (pickling, copying) has its reading and explanation made already."""
 
     def __init__(self, win: bool, reason: str, pattern: str | None, patterns: Any, status: str | None,
-                 value: Any, payments: dict[str, Any], reading: Any = None, explain: Any = None,
+                 value: Any, payments: dict[int, Any], reading: Any = None, explain: Any = None,
                  explained: bool = True, fans: Any = None) -> None:
         _fill(self, win, reason, pattern, tuple(patterns), status, value, dict(payments), explained, -1, None,
               None, (), (), None)
@@ -52,8 +52,9 @@ class Result:
         return self._own_patterns
 
     @property
-    def payments(self) -> dict[str, Any]:
-        """Seat (as a string) -> amount won (+) or paid (-); sums to zero (the result's own dict)."""
+    def payments(self) -> dict[int, Any]:
+        """Seat -> amount won (+) or paid (-); sums to zero (the result's own dict). JSON writes the seats as
+        strings, as JSON must."""
         if self._own_payments is None:
             self._own_payments = dict(self._payments)
         return self._own_payments
@@ -314,7 +315,7 @@ class Explainer:
                 tuple([(fans[i].name, int(c) if isinstance(c, float) and c.is_integer() else c) for i, c in counted]))
 
     def win(self, pattern: int, facts: Any, mods: Any, events: Any, status: int, rows: Any, defines: Any,
-            value: Any, payments: dict[str, Any], pay_lines: Any, explained: bool = True,
+            value: Any, payments: dict[int, Any], pay_lines: Any, explained: bool = True,
             counted: Any = ()) -> Result:
         """The Result of a winning reading (the reference back end's way: every piece decided here); counted:
         the (index, count) pairs of the fans that count."""

@@ -142,12 +142,8 @@ def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str
                 net = capped
                 break
     explain += paid
-    # net's keys are range(players) in order already
-    return dict(zip(_SEAT_KEYS[:players] if players <= len(_SEAT_KEYS) else map(str, range(players)),
-                    [x if type(x) is int else number(x) for x in net.values()]))
-
-
-_SEAT_KEYS = [str(p) for p in range(16)]
+    # net's keys are the seats, range(players) in order already
+    return {p: x if type(x) is int else number(x) for p, x in net.items()}
 
 
 # ---- what a clause reads of the pair ------------------------------------------------------------------------

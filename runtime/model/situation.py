@@ -499,6 +499,9 @@ class Reader:
             wild = self.wild_of[indicator]
             if nkinds > 1:
                 wild2 = self.variant.wild.wild_kinds(indicator, nkinds)[1]
+        if inforce and fixed and wild >= 0 and wild != fixed_wild:
+            raise SituationError(f"this variant's wild is fixed: {tile_name(fixed_wild)}, not {tile_name(wild)}",
+                                 "wild")
         if inforce and wild < 0:
             if fixed:
                 wild = fixed_wild
