@@ -125,15 +125,16 @@ def check_maps(self, clauses: list[Clause]) -> tuple[ir.TileMap, ...]:
     return tuple(out)
 
 
-HORSE_FROM = ("dealer", "winner")
+HORSE_FROM = ("dealer", "winner", "payer")
 HORSE_TAKEN = ("before_play", "at_win")
 
 
 def check_horses(self, c: Clause | None, maps: tuple[ir.TileMap, ...]) -> ir.Horses | None:
-    """horses = COUNT { point_by MAP; count_from dealer|winner; taken before_play|at_win }"""
+    """horses = COUNT { point_by MAP; count_from dealer|winner|payer; taken before_play|at_win }"""
     if c is None:
         return None
-    Reader(c, self.col, "horses = COUNT { point_by MAP; count_from dealer|winner; taken before_play|at_win }").end()
+    Reader(c, self.col,
+           "horses = COUNT { point_by MAP; count_from dealer|winner|payer; taken before_play|at_win }").end()
     count: ir.Expr = ir.Expr("const", (0,))
     if self.need_value(c, "how many tiles are turned as horses"):
         count = self.x.check(c.value, B.CONFIG, ANY_STAGE, "num")
@@ -153,8 +154,8 @@ def check_horses(self, c: Clause | None, maps: tuple[ir.TileMap, ...]) -> ir.Hor
     base, taken = "dealer", "before_play"
     fc = self.single(sec, "count_from", "horses")
     if fc:
-        r = Reader(fc, self.col, "count_from dealer|winner")
-        base = r.choice("the seat a horse's number counts from: dealer or winner", HORSE_FROM)
+        r = Reader(fc, self.col, "count_from dealer|winner|payer")
+        base = r.choice("the seat a horse's number counts from: dealer, winner or payer", HORSE_FROM)
         r.end()
     tc = self.single(sec, "taken", "horses")
     if tc:

@@ -84,7 +84,7 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     (VARIANT, "exchange"): ('exchange NAME ["label"] [when ...] { ... }',
                             "tiles every player passes at once after the deal (换三张)"),
     (VARIANT, "map"): ("map NAME { value N : TILES...; ... }", "a named map from tiles to numbers (for `horses`)"),
-    (VARIANT, "horses"): ("horses = COUNT { point_by MAP; count_from dealer|winner; taken before_play|at_win }",
+    (VARIANT, "horses"): ("horses = COUNT { point_by MAP; count_from dealer|winner|payer; taken before_play|at_win }",
                           ("COUNT tiles turned at the first win (买马, 扎鸟); each points at the seat the map gives "
                            "it, counted from the dealer or the winner; `hits(SEAT)` counts those on a seat")),
     (VARIANT, "opening"): ('opening NAME ["label"] [= COUNT] when CONDITION',
@@ -236,8 +236,9 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     # ---- horses ----
     ("horses", "point_by"): ("point_by MAP", ("the map from a horse's tile to a seat: its number counts in play "
                                               "order from `count_from`'s seat (0 is that seat)")),
-    ("horses", "count_from"): ("count_from dealer|winner", ("the seat a horse's number counts from: the dealer (the "
-                                                            "default, 买马) or the winner being settled (扎鸟)")),
+    ("horses", "count_from"): ("count_from dealer|winner|payer", ("the seat a horse's number counts from: the dealer "
+                                                                  "(the default, 买马), the winner being settled (扎鸟) "
+                                                                  "or the payer of each payment")),
     ("horses", "taken"): ("taken before_play|at_win", ("before_play (the default): set aside from the tail before "
                                                         "the first draw, turned at the first win; at_win: turned "
                                                         "from the wall's head when the first win is made, as many as "

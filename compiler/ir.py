@@ -348,7 +348,7 @@ class Horses:
     count: Expr  # config
     map: str
     src: Src
-    count_from: str = "dealer"  # dealer | winner
+    count_from: str = "dealer"  # dealer | winner | payer
     taken: str = "before_play"  # before_play | at_win
 
 

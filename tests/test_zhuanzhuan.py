@@ -182,3 +182,17 @@ def test_situations_outside_the_rules_are_refused(load, sit, key):
     with pytest.raises(SituationError) as e:
         load(ZZ).evaluate({"seat": 1, **sit})
     assert e.value.key == key
+
+
+def test_birds_counted_from_each_payer(load, tmp_path):
+    """count_from payer: each payment counts the birds from its payer (a 1-5-9 bird is on every payer; the 4s,
+    counted from seat 3, lands on seat 2, the winner, for seat 3's payment alone)."""
+    import mjrules
+
+    p = tmp_path / "from_payer.mj"
+    p.write_text('variant zz_payer "from the payer" extends zhuanzhuan {\n'
+                 '  horses = birds {\n    count_from payer   # ZZ-16\n  }\n}\n', encoding="utf-8")
+    eng = mjrules.load(str(p), backend=load(ZZ).backend)
+    g = play_scenario(eng, EXAMPLES["Ex2"][0])
+    assert [g.outcome["payments"][s] for s in range(4)] == [-4, -4, 14, -6]
+    assert next(e for e in g.events if e["type"] == "horses")["seats"] == [None, None]   # a seat per payment

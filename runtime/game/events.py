@@ -83,8 +83,9 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
         return {"type": "win", "seat": e[1], "win_by": e[2], "discarder": e[3], "patterns": list(e[4]),
                 "value": e[5]}
     if t == "horses":
-        base = g.winners[0].seat if g.r.horse_from_winner and g.winners else g.dealer
-        seats = [None if g.r.horse_seat[k] < 0 else (base + g.r.horse_seat[k]) % g.n for k in e[1]]
+        frm = g.r.horse_from   # counted from the payer: each payment counts them its own way, so no seat here
+        base = g.dealer if frm == "dealer" else g.winners[0].seat if frm == "winner" and g.winners else -1
+        seats = [None if g.r.horse_seat[k] < 0 or base < 0 else (base + g.r.horse_seat[k]) % g.n for k in e[1]]
         return {"type": "horses", "tiles": [_NAMES[k] for k in e[1]], "seats": seats}
     if t == "show":
         return {"type": "show", "seat": e[1], "opening": e[2], "count": e[3], "hand": [_NAMES[k] for k in e[4]]}

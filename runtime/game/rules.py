@@ -124,7 +124,7 @@ class Rules:
             self.pre.append(("opening", OpeningStep(v.openings, v.settlement.opening)))
         self.horse_count = 0
         self.horse_seat = [-1] * N_KINDS
-        self.horse_from_winner = v.horses is not None and v.horses.count_from == "winner"
+        self.horse_from = v.horses.count_from if v.horses is not None else "dealer"   # dealer | winner | payer
         self.horse_at_win = v.horses is not None and v.horses.taken == "at_win"
         if v.horses is not None:
             self.horse_count = int(settle.evaluate(v.horses.count, env))

@@ -57,7 +57,7 @@ class GameEnv(Env):
             if name == "is_dealer":
                 return w.seat == g.dealer
             if name == "horse_hits":
-                return horse_hits(g, w.seat, w.seat)
+                return horse_hits(g, w.seat, w.seat, self.payer)
             if name == "fed":
                 return _feeder(g, w) >= 0
         if name in ("kongs_exposed", "kongs_concealed", "kongs"):
@@ -100,7 +100,7 @@ class GameEnv(Env):
         if name == "hits":
             seat = int(args[0])
             w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
-            return horse_hits(self.g, seat, w.seat if w is not None else -1) if 0 <= seat < self.g.n else 0
+            return horse_hits(self.g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < self.g.n else 0
         if name == "held_in":
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
@@ -141,10 +141,11 @@ def _feeder(g: Any, w: Any) -> int:
     return g.kong_feeder if w.win_by == "kong_replacement" else -1
 
 
-def horse_hits(g: Any, seat: int, winner: int) -> int:
+def horse_hits(g: Any, seat: int, winner: int, payer: int = -1) -> int:
     """How many of the horses turned point at `seat`: each at the seat its map value counts, in play order, from
-    the dealer or (the spec's `count_from winner`) from `winner` (-1: no winner, no hit)."""
-    base = winner if g.r.horse_from_winner else g.dealer
+    the spec's `count_from` seat: the dealer, `winner` or `payer` (-1: none, so no hit)."""
+    frm = g.r.horse_from
+    base = winner if frm == "winner" else payer if frm == "payer" else g.dealer
     if base < 0 or not g.winners:   # horses set aside are turned only at a win
         return 0
     n = 0
