@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -78,9 +79,17 @@ class BuildPy(build_py):
             from mjrules.native.cache import ensure
 
             folder = None if editable else Path(self.build_lib) / "mjrules" / "_native"
-            for name in shipped_names():
-                path, built, _ = ensure(compile_variant(name), folder)
-                print(f"mjrules: {name} -> {path}" + ("" if built else " (up to date)"), file=sys.stderr)
+            variants = [compile_variant(name) for name in shipped_names()]
+            # each build is a C compiler's process under its own lock: as many at once as there are cores
+            with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                got = list(pool.map(lambda v: ensure(v, folder), variants))
+            for v, (path, built, _) in zip(variants, got):
+                print(f"mjrules: {v.name} -> {path}" + ("" if built else " (up to date)"), file=sys.stderr)
+            if folder is not None:   # a wheel holds these variants' modules only, not an earlier build's left in build/
+                keep = {path.name.split(".", 1)[0] for path, _, _ in got}
+                for f in folder.glob("mjv_*"):
+                    if f.name.split(".", 1)[0] not in keep:
+                        f.unlink()
             for lock in folder.glob("*.lock") if folder else ():
                 lock.unlink()  # nobody else builds into a fresh build tree
         finally:
@@ -99,4 +108,6 @@ def _source_view() -> Path:
     return view.parent
 
 
-setup(ext_modules=core_extensions(), cmdclass={"build_py": BuildPy})
+# the runtime's modules compile one per core (pip's build runs build_ext without -j)
+setup(ext_modules=core_extensions(), cmdclass={"build_py": BuildPy},
+      options={"build_ext": {"parallel": os.cpu_count() or 1}})

@@ -29,7 +29,7 @@ import uvicorn
 from mjrules.play.server import bind, config, make_app
 from mjrules.play.table import Table
 
-VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu"]
+VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu", "zhuanzhuan"]
 
 
 def person(state: dict) -> int:
