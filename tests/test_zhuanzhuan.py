@@ -196,3 +196,22 @@ def test_birds_counted_from_each_payer(load, tmp_path):
     g = play_scenario(eng, EXAMPLES["Ex2"][0])
     assert [g.outcome["payments"][s] for s in range(4)] == [-4, -4, 14, -6]
     assert next(e for e in g.events if e["type"] == "horses")["seats"] == [None, None]   # a seat per payment
+
+
+# ZZ-18's example: seats 1 and 3 win on seat 0's 3s (jiepao on); birds 5m and 2p, counted from each winner: for
+# seat 1 the 2p is on seat 2, who does not pay; for seat 3 it is on seat 0, the discarder
+MULTI = _scenario(["1m1m4p4p7s7s2m9p3s6m8p1s5s8m", "123m999m12s55p777p", "3m6m7m3p6p2s5s8s1p1p2p4m8m",
+                   "456m123p789p45s99s"],
+                  "5m2p6p",
+                  [(0, "discard", "3s"), (1, "win"), (3, "win")])
+
+
+@pytest.mark.parametrize("options,net,nxt", [
+    ({"jiepao": True}, [-5, 2, 0, 3], 0),                               # ZZ-18; ZZ-24 the discarder deals
+    ({"jiepao": True, "yi_pao_duo_xiang": False}, [-2, 2, 0, 0], 1),    # ZZ-08 the first after the discarder
+])
+def test_several_winners_on_one_discard(load, options, net, nxt):
+    g = play_scenario(load(ZZ), {**MULTI, "options": options})
+    o = g.outcome
+    assert [o["payments"][p] for p in range(4)] == net, o["ledger"]
+    assert o["next_dealer"] == nxt
