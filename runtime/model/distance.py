@@ -165,10 +165,12 @@ def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int
     return max(1, min(est) - jokers) if est else 1
 
 
-def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation, partial_test: Any) -> int:
+def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation, partial_test: Any, ok: Any = None) -> int:
     """For a free-shape pattern: tiles to exchange = what is missing from the largest part of the hand that
-    the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...)."""
-    ok = partial_test(pattern, held.replace(win_tile=None))
+    the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...).
+    `ok`: the condition's test on partial counts, where the caller has one (else partial_test makes it)."""
+    if ok is None:
+        ok = partial_test(pattern, held.replace(win_tile=None))
     meld = [0] * N
     for m in held.melds:
         for k in m.tiles:
@@ -214,6 +216,12 @@ class Estimator:
         self.free = [p for p in pats if p.shape == "free"]
         self.options = dict(options or {})
         self._memo: dict[tuple, int] = {}
+        # a free pattern whose condition reads only the counts (and the default situation's constants) is tested
+        # once per partial counts: the first-fit orders of neighbouring hands share most of their prefixes
+        self._oks: dict[str, Any] = {}
+        for p in self.free:
+            if p.cond is None or reads_counts_only(p.cond, _COUNT_VARS | {"knitted"}):
+                self._oks[p.name] = _remembered(partial_test(p, Situation(concealed=(), options=self.options)))
 
     def estimate(self, counts: Any, melds: int, wild: int, wild2: int = -1) -> int:
         """The shape distance of this hand; `wild` and `wild2` the wild kinds in force (-1: none)."""
@@ -237,7 +245,7 @@ class Estimator:
             est.append(knitted_shanten(c, (v.win_size - 2) // 3 - melds))
         if self.free and melds == 0:
             held = Situation(concealed=tuple(k for k in range(N) for _ in range(c[k])), options=self.options)
-            est += [free_estimate(v, p, c, held, self.partial_test) for p in self.free]
+            est += [free_estimate(v, p, c, held, self.partial_test, self._oks.get(p.name)) for p in self.free]
         got = (min(est) if est else 8) - jokers
         if len(self._memo) > 100_000:
             self._memo.clear()
@@ -267,20 +275,37 @@ _OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "
                   "neg", "not", "and", "or", "if", "in", "max", "min"})
 
 
-def reads_counts_only(e: Any) -> bool:
-    """Does the free-shape condition `e`, on partial counts of a default situation, read only the counts?"""
+def _remembered(ok: Any) -> Any:
+    """ok(counts), remembered by the counts (at most 200,000 of them at once)."""
+    memo: dict[tuple, bool] = {}
+
+    def test(counts: list[int]) -> bool:
+        key = tuple(counts)
+        got = memo.get(key)
+        if got is None:
+            if len(memo) >= 200_000:
+                memo.clear()
+            got = memo[key] = ok(counts)
+        return got
+
+    return test
+
+
+def reads_counts_only(e: Any, count_vars: frozenset[str] = _COUNT_VARS) -> bool:
+    """Does the free-shape condition `e`, on partial counts of a default situation, read only the counts (the
+    facts `count_vars` names being functions of them)?"""
     op, a = e.op, e.args
     if op == "var":
-        return a[0] in _COUNT_VARS or a[0] in _CONST_VARS
+        return a[0] in count_vars or a[0] in _CONST_VARS
     if op == "opt":
         return True
     if op == "ref":
         return a[0] != "event"  # partial: UNKNOWN without reading anything
     if op == "call":
-        return a[0] in _CALLS and all(reads_counts_only(x) for x in a[1:])
+        return a[0] in _CALLS and all(reads_counts_only(x, count_vars) for x in a[1:])
     if op in ("const", "enum", "group"):
         return True
-    return op in _OPS and all(reads_counts_only(x) for x in a)
+    return op in _OPS and all(reads_counts_only(x, count_vars) for x in a)
 
 
 def _size(v, d: dict) -> int:
