@@ -165,12 +165,10 @@ def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int
     return max(1, min(est) - jokers) if est else 1
 
 
-def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation, partial_test: Any, ok: Any = None) -> int:
+def free_estimate(v: Any, pattern: Any, c: list[int], held: Situation, partial_test: Any) -> int:
     """For a free-shape pattern: tiles to exchange = what is missing from the largest part of the hand that
-    the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...).
-    `ok`: the condition's test on partial counts, where the caller has one (else partial_test makes it)."""
-    if ok is None:
-        ok = partial_test(pattern, held.replace(win_tile=None))
+    the pattern's condition does not already rule out (its antimonotone tests: distinct, spacing, all_in...)."""
+    ok = partial_test(pattern, held.replace(win_tile=None))
     meld = [0] * N
     for m in held.melds:
         for k in m.tiles:
@@ -216,12 +214,6 @@ class Estimator:
         self.free = [p for p in pats if p.shape == "free"]
         self.options = dict(options or {})
         self._memo: dict[tuple, int] = {}
-        # a free pattern whose condition reads only the counts (and the default situation's constants) is tested
-        # once per partial counts: the first-fit orders of neighbouring hands share most of their prefixes
-        self._oks: dict[str, Any] = {}
-        for p in self.free:
-            if p.cond is None or reads_counts_only(p.cond, _COUNT_VARS | {"knitted"}):
-                self._oks[p.name] = _remembered(partial_test(p, Situation(concealed=(), options=self.options)))
 
     def estimate(self, counts: Any, melds: int, wild: int, wild2: int = -1) -> int:
         """The shape distance of this hand; `wild` and `wild2` the wild kinds in force (-1: none)."""
@@ -245,7 +237,7 @@ class Estimator:
             est.append(knitted_shanten(c, (v.win_size - 2) // 3 - melds))
         if self.free and melds == 0:
             held = Situation(concealed=tuple(k for k in range(N) for _ in range(c[k])), options=self.options)
-            est += [free_estimate(v, p, c, held, self.partial_test, self._oks.get(p.name)) for p in self.free]
+            est += [free_estimate(v, p, c, held, self.partial_test) for p in self.free]
         got = (min(est) if est else 8) - jokers
         if len(self._memo) > 100_000:
             self._memo.clear()
@@ -275,7 +267,11 @@ _OPS = frozenset({"const", "enum", "group", "add", "sub", "mul", "div", "pow", "
                   "neg", "not", "and", "or", "if", "in", "max", "min"})
 
 
-def _remembered(ok: Any) -> Any:
+# the facts of a reading that are functions of its counts alone, for a test of partial counts (the reference's)
+COUNT_FACTS = _COUNT_VARS | {"knitted"}
+
+
+def remembered(ok: Any) -> Any:
     """ok(counts), remembered by the counts (at most 200,000 of them at once)."""
     memo: dict[tuple, bool] = {}
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from . import readings as R
 from ..model.check import Checks
+from ..model.distance import COUNT_FACTS, reads_counts_only, remembered
 from ..compiler.ir import Src, Variant
 from ..model.fans import FanCounter, count_sets, set_views
 from ..model.plays import Plays
@@ -84,6 +85,17 @@ class _Facts:
         }
         self.wait_kinds: int | None = None
         self.claimed = s.win_by in ("discard", "rob_kong")
+
+    def key(self) -> tuple | None:
+        """What a test of partial counts reads of the situation besides its concealed tiles, as a key (None when an
+        option's value cannot be one)."""
+        try:
+            opts = tuple(sorted(self.options.items()))
+            hash(opts)
+        except TypeError:
+            return None
+        return (tuple(sorted(self.var.items())), tuple(self.flower_counts), tuple(self.meld_counts),
+                tuple(self.nonkong), self.meld_seq, opts)
 
 
 class _SituationEnv(Env):
@@ -312,6 +324,9 @@ class ReferenceEngine(Checks, Plays):
         self.tables = {t.name: t for t in variant.tables}
         self.shape_of = {p.name: p.shape for p in variant.patterns}
         self._in_waits_all = False
+        self._partial: dict[tuple, Any] = {}   # (pattern, the situation's key) -> its remembered partial test
+        self._counts_only = {p.name: p.cond is None or reads_counts_only(p.cond, COUNT_FACTS)
+                             for p in variant.patterns}
         self._tiles_memo: dict[str, frozenset] = {}
         self.explainer = Explainer(variant)   # (the one builder of a result's explanation, both back ends')
 
@@ -458,7 +473,18 @@ class ReferenceEngine(Checks, Plays):
         def ok(counts: list[int]) -> bool:
             return cond is None or evaluate(cond, _ReadingEnv(self, f, None, counts, partial=True)) is not False
 
-        return ok
+        key = f.key() if self._counts_only.get(pattern.name) else None
+        if key is None:
+            return ok
+        # a condition that reads the counts and the situation's facts alone: one test per partial counts, kept for
+        # every situation with the same facts (the estimates of neighbouring hands share most of their prefixes)
+        key = (pattern.name, key)
+        got = self._partial.get(key)
+        if got is None:
+            if len(self._partial) >= 256:
+                self._partial.clear()
+            got = self._partial[key] = remembered(ok)
+        return got
 
     def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:
         """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.model.distance)."""
