@@ -430,7 +430,7 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
         if blocks["win"]:
             self.col.error("E041", "a settlement pays wins in 'win' (with the hand's score) or in 'on_win' (in play, "
                                    "as each win happens), not both", c.span if c else None)
-        blocks["win"], play_only = _scored_on_win(blocks["on_win"], self.x.define_ir)
+        blocks["win"], play_only = _scored_on_win(blocks["on_win"])
     return ir.Settlement(*(tuple(blocks[k]) for k in ("win", "draw", "hand_end", "kong_exposed", "kong_added",
                                                        "kong_concealed")), cap, cap_cond, cap_src,
                          tuple(blocks["wall_end"]), tuple(blocks["on_win"]), tuple(sorted(set(at_once))),
@@ -489,15 +489,13 @@ def _inline_payment(p: ir.Payment, table: dict[str, ir.Expr]) -> ir.Payment:
     return ir.Payment(p.payer, p.payee, _inline(p.amount, table), _inline(p.cond, table), p.src, p.action, p.what)
 
 
-def _scored_on_win(on_win: list[ir.Payment], defines: dict[str, ir.Expr]) -> tuple[list[ir.Payment],
-                                                                                 list[tuple[str, str]]]:
+def _scored_on_win(on_win: list[ir.Payment]) -> tuple[list[ir.Payment], list[tuple[str, str]]]:
     """The win payments a hand scored alone shows, from a spec's on_win block: its pay clauses as at the hand's
     first win (every player in, no horses turned, no kong fed). A clause that reads the table (a seat function,
     payer or payee) or pays a set only play has (players, feeder), and refunds and transfers, are play's alone:
-    each is listed, with why, as (rule id, why), for `mjrules score` to show. A define only the table can
-    evaluate is read through its expression."""
+    each is listed, with why, as (rule id, why), for `mjrules score` to show. The clauses come with the table's
+    defines read through already (check_settlement)."""
     out, alone = [], []
-    table = {n: defines[n] for n in table_only_defines(defines)}
     for p in on_win:
         rule = p.src.rules[0] if p.src.rules else f"line {p.src.line}"
         if p.action != "pay":
@@ -508,8 +506,8 @@ def _scored_on_win(on_win: list[ir.Payment], defines: dict[str, ir.Expr]) -> tup
             alone.append((rule, f"'{who}' is known only in play"))
             continue
         why: list[str] = []
-        amount = _as_first_win(p.amount, why, table)
-        cond = None if p.cond is None else _as_first_win(p.cond, why, table)
+        amount = _as_first_win(p.amount, why)
+        cond = None if p.cond is None else _as_first_win(p.cond, why)
         if amount is not None and (p.cond is None or cond is not None):
             out.append(ir.Payment(p.payer, p.payee, amount, cond, p.src))
         else:
@@ -517,11 +515,9 @@ def _scored_on_win(on_win: list[ir.Payment], defines: dict[str, ir.Expr]) -> tup
     return out, alone
 
 
-def _as_first_win(e: ir.Expr, why: list[str], table: dict[str, ir.Expr]) -> ir.Expr | None:
-    """e in the win context (_AS_FIRST_WIN's facts put in, the table's defines read through), or None where it
-    reads what only play knows (named in `why`)."""
-    if e.op == "ref" and e.args[0] == "define" and e.args[1] in table:
-        return _as_first_win(table[e.args[1]], why, table)
+def _as_first_win(e: ir.Expr, why: list[str]) -> ir.Expr | None:
+    """e in the win context (_AS_FIRST_WIN's facts put in), or None where it reads what only play knows (named in
+    `why`)."""
     if e.op == "var":
         name = e.args[0]
         if name in _AS_FIRST_WIN:
@@ -541,7 +537,7 @@ def _as_first_win(e: ir.Expr, why: list[str], table: dict[str, ir.Expr]) -> ir.E
     args = []
     for a in e.args:
         if isinstance(a, ir.Expr):
-            a = _as_first_win(a, why, table)
+            a = _as_first_win(a, why)
             if a is None:
                 return None
         args.append(a)

@@ -25,8 +25,7 @@ def test_the_seating_throws_choose_the_dealer(load, variant, dice, dealer):
 
 def test_highest_roll_throws_again_on_a_tie(load):
     v = load("shangrao").variant
-    if not v.seating or v.seating[0].name != "highest_roll":
-        pytest.skip("shangrao's seating is not highest_roll")
+    assert v.seating[0].name == "highest_roll"        # SR-03
     got = seating_throws(v, 0, [[6, 6], [6, 6], [1, 1], [2, 2], [3, 3], [4, 4]])
     assert [t["seat"] for t in got["throws"]][:4] == [0, 1, 2, 3]
     assert got["dealer"] == 1          # seats 0 and 1 tie at 12; then 3 + 3 against 4 + 4
