@@ -88,12 +88,19 @@ def check_fans(self, clauses: list[Clause], excl: list[Clause]) -> tuple[ir.Fan,
                 implied[w.value].append(x.value)
     out = []
     for c in clauses:
-        usage = 'fan NAME ["label"] POINTS [bonus] [otherwise] [: COMBINATION] [= COUNT] [when ...]'
+        usage = 'fan NAME ["label"] POINTS [open POINTS] [bonus] [limit] [otherwise] [: COMBINATION] [= COUNT] [when ...]'
         r, name, label = _head(self, c, usage)
         w = r.take(("number",), "the fan's points, a number")
         points = w.value if w is not None else 0
-        flags = r.flags(("bonus", "otherwise"))
+        open_points = None
+        if r.flag("open"):
+            ow = r.take(("number",), "the fan's points while the hand is open, a number")
+            open_points = ow.value if ow is not None else None
+        flags = r.flags(("bonus", "limit", "otherwise"))
         r.end()
+        if "bonus" in flags and "limit" in flags:
+            self.col.error("E018", f"fan '{name}' is both a bonus and a limit", c.key_span,
+                           "a limit fan is the hand's own: drop one of them")
         combo = _combo(self, c) if c.cells is not None else None
         count = None
         if c.value is not None:
@@ -122,7 +129,7 @@ def check_fans(self, clauses: list[Clause], excl: list[Clause]) -> tuple[ir.Fan,
             self.col.error("E014", f"fan '{name}' is counted by its combination: it takes no condition",
                            c.cond.span)
         out.append(ir.Fan(name, label, points, count, combo, "otherwise" in flags, "bonus" in flags,
-                          tuple(implied.get(name, ())), self.src(c)))
+                          tuple(implied.get(name, ())), self.src(c), open_points, "limit" in flags))
     _fan_cycles(self, out, clauses)
     return tuple(out)
 
@@ -185,6 +192,8 @@ def _fan_cycles(self, fans: list[ir.Fan], clauses: list[Clause]) -> None:
                 deps[x].add(f.name)
         if f.otherwise:
             deps[f.name] |= {g.name for g in fans if g is not f and not g.bonus}
+        if not f.limit:   # a fan that is not a limit counts only while no limit fan does
+            deps[f.name] |= {g.name for g in fans if g.limit}
     state: dict[str, int] = {}
     where = {f.name: c for f, c in zip(fans, clauses)}
     for start in deps:
@@ -357,7 +366,12 @@ def check_score(self, sec) -> ir.Score:
             elif w.value not in prefer:
                 prefer.append(w.value)
         self.no_value(pc)
-    return ir.Score(value, vsrc, tuple(mins), tuple(forbids), tuple(prefer))
+    ties = []
+    for tc in sec.get("tiebreak", []):
+        Reader(tc, self.col, "tiebreak = EXPRESSION").end()
+        if self.need_value(tc, "an expression, the larger first among readings of equal value"):
+            ties.append(self.x.check(tc.value, B.HAND, STAGE_VALUE, "num"))
+    return ir.Score(value, vsrc, tuple(mins), tuple(forbids), tuple(prefer), tuple(ties))
 
 
 def define_label(self, c: Clause) -> str:

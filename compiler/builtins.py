@@ -22,6 +22,9 @@ _HW = (HAND, WIN)
 _SITUATION = (HAND, WIN, CLAIM)
 
 SET_KINDS = ("seq", "pung", "kong", "pair", "concealed_pung", "concealed_kong", "exposed_kong")
+# where a reading places its winning tile (win_in): in the pair, a pung, a sequence's middle, a sequence's edge
+# (12 waiting on 3, 89 on 7), or either end of a sequence that two kinds complete
+PLACEMENTS = ("pair", "pung", "seq_middle", "seq_edge", "seq_sides")
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt", "none")
 
 # stage of a reference: what may refer to what (a clause at stage s refers only to stages < s)
@@ -83,6 +86,16 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("win_at_seq_middle", "bool", _HW,
             "a concealed sequence of the reading has the winning tile's kind as its middle tile", True),
     Builtin("win_at_pair", "bool", _HW, "the reading's pair is of the winning tile's kind", True),
+    Builtin("ready_first_turn", "bool", _SITUATION,
+            "the player declared ready on its first turn, with no claim made in the hand before it (ダブル立直)"),
+    Builtin("ready_uninterrupted", "bool", _SITUATION,
+            "the win comes within one go-around of the player's ready declaration, no claim made since (一発)"),
+    Builtin("indicated", "num", _HW,
+            "tiles of the winner's hand, melds included, that face-up indicators point at (each tile once per "
+            "indicator pointing at its kind; the spec's `indicators successor ...` says what each points at)"),
+    Builtin("hidden_indicated", "num", _HW,
+            "the same for the indicators under them, shown only to a winner who declared ready (裏)"),
+    Builtin("marked", "num", _HW, "marked copies among the winner's tiles, melds included (赤: the `marked` tiles)"),
     Builtin("knitted", "bool", _HW,
             "the suited tiles fit one knitted arrangement: in each suit every rank leaves the same remainder by 3, "
             "and no two suits the same remainder (147m 258p 369s and the like)", True),
@@ -164,6 +177,16 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("waiting_hand", ("tiles",), "bool", _HW,
              "before its winning tile the hand was these concealed tiles, or the same ranks in another suit, and "
              "nothing else (no meld)"),
+    Function("win_in", ("placement",), "bool", _HW,
+             "the reading places its winning tile so (pair, pung, seq_middle, seq_edge: 12 waiting on 3 or 89 on 7, "
+             "seq_sides: a sequence two kinds complete). A spec that asks this scores every placement of the winning "
+             "tile as a reading of its own, and a pung it completes by a claimed tile is shown", True),
+    Function("alike", ("setkind",), "num", _HW,
+             "pairs of identical sets of the kind in the reading, melds included, each set in one pair at most "
+             "(two identical sequences: 1; three: 1; four: 2)", True),
+    Function("round_up", ("num", "num"), "num", ALL_CONTEXTS,
+             "the first multiple of the step at or above the number: round_up(x, 100); a step of 0 or less "
+             "leaves the number"),
     Function("max", ("num*",), "num", ALL_CONTEXTS, "the largest argument"),
     Function("min", ("num*",), "num", ALL_CONTEXTS, "the smallest argument"),
 ]}

@@ -1,12 +1,15 @@
 """Checker: validates every clause of a resolved spec, collects all errors, and lowers it to the IR."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from mjrules.model.arith import MAX_VALUE, MAX_VALUE_TEXT
+from mjrules.model.tiles import tile_name
 
 from . import builtins as B
 from . import ir
+from .ir import asks_placement, reads_vars
 from ._scoring import table_only_defines
 from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
@@ -154,7 +157,12 @@ class Checker:
             horses=self.check_horses(self.single(top, "horses", "the variant"), maps),
             openings=self.check_openings(top.get("opening", [])),
             match_hands=self.check_match(self.single(top, "match", "the variant")),
+            indicator_cycles=self.check_indicators(self.single(top, "indicators", "the variant")),
         )
+        variant = dataclasses.replace(variant, places_win=asks_placement(variant))
+        if not variant.indicator_cycles and reads_vars(variant, ("indicated", "hidden_indicated")):
+            self.col.error("E019", "'indicated' counts what indicators point at, but the variant has no "
+                           "'indicators' clause", self.r.spec.span, "add `indicators successor CYCLE, ...`")
         if not patterns:
             self.col.error("E019", "the variant defines no pattern", spec.span, "add e.g. `pattern 平胡 shape standard`")
         self.col.raise_if_any()
@@ -177,17 +185,27 @@ class Checker:
             self.col.error("E019", "the variant has no 'rules' clause", self.r.spec.span,
                            "state the rule ids it implements, e.g. `rules SR 1..20`")
             return
-        r = Reader(c, self.col, "rules PREFIX FIRST..LAST")
+        r = Reader(c, self.col, "rules PREFIX FIRST..LAST [, FIRST..LAST ...]")
         self.prefix = r.name("a rule-id prefix such as SR")
+        spans = []
         w = r.take(("range",), "a range of rule numbers such as 1..20")
+        while w is not None:
+            spans.append(w)
+            w = r.take(("range",), "a range of rule numbers such as 30..40") if r.peek() is not None else None
         r.end()
-        if w is not None:
+        numbers: list[int] = []
+        for w in spans:
             lo, hi = w.lo.value, w.hi.value
             if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi <= 999):
                 self.col.error("E013", "rule numbers must be a range of whole numbers such as 1..20", w.span)
                 return
-            width = 2 if hi < 100 else len(str(hi))
-            self.rule_ids = tuple(f"{self.prefix}-{n:0{width}d}" for n in range(lo, hi + 1))
+            if numbers and lo <= numbers[-1]:
+                self.col.error("E013", "rule ranges go up and do not overlap", w.span, "e.g. rules RI 1..14, 20..46")
+                return
+            numbers += range(lo, hi + 1)
+        if numbers:
+            width = 2 if numbers[-1] < 100 else len(str(numbers[-1]))
+            self.rule_ids = tuple(f"{self.prefix}-{n:0{width}d}" for n in numbers)
 
     def canonical(self, rid: str) -> str:
         """SR-1, SR-01 and SR-001 are one id; the rules clause fixes how it is written."""
@@ -339,12 +357,57 @@ class Checker:
                 self.col.error("E018", f"'{name}' is a builtin name", g.words[0].span, "choose another group name")
             elif self.need_value(g, "a tile group"):
                 self.names.groups[name] = self.x.group(g.value)
+        marked: list[int] = []
+        for mc in sec.get("marked", []):
+            for w in Reader(mc, self.col, "marked TILES...").rest():
+                for k in self.word_group(w):
+                    if k not in kinds:
+                        self.col.error("E023", f"marked kind {tile_name(k)} is not in the tile set", w.span)
+                    elif k not in marked:
+                        marked.append(k)
         if c is not None and not kinds:
             self.col.error("E023", "the tile set is empty", c.span, "add `use suited honours`")
         playable = tuple(sorted(k for k in kinds if k not in scored and k < 34))
         groups = tuple(ir.Group(n, k) for n, k in sorted(self.names.groups.items()))
         return ir.Tiles(tuple(sorted(kinds)), tuple(copies), playable, tuple(sorted(scored & kinds)), groups,
-                        self.src(c) if c else ir.Src((), "", 0))
+                        self.src(c) if c else ir.Src((), "", 0), tuple(sorted(marked)))
+
+    def word_cycle(self, w: Word) -> tuple[int, ...]:
+        """A cycle's kinds in the order written: a range either way (東..北, 白..中), tiles as written (765z), or a
+        group's kinds."""
+        if w.kind in ("tiles", "range"):
+            from mjrules.model.tiles import TileError, parse_tiles
+            try:
+                if w.kind == "range":
+                    lo, hi = parse_tiles(str(w.lo.value))[0].kind, parse_tiles(str(w.hi.value))[0].kind
+                    return tuple(range(lo, hi + 1)) if lo <= hi else tuple(range(lo, hi - 1, -1))
+                out: list[int] = []
+                for t in parse_tiles(w.value):
+                    if t.kind not in out:
+                        out.append(t.kind)
+                return tuple(out)
+            except (TileError, IndexError) as e:
+                self.col.error("E029", str(e), w.span)
+                return ()
+        return self.word_group(w)
+
+    def check_indicators(self, c: Clause | None) -> tuple[tuple[int, ...], ...]:
+        """`indicators successor CYCLE, CYCLE...`: each face-up indicator points at the next kind of its cycle (the
+        builtins indicated and hidden_indicated count the tiles it points at)."""
+        if c is None:
+            return ()
+        r = Reader(c, self.col, "indicators successor CYCLE, CYCLE, ...")
+        r.lit("successor")
+        cycles = [cy for w in r.rest() if (cy := self.word_cycle(w))]
+        self.no_value(c)
+        self.no_cells(c)
+        flat = [k for cy in cycles for k in cy]
+        if len(flat) != len(set(flat)):
+            self.col.error("E023", "indicator cycles overlap", c.span, "each kind belongs to one cycle")
+        if not cycles and not r.failed:
+            self.col.error("E013", "'indicators' expects successor cycles", c.key_span,
+                           "usage: indicators successor 1m..9m, 1p..9p, 1s..9s, 東..北, 白..中")
+        return tuple(cycles)
 
     def word_group(self, w: Word) -> tuple[int, ...]:
         if w.kind == "name":

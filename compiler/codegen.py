@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from . import builtins as B
-from .ir import Expr, Variant, dump_json
+from .ir import Expr, Variant, dump_json, hand_exprs
 
-CODEGEN_VERSION = "16"
+CODEGEN_VERSION = "17"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 MODULE_TEMPLATE = "module.pyx.j2"
 _EXACT = 2 ** 53
@@ -109,11 +109,8 @@ def template_digest() -> str:
 
 def walk(v: Variant) -> list[Expr]:
     """Every expression the native module evaluates, in a fixed order."""
-    out: list[Expr | None] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers]
-    out += [e.cond for e in v.events] + [s.cond for s in v.statuses] + [d.expr for d in v.defines]
-    out += [v.score.value] + [f.cond for f in v.score.forbids] + [m.cond for m in v.score.minimum]
-    out += [v.claims.win_on_discard] + [w[0] for w in win_exprs(v)] + [f.count for f in v.fans]
-    return [e for e in out if e is not None]
+    out: list[Expr | None] = [v.claims.win_on_discard] + [w[0] for w in win_exprs(v)]
+    return hand_exprs(v) + [e for e in out if e is not None]
 
 
 _READING_CALLS = frozenset(_COUNTS) | {"spacing", "every_group", "sets", "wind_sets"}
@@ -438,6 +435,8 @@ class ExprCompiler:
         return str(self.waiting.setdefault(e.args[0], len(self.waiting)))
 
     def _call(self, name: str, args: tuple) -> tuple[str, str]:
+        if name == "round_up" and len(args) == 2:
+            return f"n_round_up(x, {self.num(args[0])}, {self.num(args[1])})", "n"
         if name in ("flower_fours", "flower_complete") and len(args) == 1:
             return f"{name}(x, {self._group(args[0])})", "n"
         if name == "waiting_hand" and len(args) == 1:
@@ -528,6 +527,8 @@ class ExprCompiler:
         return "n_err(x)", "n"
 
     def _pcall(self, name: str, args: tuple) -> tuple[str, str]:
+        if name == "round_up" and len(args) == 2:
+            return f"p_round_up(x, {self.pnum(args[0])}, {self.pnum(args[1])})", "n"
         if name in ("flower_fours", "flower_complete"):
             return self.exact(Expr("call", (name, *args)))[0], "n"
         if name in ("sets", "wind_sets"):   # the reading's sets: unknown while it is
@@ -803,8 +804,11 @@ def render(v: Variant, key: str = "") -> str:
     cx = ExprCompiler(v)
     blocks: dict[str, Any] = {"patterns": [], "viable": [], "modifiers": [], "events": [], "statuses": [],
                               "defines": [], "forbids": [], "minimums": [], "wins": []}
+    # readings the kernel does not enumerate (each placement of the winning tile), or ranks otherwise (tiebreaks):
+    # every reading goes to the reference
+    by_reference = v.places_win or bool(v.score.tiebreak)
     for i, p in enumerate(v.patterns):
-        if p.shape not in _SHAPES:   # a shape the kernel does not read: free, and every reading of it goes to the
+        if by_reference or p.shape not in _SHAPES:   # a shape the kernel does not read: free, and every reading of it goes to the
             blocks["patterns"].append({"i": i, "code": "(n_err(x) != 0.0)", "line": _line(p.src)})   # reference
             blocks["viable"].append({"i": i, "terms": ["-1"], "line": _line(p.src)})
             continue
@@ -938,7 +942,7 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
                 ok = False
     for i, f in enumerate(v.fans):
         lit = number(f.points)
-        ok = ok and lit is not None
+        ok = ok and lit is not None and f.open_points is None and not f.limit   # (those two: the reference's)
         points.append(lit or "0.0")
         bonus.append(int(bool(f.bonus)))
         row = [0] * COMBO_W

@@ -384,6 +384,12 @@ class ExprChecker:
                                    "one of: " + ", ".join(B.SET_KINDS))
                     return Expr("const", (0,)), "error"
                 args.append(Expr("const", (a.value,)))
+            elif p == "placement":
+                if a.op != "name" or a.value not in B.PLACEMENTS:
+                    self.col.error("E017", f"'{fn.name}' expects a placement of the winning tile here", a.span,
+                                   "one of: " + ", ".join(B.PLACEMENTS))
+                    return Expr("const", (0,)), "error"
+                args.append(Expr("const", (a.value,)))
             elif p == "tiles":
                 if a.op != "tiles":
                     self.col.error("E017", f"'{fn.name}' expects tiles here, such as 1112345678999m", a.span)

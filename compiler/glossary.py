@@ -15,8 +15,9 @@ PAYMENTS = "payments"  # the clauses inside the settlement's win, draw, hand_end
 CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     # ---- the variant's own clauses ----
     (VARIANT, "source"): ('source "FILE"', "the seed text this spec follows (shown in the rule book)"),
-    (VARIANT, "rules"): ("rules PREFIX FIRST..LAST",
-                         ("the rule ids the spec accounts for (`rules SR 1..20`: SR-01..SR-20); a citation outside "
+    (VARIANT, "rules"): ("rules PREFIX FIRST..LAST [, FIRST..LAST ...]",
+                         ("the rule ids the spec accounts for (`rules SR 1..20`: SR-01..SR-20; `rules RI 1..14, "
+                          "20..46`: two runs); a citation outside "
                           "them is E021, and `mjrules check` counts those neither cited nor listed in `no_effect`")),
     (VARIANT, "no_effect"): ('no_effect "REASON"  # ID...', ("the rule ids its comment cites have no effect on play, "
                                                              "for this reason")),
@@ -63,13 +64,20 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     (VARIANT, "table"): ('table NAME ["label"] by pattern[, status] { columns ...; ROW : CELL... }',
                          ("a value table: a reading's cell is the largest of the rows for its pattern whose "
                           "modifiers all hold, in its status's column; expressions use the table by name")),
-    (VARIANT, "fan"): ('fan NAME ["label"] POINTS [bonus] [otherwise] [: COMBINATION] [= COUNT] [when CONDITION]',
+    (VARIANT, "fan"): ('fan NAME ["label"] POINTS [open POINTS] [bonus] [limit] [otherwise] [: COMBINATION] [= COUNT] '
+                       '[when CONDITION]',
                        ("a counted scoring element worth POINTS each time it counts: `= COUNT` says how many times "
                         "(a condition counts once), `when` alone counts it once when it holds, `otherwise` once "
                         "when no other fan counts, `: seq|pung N same_suit|different_suits step D...|ranks R...` "
                         "makes it a combination of N sets, counted by the account-once rule. `bonus`: not one of "
-                        "the hand's own fans (bonus_points). Expressions read a fan's count by its name, "
-                        "fan_points the sum of all; each fan that counts is a line of the explanation")),
+                        "the hand's own fans (bonus_points). `open N`: worth N in a hand with an exposed meld "
+                        "(食い下がり). `limit`: while a limit fan counts, no other fan does (役満). Expressions read a "
+                        "fan's count by its name, fan_points the sum of all; each fan that counts is a line of the "
+                        "explanation")),
+    (VARIANT, "indicators"): ("indicators successor CYCLE, CYCLE, ...", (
+        "what a face-up indicator points at (ドラ): the next kind of its cycle, each cycle written in its order "
+        "(1m..9m, 東..北, 白..中 runs backwards; 765z as written). `indicated` and `hidden_indicated` count the "
+        "winner's tiles they point at")),
     (VARIANT, "excludes"): ("excludes FAN : FAN...", ("the fans the first one implies (不计): while it counts they do "
                                                       "not")),
     (VARIANT, "score"): ("score { ... }", "the value of a reading, the minimums to declare, the forbidden wins"),
@@ -99,6 +107,9 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("tiles", "scored_flowers"): ("scored_flowers GROUP...", ("kinds that are flowers: exposed and replaced when "
                                                               "drawn, never kept, counted by `flowers`")),
     ("tiles", "group"): ("group NAME = GROUP + GROUP ...", "a named tile group for clauses and expressions"),
+    ("tiles", "marked"): ("marked TILES...", ("kinds of which one copy is marked (赤ドラ: 5m 5p 5s): a situation's "
+                                              "`marked` lists the marked copies a hand holds, the builtin `marked` "
+                                              "counts them")),
     # ---- wall ----
     ("wall", "draw"): ("draw head|tail", "the end of the wall play draws from (default head)"),
     ("wall", "replacement"): ("replacement tail|head", "the end kong replacements come from (default tail)"),
@@ -181,6 +192,8 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                                              "declared, for this reason")),
     ("score", "prefer"): ("prefer FAN...", ("between readings of equal value, one that counts one of these fans is "
                                             "taken (before the pattern order)")),
+    ("score", "tiebreak"): ("tiebreak = EXPRESSION", ("between readings of equal value, the one where this is larger "
+                                                       "is taken (several: in order, before `prefer`)")),
     # ---- settlement ----
     ("settlement", "win"): ("win { pay ... }", "payments to each winner (the win context)"),
     ("settlement", "draw"): ("draw { pay ... }", "payments when nobody won (the game context)"),

@@ -76,6 +76,7 @@ class Tiles:
     scored_flowers: tuple[int, ...]
     groups: tuple[Group, ...]
     src: Src
+    marked: tuple[int, ...] = ()   # kinds of which one copy is marked (赤): the builtin `marked` counts them held
 
     @property
     def total(self) -> int:
@@ -416,6 +417,12 @@ class Fan:
     bonus: bool
     excludes: tuple[str, ...]
     src: Src
+    open_points: Any = None   # the points while the hand has an exposed meld (食い下がり), when not `points`
+    limit: bool = False       # a limit fan: while one counts, no fan that is not a limit counts (役満)
+
+    def points_for(self, exposed: bool) -> Any:
+        """The points of one count: `open_points` when the hand is open and the fan says so."""
+        return self.open_points if exposed and self.open_points is not None else self.points
 
 
 @dataclass(frozen=True)
@@ -467,6 +474,7 @@ class Score:
     minimum: tuple[Minimum, ...]
     forbids: tuple[Forbid, ...]
     prefer: tuple[str, ...] = ()   # fans: among readings of equal value, one that counts one of these is taken
+    tiebreak: tuple[Expr, ...] = ()   # among readings of equal value, the larger of these (in order) first
 
 
 @dataclass(frozen=True)
@@ -563,6 +571,8 @@ class Variant:
     fans: tuple[Fan, ...] = ()        # counted fans, in the spec's order (their explanation order)
     openings: tuple[Opening, ...] = ()  # hands a player may show at the deal (起手胡), in the spec's order
     table_defines: tuple[Define, ...] = ()  # defines only the table can evaluate (they read payer, hits, ...)
+    indicator_cycles: tuple[tuple[int, ...], ...] = ()  # `indicators successor ...`: what each indicator points at
+    places_win: bool = False   # some expression asks win_in: each placement of the winning tile is a reading
 
     @property
     def win_size(self) -> int:
@@ -705,3 +715,33 @@ def load_json(text: str) -> Variant:
     if data.get("ir_version") != IR_VERSION:
         raise ValueError(f"IR version {data.get('ir_version')} is not {IR_VERSION}")
     return _decode(Variant, data["variant"])
+
+
+def hand_exprs(v: Variant) -> list[Expr]:
+    """Every expression scoring a hand reads: patterns, modifiers, events, statuses, defines, the score (value,
+    forbids, minimums, tiebreaks) and the fans' counts."""
+    out: list[Expr | None] = [p.cond for p in v.patterns] + [m.cond for m in v.modifiers]
+    out += [e.cond for e in v.events] + [s.cond for s in v.statuses] + [d.expr for d in v.defines]
+    out += [v.score.value] + [f.cond for f in v.score.forbids] + [m.cond for m in v.score.minimum]
+    out += list(v.score.tiebreak) + [f.count for f in v.fans]
+    return [e for e in out if e is not None]
+
+
+def expr_nodes(e: Expr) -> list[Expr]:
+    """An expression and all its sub-expressions, iteratively."""
+    out, todo = [], [e]
+    while todo:
+        x = todo.pop()
+        out.append(x)
+        todo += [a for a in x.args if isinstance(a, Expr)]
+    return out
+
+
+def reads_vars(v: Variant, names: tuple[str, ...]) -> bool:
+    """Does scoring a hand read one of these builtin variables?"""
+    return any(x.op == "var" and x.args[0] in names for e in hand_exprs(v) for x in expr_nodes(e))
+
+
+def asks_placement(v: Variant) -> bool:
+    """Does scoring a hand ask where its winning tile is placed (win_in)? Then each placement is a reading."""
+    return any(x.op == "call" and x.args[0] == "win_in" for e in hand_exprs(v) for x in expr_nodes(e))

@@ -9,9 +9,9 @@ ANY_STAGE = 99
 TOP = ("source", "rules", "no_effect", "option", "tiles", "players", "seating", "hand", "deal", "wall_break",
        "wall", "flowers", "wild", "rob_wild", "claims", "ready_declaration", "pattern", "modifier", "event",
        "status", "define", "table", "score", "settlement", "rotation", "play", "declare", "exchange", "map", "horses",
-       "match", "fan", "excludes", "opening")
+       "match", "fan", "excludes", "opening", "indicators")
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "tiles": ("use", "copies", "scored_flowers", "group"),
+    "tiles": ("use", "copies", "scored_flowers", "group", "marked"),
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
              "empty_in_replacement"),
     "flowers": ("replace", "initial", "in_play"),
@@ -20,7 +20,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "rob_wild": ("after", "order", "requires"),
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits"),
-    "score": ("define", "value", "minimum", "forbid", "prefer"),
+    "score": ("define", "value", "minimum", "forbid", "prefer", "tiebreak"),
     "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong", "cap"),
     "play": ("after_win", "ends"),
     "declare": ("choose", "discard_first", "no_claim", "no_win_holding"),

@@ -165,7 +165,7 @@ def test_completion_by_place():
         top = await s.completion(uri, *at(typed, "  pattern 平胡", 2))       # a clause's start in the variant
         assert {"pattern", "modifier", "option", "settlement", "rotation"} <= set(top) and "pay" not in top
         inner = await s.completion(uri, value_line - 1, 4)                 # the blank line inside score { }
-        assert set(inner) == {"define", "value", "minimum", "forbid", "prefer"}
+        assert set(inner) == {"define", "value", "minimum", "forbid", "prefer", "tiebreak"}
         expr = await s.completion(uri, *at(typed, "base *", 0))             # in the value's expression
         assert {"one_suit", "count_in", "self_draw_doubles", "平胡", "base", "and", "if", "suited"} <= set(expr)
         assert "payer" not in expr                                           # a settlement's, not the hand's

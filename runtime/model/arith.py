@@ -99,6 +99,17 @@ def power(a: Any, b: Any) -> Any:
     raise _out("^", a, b)
 
 
+def round_up(a: Any, b: Any) -> Any:
+    """The first multiple of b at or above a (a itself when b <= 0): ceil(a / b) * b, as the native code computes
+    it in doubles."""
+    if not b > 0:
+        return a
+    v = math.ceil(a / b) * b
+    if _ok(v):
+        return v
+    raise _out("round_up", a, b)
+
+
 def neg(a: Any) -> Any:
     return -a   # the range is symmetric
 

@@ -16,6 +16,8 @@ share. The pieces:
   `otherwise` fan 1 when no other fan (bonus fans aside) counts.
 - Exclusion (不计): a fan is not counted when a fan that excludes it counts (itself not excluded): a fan
   implied by one that does not count comes back (四暗刻 excludes 不求人, which excluded 自摸: 自摸 counts).
+- Limits (役満): while a `limit` fan counts, no other fan does.
+- Open points (食い下がり): a fan with `open N` is worth N in a hand with an exposed meld.
 """
 from __future__ import annotations
 
@@ -38,16 +40,19 @@ class SetView:
         return f"SetView({self.kind}, {self.low}, concealed={self.concealed}, meld={self.meld})"
 
 
-def set_views(groups: Sequence[Any], melds: Sequence[Any], win_tile: int | None, claimed: bool) -> list[SetView]:
+def set_views(groups: Sequence[Any], melds: Sequence[Any], win_tile: int | None, claimed: bool,
+              placed: int | None = None) -> list[SetView]:
     """The sets of a reading: its groups (kind seq | pung | pair | knit, with .kinds) and the melds (kind chi | pon
     | kong, .tiles, .concealed). A concealed pung of the winning tile's kind, when that tile was claimed, is shown,
-    unless a concealed sequence of the reading holds that kind (the tile is read into the sequence)."""
+    unless a concealed sequence of the reading holds that kind (the tile is read into the sequence). Where the
+    reading places its winning tile (placed: the index of its group, -1 none), the pung it is placed in is the one
+    shown, when it was claimed."""
     out = []
     in_seq = win_tile is not None and any(g.kind == SEQ and win_tile in g.kinds for g in groups)
-    for g in groups:
+    for i, g in enumerate(groups):
         k0 = min(g.kinds)
         if g.kind == PUNG:
-            shown = claimed and k0 == win_tile and not in_seq
+            shown = claimed and (i == placed if placed is not None else k0 == win_tile and not in_seq)
             out.append(SetView(PUNG, k0, not shown, False))
         else:
             out.append(SetView(g.kind, k0, True, False))
@@ -66,6 +71,50 @@ SET_TESTS: dict[str, Callable[[SetView], bool]] = {
     "concealed_kong": lambda s: s.kind == KONG and s.concealed,
     "exposed_kong": lambda s: s.kind == KONG and not s.concealed,
 }
+
+
+def placed_as(group: Any, win_tile: int, where: str) -> bool:
+    """Builtin win_in: does the winning tile, placed in this group of the reading, complete it so? (pair, pung,
+    seq_middle, seq_edge: 12 waiting on 3 or 89 on 7, seq_sides: a sequence either end completes)."""
+    if group is None:
+        return False
+    if where in (PAIR, PUNG):
+        return group.kind == where
+    if group.kind != SEQ:
+        return False
+    k0 = min(group.kinds)
+    edge = (k0 % 9 == 0 and win_tile == k0 + 2) or (k0 % 9 == 6 and win_tile == k0)
+    if where == "seq_middle":
+        return win_tile == k0 + 1
+    if where == "seq_edge":
+        return edge
+    return win_tile in (k0, k0 + 2) and not edge
+
+
+def placements(groups: Sequence[Any], win_tile: int | None) -> list[int]:
+    """The groups a reading may place its winning tile in (one of each shape: identical groups place alike): the
+    indices of the groups that hold its kind as a tile that is not a wild; [-1] where there is none."""
+    if win_tile is None:
+        return [-1]
+    out, seen = [], set()
+    for i, g in enumerate(groups):
+        if any(k == win_tile and not w for k, w in zip(g.kinds, g.wild)):
+            key = (g.kind, tuple(g.kinds), tuple(g.wild))
+            if key not in seen:
+                seen.add(key)
+                out.append(i)
+    return out or [-1]
+
+
+def alike(views: Sequence[SetView], kind: str) -> int:
+    """Builtin alike: pairs of identical sets of the kind (the same kind of set on the same tiles), each set in one
+    pair at most."""
+    test = SET_TESTS[kind]
+    seen: dict[tuple[str, int], int] = {}
+    for s in views:
+        if test(s):
+            seen[(s.kind, s.low)] = seen.get((s.kind, s.low), 0) + 1
+    return sum(n // 2 for n in seen.values())
 
 
 def count_sets(views: Sequence[SetView], kind: str, group: Any) -> int:
@@ -157,8 +206,11 @@ class FanCounter:
     (through the back end's expression evaluator, which asks `final` for the fans it names); `views` are the
     reading's sets. `final(name)` is the count after exclusions, `points()` and `bonus()` the sums."""
 
-    def __init__(self, fans: Sequence[Any], views: Sequence[SetView], count_of: Callable[[Any], Any]) -> None:
+    def __init__(self, fans: Sequence[Any], views: Sequence[SetView], count_of: Callable[[Any], Any],
+                 exposed: bool = False) -> None:
         self.fans = fans
+        self.exposed = exposed   # the hand has an exposed meld: fans count their open points
+        self.limits = [i for i, f in enumerate(fans) if getattr(f, "limit", False)]
         self.index = {f.name: i for i, f in enumerate(fans)}
         self.views = views
         self.count_of = count_of
@@ -201,6 +253,8 @@ class FanCounter:
             v = self.raw(i)
             if v and any(self.final(j) > 0 for j in self.excluders.get(i, ())):
                 v = 0
+            if v and self.limits and not self.fans[i].limit and any(self.final(j) > 0 for j in self.limits):
+                v = 0   # a limit fan counts: only limit fans do
             self.final_memo[i] = v
         return self.final_memo[i]
 
@@ -209,7 +263,7 @@ class FanCounter:
         return [(i, c) for i in range(len(self.fans)) if (c := self.final(i))]
 
     def points(self) -> Any:
-        return sum(f.points * self.final(i) for i, f in enumerate(self.fans))
+        return sum(f.points_for(self.exposed) * self.final(i) for i, f in enumerate(self.fans))
 
     def bonus(self) -> Any:
-        return sum(f.points * self.final(i) for i, f in enumerate(self.fans) if f.bonus)
+        return sum(f.points_for(self.exposed) * self.final(i) for i, f in enumerate(self.fans) if f.bonus)

@@ -296,34 +296,36 @@ class Explainer:
                 row.src if row.src.rules else t.src, f"table {t.name}[{' '.join((row.pattern,) + row.modifiers)}{col}] = {cell}"))
         return line
 
-    def fan_line(self, i: int, count: Any) -> Any:
-        """The explanation line of fan i counted `count` times: its name, label, count and points."""
-        key = (i, count)
+    def fan_line(self, i: int, count: Any, exposed: bool = False) -> Any:
+        """The explanation line of fan i counted `count` times: its name, label, count and points (its open points
+        in a hand with an exposed meld)."""
+        key = (i, count, exposed)
         line = self._fan_lines.get(key)
         if line is None:
             f = self.variant.fans[i]
             times = f" x{_fmt(count)}" if count != 1 else ""
-            total = f.points * count
+            total = f.points_for(exposed) * count
             line = self._fan_lines[key] = freeze(explain_line(
                 f.src, f"fan {f.name}{times} ({f.label}) = {_fmt(total)}"))
         return line
 
-    def fans(self, counted: Any) -> tuple[tuple, tuple]:
-        """(the lines, the (name, count) pairs) of the fans that count: (index, count) pairs in the spec's order."""
+    def fans(self, counted: Any, exposed: bool = False) -> tuple[tuple, tuple]:
+        """(the lines, the (name, count) pairs) of the fans that count: (index, count) pairs in the spec's order;
+        exposed: the hand has an exposed meld (a fan's open points)."""
         fans = self.variant.fans
-        return (tuple([self.fan_line(i, c) for i, c in counted]),
+        return (tuple([self.fan_line(i, c, exposed) for i, c in counted]),
                 tuple([(fans[i].name, int(c) if isinstance(c, float) and c.is_integer() else c) for i, c in counted]))
 
     def win(self, pattern: int, facts: Any, mods: Any, events: Any, status: int, rows: Any, defines: Any,
             value: Any, payments: dict[int, Any], pay_lines: Any, explained: bool = True,
-            counted: Any = ()) -> Result:
+            counted: Any = (), exposed: bool = False) -> Result:
         """The Result of a winning reading (the reference back end's way: every piece decided here); counted:
         the (index, count) pairs of the fans that count."""
         lines, tail, status_name = self.middle(mods, events, status, rows, defines, value)
         reason, name = self.reasons[pattern]
         fans = None
         if self.has_fans:
-            fan_lines, fans = self.fans(counted)
+            fan_lines, fans = self.fans(counted, exposed)
             lines = lines[:-1] + fan_lines + lines[-1:]
         return new_result(True, reason, name, (name,) + tail, status_name, value, payments, explained, pattern,
                           self, facts, lines, frozen_lines(pay_lines), fans)

@@ -23,6 +23,8 @@ cdef class Fields:
     cdef public int by                          # BY_*
     cdef public int dealer_won                  # -1: None (the winner's own), else 0 or 1
     cdef public bint first_turn, first_discard, declared_ready, last_tile, after_kong, first_draw, last_of_kind
+    cdef public bint ready_first_turn, ready_uninterrupted
+    cdef public tuple indicators, hidden_indicators, marked   # kinds
     cdef public bytearray kinds                 # the concealed tiles' kinds: kinds[:nkinds]
     cdef public Py_ssize_t nkinds
     cdef public tuple flowers, melds
@@ -63,3 +65,4 @@ cdef str _text(value, str key)
 cdef Py_ssize_t _scan(str text, str key, bytearray out) except? -1
 cdef int _one_tile(value, str key) except? -1
 cdef str _kinds_name(int wild, int wild2)
+cdef tuple _tiles_of(value, str key)

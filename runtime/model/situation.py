@@ -23,7 +23,8 @@ from .wildmode import hand_wild
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
 KEYS = ("seat", "dealer", "concealed", "melds", "win_tile", "win_by", "discarder", "wild", "indicator", "flowers",
         "wild_discards", "dealer_streak", "first_turn", "first_discard", "declared_ready", "options", "winners",
-        "dealer_won", "last_tile", "after_kong", "first_draw", "prevalent_wind", "last_of_kind")
+        "dealer_won", "last_tile", "after_kong", "first_draw", "prevalent_wind", "last_of_kind", "indicators",
+        "hidden_indicators", "marked", "ready_first_turn", "ready_uninterrupted")
 FIELDS = KEYS[:21] + ("wild2",) + KEYS[21:]   # Situation's fields: the dict's "wild" (one tile or a list) fills wild and wild2
 if not cython.compiled:   # (compiled, they are the C constants situation.pxd declares)
     # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
@@ -67,6 +68,11 @@ class Situation:
     wild2: int | None = None  # a second wild kind (a wild mode of two kinds), else None
     prevalent_wind: int = 0   # the round's wind: 0 East, 1 South, 2 West, 3 North
     last_of_kind: bool = False   # the winning tile is the last of its kind: its other copies are in sight (和绝张)
+    indicators: tuple[int, ...] = ()          # face-up indicators (ドラ表示牌): `indicated` counts what they point at
+    hidden_indicators: tuple[int, ...] = ()   # the indicators under them (裏ドラ), shown to a ready winner
+    marked: tuple[int, ...] = ()              # the marked copies (赤) among the hand's tiles, by kind
+    ready_first_turn: bool = False      # it declared ready on its first turn, no claim before (ダブル立直)
+    ready_uninterrupted: bool = False   # within one go-around of its ready declaration, no claim since (一発)
 
     @property
     def wild_kinds(self) -> tuple[int, ...]:
@@ -117,9 +123,13 @@ class Situation:
         for k in ("wild_discards", "dealer_streak"):
             if getattr(self, k):
                 d[k] = getattr(self, k)
-        for k in ("first_turn", "first_discard", "declared_ready", "last_of_kind"):
+        for k in ("first_turn", "first_discard", "declared_ready", "last_of_kind", "ready_first_turn",
+                  "ready_uninterrupted"):
             if getattr(self, k):
                 d[k] = True
+        for k in ("indicators", "hidden_indicators", "marked"):
+            if getattr(self, k):
+                d[k] = "".join(tile_name(x) for x in getattr(self, k))
         if self.prevalent_wind:
             d["prevalent_wind"] = self.prevalent_wind
         if self.options:
@@ -142,7 +152,9 @@ def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tup
                    first_discard: bool, declared_ready: bool, options: dict[str, Any], winners: int,
                    dealer_won: bool | None, wild2: int | None = None, last_tile: bool = False,
                    after_kong: bool = False, first_draw: bool = False, prevalent_wind: int = 0,
-                   last_of_kind: bool = False) -> Situation:
+                   last_of_kind: bool = False, indicators: tuple[int, ...] = (), hidden_indicators: tuple[int, ...] = (),
+                   marked: tuple[int, ...] = (), ready_first_turn: bool = False,
+                   ready_uninterrupted: bool = False) -> Situation:
     """Situation(...) with every field given in order, filling the instance dict at once: the frozen
     dataclass's __init__ makes one object.__setattr__ call per field (Situation has no __post_init__)."""
     s = object.__new__(Situation)
@@ -152,7 +164,9 @@ def new_situation(seat: int, dealer: int, concealed: tuple[int, ...], melds: tup
         "wild_discards": wild_discards, "dealer_streak": dealer_streak, "first_turn": first_turn,
         "first_discard": first_discard, "declared_ready": declared_ready, "options": options,
         "winners": winners, "dealer_won": dealer_won, "last_tile": last_tile, "after_kong": after_kong,
-        "first_draw": first_draw, "wild2": wild2, "prevalent_wind": prevalent_wind, "last_of_kind": last_of_kind})
+        "first_draw": first_draw, "wild2": wild2, "prevalent_wind": prevalent_wind, "last_of_kind": last_of_kind,
+        "indicators": indicators, "hidden_indicators": hidden_indicators, "marked": marked,
+        "ready_first_turn": ready_first_turn, "ready_uninterrupted": ready_uninterrupted})
     return s
 
 
@@ -189,7 +203,8 @@ class Fields:
             None if self.indicator < 0 else self.indicator, self.flowers, self.wild_discards, self.dealer_streak,
             self.first_turn, self.first_discard, self.declared_ready, dict(self.options), self.winners,
             None if self.dealer_won < 0 else self.dealer_won == 1, None if self.wild2 < 0 else self.wild2,
-            self.last_tile, self.after_kong, self.first_draw, self.prevalent_wind, self.last_of_kind)
+            self.last_tile, self.after_kong, self.first_draw, self.prevalent_wind, self.last_of_kind, self.indicators,
+            self.hidden_indicators, self.marked, self.ready_first_turn, self.ready_uninterrupted)
 
 
 _NO_OPTIONS: dict[str, Any] = {}   # Fields' options when none are given (never changed)
@@ -210,7 +225,9 @@ def _defaults(f: Fields) -> None:
     f.by = BY_OTHER
     f.first_turn = f.first_discard = f.declared_ready = False
     f.last_tile = f.after_kong = f.first_draw = f.last_of_kind = False
+    f.ready_first_turn = f.ready_uninterrupted = False
     f.prevalent_wind = 0
+    f.indicators = f.hidden_indicators = f.marked = ()
     f.kinds, f.nkinds = _NO_KINDS, 0
     f.flowers = f.melds = ()
     f.win_by = "self_draw"
@@ -247,6 +264,12 @@ def fields(s: Any) -> Fields:
     f.first_draw = bool(get("first_draw", False) if get else getattr(s, "first_draw", False))
     f.prevalent_wind = _whole(get("prevalent_wind", 0) if get else getattr(s, "prevalent_wind", 0), "prevalent_wind")
     f.last_of_kind = bool(get("last_of_kind", False) if get else getattr(s, "last_of_kind", False))
+    f.indicators = _kinds_of(get("indicators", ()) if get else getattr(s, "indicators", ()), "indicators")
+    f.hidden_indicators = _kinds_of(get("hidden_indicators", ()) if get else getattr(s, "hidden_indicators", ()),
+                                    "hidden_indicators")
+    f.marked = _kinds_of(get("marked", ()) if get else getattr(s, "marked", ()), "marked")
+    f.ready_first_turn = bool(get("ready_first_turn", False) if get else getattr(s, "ready_first_turn", False))
+    f.ready_uninterrupted = bool(get("ready_uninterrupted", False) if get else getattr(s, "ready_uninterrupted", False))
     opts = get("options") if get else s.options
     f.options = opts if type(opts) is dict else dict(opts)
     f.winners = _whole(get("winners") if get else s.winners, "winners")
@@ -351,7 +374,8 @@ class Reader:
         items: dict = d
         seat = dealer = concealed = melds = win_tile = win_by = discarder = wild_v = indicator_v = flowers = \
             wild_discards = dealer_streak = first_turn = first_discard = declared_ready = options = winners = \
-            dealer_won = last_tile = after_kong = first_draw = prevalent_wind = last_of_kind = _ABSENT
+            dealer_won = last_tile = after_kong = first_draw = prevalent_wind = last_of_kind = indicators = \
+            hidden_indicators = marked = ready_first_turn = ready_uninterrupted = _ABSENT
         odd = _ABSENT     # the first key that is not a string
         unknown = None    # the keys that are none of KEYS
         for key, value in items.items():
@@ -360,7 +384,7 @@ class Reader:
                     odd = key
                 continue
             slot = -1
-            for i in range(23):   # a literal's key is the interned name itself: no look-up
+            for i in range(28):   # a literal's key is the interned name itself: no look-up
                 if key is _KEY_NAMES[i]:
                     slot = i
                     break
@@ -416,8 +440,18 @@ class Reader:
                 first_draw = value
             elif slot == 21:
                 prevalent_wind = value
-            else:
+            elif slot == 22:
                 last_of_kind = value
+            elif slot == 23:
+                indicators = value
+            elif slot == 24:
+                hidden_indicators = value
+            elif slot == 25:
+                marked = value
+            elif slot == 26:
+                ready_first_turn = value
+            else:
+                ready_uninterrupted = value
         if odd is not _ABSENT:
             raise SituationError(f"a situation's keys are strings, not {type(odd).__name__} (known: {', '.join(KEYS)})")
         if unknown is not None:
@@ -549,6 +583,16 @@ class Reader:
             f.prevalent_wind = _in_range(prevalent_wind, "prevalent_wind", 0, 0, 3)
         if last_of_kind is not _ABSENT:
             f.last_of_kind = _flag(last_of_kind, "last_of_kind")
+        if indicators is not _ABSENT:
+            f.indicators = _tiles_of(indicators, "indicators")
+        if hidden_indicators is not _ABSENT:
+            f.hidden_indicators = _tiles_of(hidden_indicators, "hidden_indicators")
+        if marked is not _ABSENT:
+            f.marked = _tiles_of(marked, "marked")
+        if ready_first_turn is not _ABSENT:
+            f.ready_first_turn = _flag(ready_first_turn, "ready_first_turn")
+        if ready_uninterrupted is not _ABSENT:
+            f.ready_uninterrupted = _flag(ready_uninterrupted, "ready_uninterrupted")
         self.check(f, pre_draw)
         return f
 
@@ -647,10 +691,38 @@ class Reader:
         if f.first_draw and (f.win_by != "self_draw" or f.melds):
             raise SituationError("'first_draw' means a self-drawn win on the player's first draw, with no meld yet",
                                  "first_draw")
+        if f.indicators or f.hidden_indicators or f.marked:
+            self._check_marks(f)
+        if (f.ready_first_turn or f.ready_uninterrupted) and not f.declared_ready:
+            key = "ready_first_turn" if f.ready_first_turn else "ready_uninterrupted"
+            raise SituationError(f"'{key}' is a fact of a ready declaration: the situation needs 'declared_ready'",
+                                 key)
         if f.by == BY_ROB_GOLD and not self.rob_gold:
             raise SituationError("win_by rob_gold needs a variant whose wild indicator can be robbed", "win_by")
         if f.options:
             self._check_options(f.options)
+
+    def _check_marks(self, f: Fields) -> None:
+        """Indicators are tiles of the set, and the spec says what they point at; the marked copies are of kinds the
+        spec marks (one copy each), among the hand's tiles."""
+        cycles = self.variant.indicator_cycles
+        for key, got in (("indicators", f.indicators), ("hidden_indicators", f.hidden_indicators)):
+            if got and not cycles:
+                raise SituationError(f"'{key}': this variant has no indicators", key)
+            for k in got:
+                if not (self.playable >> k) & 1:
+                    raise SituationError(f"'{key}': {tile_name(k)} is not in this variant's tile set", key)
+        marked = self.variant.tiles.marked
+        held = list(f.kinds[:f.nkinds]) + [t for m in f.melds for t in m.tiles]
+        for k in set(f.marked):
+            n = f.marked.count(k)
+            if k not in marked:
+                raise SituationError(f"'marked': {tile_name(k)} has no marked copy in this variant" + (
+                    f" (marked: {''.join(tile_name(x) for x in marked)})" if marked else ""), "marked")
+            if n > 1:
+                raise SituationError(f"'marked': {tile_name(k)} has one marked copy, not {n}", "marked")
+            if held.count(k) < n:
+                raise SituationError(f"'marked': the hand holds no {tile_name(k)}", "marked")
 
     def _hand_wild(self, opts: dict) -> Any:
         """wildmode.hand_wild for these options, remembered by the values of the options the wild's cases read."""
@@ -680,6 +752,17 @@ class Reader:
                   "str": isinstance(v, str)}[t]
             if not ok:
                 raise SituationError(f"option '{k}' takes a {t}, not {shown_value(v)}", "options")
+
+
+def _tiles_of(value: Any, key: str) -> tuple:
+    """Tiles given as text ("3m7z") or a list of tile names, as a tuple of kinds (no wild marks)."""
+    text = _text(value, key)
+    buf = scan_buffer(len(text))
+    n = _scan(text, key, buf)
+    for i in range(n):
+        if buf[i] & 0x80:
+            raise SituationError(f"'{key}' holds {tile_name(buf[i] & 0x7F)}*: these tiles are never wild", key)
+    return tuple([buf[i] for i in range(n)])
 
 
 def _kinds_name(wild: cython.int, wild2: cython.int) -> str:

@@ -8,7 +8,7 @@ inline helpers below. Numbers are C doubles: booleans are 0/1, strings and tile 
 masks, and any value that might differ from Python's exact arithmetic sets `Ctx.err` so the caller falls
 back to the reference interpreter for that situation.
 """
-from libc.math cimport fabs, pow as c_pow, floor, NAN, isnan
+from libc.math cimport fabs, pow as c_pow, floor, ceil, NAN, isnan
 
 cdef enum:
     NK = 34          # kinds a reading holds: suited tiles and honours
@@ -349,6 +349,17 @@ cdef inline double n_pow(Ctx* x, double a, double b) noexcept nogil:
         x.err |= ERR_NUM
         return 0.0
     return n_chk(x, c_pow(a, b))
+
+cdef inline double n_round_up(Ctx* x, double a, double b) noexcept nogil:
+    """round_up(a, b): the first multiple of b at or above a (a itself when b <= 0), as mjrules.model.interp."""
+    if not b > 0.0:
+        return a
+    return n_chk(x, ceil(a / b) * b)
+
+cdef inline double p_round_up(Ctx* x, double a, double b) noexcept nogil:
+    if isnan(a) or isnan(b):
+        return NAN
+    return n_round_up(x, a, b)
 
 cdef inline double n_max(double a, double b) noexcept nogil:
     return b if b > a else a

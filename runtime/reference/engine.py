@@ -10,7 +10,7 @@ from . import readings as R
 from ..model.check import Checks
 from ..model.distance import COUNT_FACTS, reads_counts_only, remembered
 from ..compiler.ir import Src, Variant
-from ..model.fans import FanCounter, count_sets, set_views
+from ..model.fans import FanCounter, alike, count_sets, placed_as, placements, set_views
 from ..model.plays import Plays
 from ..model.interp import UNKNOWN, Env, evaluate, flower_call
 from ..model.result import Explainer, Result
@@ -28,6 +28,7 @@ class Reading:
     groups: tuple[R.Group, ...]
     counts: tuple[int, ...]  # 34 kinds: concealed (wilds as what they stand for) plus melds
     assignment: tuple[int, ...]  # what each wild stands for, sorted
+    placed: int | None = None   # where the spec places the winning tile (win_in): its group's index, -1 none
 
 
 def _clean(v: Any) -> Any:
@@ -81,8 +82,20 @@ class _Facts:
             "last_tile": s.last_tile, "after_kong": s.after_kong, "first_draw": s.first_draw,
             "wilds": self.jokers, "wild_in_force": bool(self.ws),
             "seat_wind": (s.seat - s.dealer) % v.players, "prevalent_wind": s.prevalent_wind,
-            "last_of_kind": s.last_of_kind,
+            "last_of_kind": s.last_of_kind, "ready_first_turn": s.ready_first_turn,
+            "ready_uninterrupted": s.ready_uninterrupted, "marked": len(s.marked),
         }
+        if v.indicator_cycles:
+            held = [0] * R.N
+            for k in s.concealed:
+                held[k] += 1
+            for m in s.melds:
+                for k in m.tiles:
+                    held[k] += 1
+            at = eng.points_at
+            self.var["indicated"] = sum(held[at[k]] for k in s.indicators if k in at)
+            self.var["hidden_indicated"] = sum(held[at[k]] for k in s.hidden_indicators if k in at)
+        self.exposed = any(not (m.kind == "kong" and m.concealed) for m in s.melds)
         self.wait_kinds: int | None = None
         self.claimed = s.win_by in ("discard", "rob_kong")
 
@@ -194,14 +207,15 @@ class _ReadingEnv(_SituationEnv):
         """The reading's sets, melds included (mjrules.model.fans.SetView)."""
         if "views" not in self.memo:
             self.memo["views"] = set_views(self.rd.groups if self.rd is not None else (), self.f.s.melds,
-                                           self.f.s.win_tile, self.f.claimed)
+                                           self.f.s.win_tile, self.f.claimed,
+                                           self.rd.placed if self.rd is not None else None)
         return self.memo["views"]
 
     def fans(self) -> FanCounter:
         """The counter of this reading's fans (mjrules.model.fans)."""
         if "fans" not in self.memo:
             self.memo["fans"] = FanCounter(self.eng.variant.fans, self.views(),
-                                           lambda f: evaluate(f.count, self))
+                                           lambda f: evaluate(f.count, self), self.f.exposed)
         return self.memo["fans"]
 
     def _anti(self, holds: bool) -> Any:
@@ -240,6 +254,15 @@ class _ReadingEnv(_SituationEnv):
                 return UNKNOWN
             group = args[1] if name == "sets" else (27 + int(args[1]),) if 0 <= args[1] < 4 else ()
             return count_sets(self.views(), args[0], group)
+        if name == "win_in":
+            if self.partial:
+                return UNKNOWN
+            rd = self.rd
+            if rd is None or rd.placed is None or rd.placed < 0:
+                return False
+            return placed_as(rd.groups[rd.placed], self.f.s.win_tile, args[0])
+        if name == "alike":
+            return UNKNOWN if self.partial else alike(self.views(), args[0])
         if name == "spacing":
             d = args[0]
             ok = True
@@ -329,6 +352,7 @@ class ReferenceEngine(Checks, Plays):
                              for p in variant.patterns}
         self._tiles_memo: dict[str, frozenset] = {}
         self.explainer = Explainer(variant)   # (the one builder of a result's explanation, both back ends')
+        self.points_at = {k: cy[(i + 1) % len(cy)] for cy in variant.indicator_cycles for i, k in enumerate(cy)}
 
     # ---- readings ------------------------------------------------------------------------------------
     def readings(self, s: Situation, f: _Facts | None = None) -> list[tuple[Reading, _ReadingEnv]]:
@@ -373,10 +397,11 @@ class ReferenceEngine(Checks, Plays):
                     counts = [f.real[k] + f.meld_counts[k] for k in range(R.N)]
                     for k in assign:
                         counts[k] += 1
-                rd = Reading(p.name, groups, tuple(counts), assign)
-                env = _ReadingEnv(self, f, rd)
-                if p.cond is None or evaluate(p.cond, env):
-                    yield rd, env
+                for at in placements(groups, s.win_tile) if v.places_win else (None,):
+                    rd = Reading(p.name, groups, tuple(counts), assign, at)
+                    env = _ReadingEnv(self, f, rd)
+                    if p.cond is None or evaluate(p.cond, env):
+                        yield rd, env
 
     def _waits_all(self, s: Situation) -> bool:
         if self._in_waits_all or s.win_tile is None or s.win_by == "dealt":
@@ -529,7 +554,8 @@ class ReferenceEngine(Checks, Plays):
                     if (mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount:
                         why = (f"worth {value}, below the minimum {mn.amount}", mn.src)
                         break
-            key = (value, self._preferred(env), -self._pattern_index(rd.pattern), len(env.modifiers()))
+            key = (value, *[evaluate(t, env) for t in v.score.tiebreak], self._preferred(env),
+                   -self._pattern_index(rd.pattern), len(env.modifiers()))
             if why is None:
                 if best is None or key > best[0]:
                     best = (key, rd, env, value)
@@ -582,7 +608,7 @@ class ReferenceEngine(Checks, Plays):
             [i for i, e in enumerate(v.events) if env.ref("event", e.name)],
             next((i for i, x in enumerate(v.statuses) if x.name == status), -1), rows,
             [env.ref("define", d.name) for d in v.defines], value, payments, pay_lines, explain,
-            env.fans().counted() if v.fans else ())
+            env.fans().counted() if v.fans else (), env.f.exposed)
 
     # ---- waits and distance -------------------------------------------------------------------------
     def waits(self, situation: dict | Situation) -> list[dict[str, Any]]:
