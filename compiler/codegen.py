@@ -42,6 +42,9 @@ _SITUATION_VARS = {
     "wild_in_force": ("x.f.wild_on", "b"), "waits_all": ("var_waits_all(x)", "b"),
     "seat_wind": ("(<double>x.f.seat_wind)", "n"), "prevalent_wind": ("(<double>x.f.prevalent_wind)", "n"),
     "last_of_kind": ("x.f.last_of_kind", "b"), "wait_kinds": ("var_wait_kinds(x)", "n"),
+    "indicated": ("(<double>x.f.indicated)", "n"), "hidden_indicated": ("(<double>x.f.hidden_indicated)", "n"),
+    "marked": ("(<double>x.f.marked)", "n"), "ready_first_turn": ("x.f.ready_first_turn", "b"),
+    "ready_uninterrupted": ("x.f.ready_uninterrupted", "b"),
 }
 _READING_VARS = {
     "no_sequences": ("rf_no_sequences(x, rd)", "b"), "distinct": ("rf_distinct(rd.counts)", "b"),
@@ -67,7 +70,7 @@ _COUNT_FREE_FACTS = frozenset(_SITUATION_VARS) - {"waits_all", "wait_kinds"}
 # what of a reading varies between the readings of a hand without wilds (its decomposition: the counts do not)
 _DECOMPOSITION_VARS = frozenset({"no_sequences", "win_at_seq_end", "win_at_seq_middle", "win_at_pair", "fan_points",
                                  "bonus_points"})
-_DECOMPOSITION_CALLS = frozenset({"every_group", "sets", "wind_sets"})
+_DECOMPOSITION_CALLS = frozenset({"every_group", "sets", "wind_sets", "win_in", "alike"})
 _WIN_VARS = {"value": ("x.value", "n"), "someone_won": ("1", "b"), "winners": ("(<double>x.f.winners)", "n"),
              "dealer_won": ("x.f.dealer_won", "b")}
 _ARITH = {"add": "+", "sub": "-", "mul": "*"}
@@ -113,7 +116,8 @@ def walk(v: Variant) -> list[Expr]:
     return hand_exprs(v) + [e for e in out if e is not None]
 
 
-_READING_CALLS = frozenset(_COUNTS) | {"spacing", "every_group", "sets", "wind_sets"}
+_READING_CALLS = frozenset(_COUNTS) | {"spacing", "every_group", "sets", "wind_sets", "win_in", "alike"}
+MAX_TIES = 8   # the kernel's MAXTIE
 
 
 def reading_blind(v: Variant) -> list[int]:
@@ -178,7 +182,7 @@ def _blind(v: Variant, reading_vars: frozenset[str], reading_calls: frozenset[st
         return any(dep(x, p) for x in a if isinstance(x, Expr))
 
     scored = [d.expr for d in v.defines] + [v.score.value] + [f.cond for f in v.score.forbids]
-    scored += [m.cond for m in v.score.minimum]
+    scored += [m.cond for m in v.score.minimum] + list(v.score.tiebreak)
     out = []
     for pat in v.patterns:
         p = pat.name
@@ -442,6 +446,12 @@ class ExprCompiler:
         if name == "waiting_hand" and len(args) == 1:
             t = self.waiting_table(args[0])
             return (f"rf_waiting_hand(x, WH{t}, NWH{t})", "b") if t is not None else ("n_err(x)", "n")
+        if name == "win_in" and len(args) == 1 and self.reading and args[0].op == "const" \
+                and args[0].args[0] in B.PLACEMENTS:
+            return f"rf_win_in(x, rd, {B.PLACEMENTS.index(args[0].args[0])})", "b"
+        if name == "alike" and len(args) == 1 and self.reading:
+            kind = self._set_kind(args[0])
+            return (f"rf_alike(x, rd, {kind})", "n") if kind is not None else ("n_err(x)", "n")
         if name in ("sets", "wind_sets") and len(args) == 2 and self.reading:
             kind = self._set_kind(args[0])
             if kind is None:
@@ -531,8 +541,10 @@ class ExprCompiler:
             return f"p_round_up(x, {self.pnum(args[0])}, {self.pnum(args[1])})", "n"
         if name in ("flower_fours", "flower_complete"):
             return self.exact(Expr("call", (name, *args)))[0], "n"
-        if name in ("sets", "wind_sets"):   # the reading's sets: unknown while it is
+        if name in ("sets", "wind_sets", "alike"):   # the reading's sets: unknown while it is
             return "NAN", "n"
+        if name == "win_in":
+            return "-1", "t"
         if name == "waiting_hand" and len(args) == 1:
             t = self.waiting_table(args[0])
             return (f"p_waiting_hand(x, c, WH{t}, NWH{t})", "t") if t is not None else ("n_err(x)", "n")
@@ -803,10 +815,9 @@ def render(v: Variant, key: str = "") -> str:
 
     cx = ExprCompiler(v)
     blocks: dict[str, Any] = {"patterns": [], "viable": [], "modifiers": [], "events": [], "statuses": [],
-                              "defines": [], "forbids": [], "minimums": [], "wins": []}
-    # readings the kernel does not enumerate (each placement of the winning tile), or ranks otherwise (tiebreaks):
-    # every reading goes to the reference
-    by_reference = v.places_win or bool(v.score.tiebreak)
+                              "defines": [], "forbids": [], "minimums": [], "wins": [], "ties": []}
+    # more tiebreaks than the kernel compares: every reading goes to the reference
+    by_reference = len(v.score.tiebreak) > MAX_TIES
     for i, p in enumerate(v.patterns):
         if by_reference or p.shape not in _SHAPES:   # a shape the kernel does not read: free, and every reading of it goes to the
             blocks["patterns"].append({"i": i, "code": "(n_err(x) != 0.0)", "line": _line(p.src)})   # reference
@@ -831,6 +842,8 @@ def render(v: Variant, key: str = "") -> str:
         blocks["statuses"].append({"i": i, "code": cx.cond(s.cond) if s.cond else "1", "line": _line(s.src)})
     for i, d in enumerate(v.defines):
         blocks["defines"].append({"i": i, "code": cx.num(d.expr), "line": _line(d.src)})
+    for i, t in enumerate(v.score.tiebreak if not by_reference else ()):
+        blocks["ties"].append({"i": i, "code": cx.num(t), "line": _line(v.score.value_src)})
     for i, f in enumerate(v.score.forbids):
         cx.pattern_var = "p"
         ctx = cx.tri(f.cond)
@@ -913,7 +926,8 @@ def render(v: Variant, key: str = "") -> str:
         "blind": reading_blind(v),
         "pung_only": pung_only(v),
         "std_needs": std_needs(v),
-        "fans": fans, "waiting": waiting,
+        "fans": fans, "waiting": waiting, "places_win": int(v.places_win),
+        "points_at": points_at(v),
     }
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)), autoescape=False,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True, trim_blocks=True,
@@ -931,7 +945,7 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
     the spec's order, as FanCounter lists them); each combination's shape (COMBO_W ints: kind, size, suits, the
     steps as a bit mask, the ranks; kind -1 for one the kernel does not take); the preferred fans."""
     index = cx.index["fan"]
-    kinds, bonus, points, combo, counts = [], [], [], [], []
+    kinds, bonus, points, combo, counts, opens, limits = [], [], [], [], [], [], []
     excluders: list[list[int]] = [[] for _ in v.fans]
     ok = True
     for i, f in enumerate(v.fans):
@@ -942,7 +956,9 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
                 ok = False
     for i, f in enumerate(v.fans):
         lit = number(f.points)
-        ok = ok and lit is not None and f.open_points is None and not f.limit   # (those two: the reference's)
+        ok = ok and lit is not None and (f.open_points is None or number(f.open_points) is not None)
+        opens.append((number(f.open_points) if f.open_points is not None else lit) or "0.0")
+        limits.append(int(bool(f.limit)))
         points.append(lit or "0.0")
         bonus.append(int(bool(f.bonus)))
         row = [0] * COMBO_W
@@ -975,8 +991,19 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
     if not ok:   # points a double cannot hold, or a name the IR does not resolve: every fan to the reference
         kinds = [0] * len(v.fans)
         counts = [{"i": i, "code": "n_err(x)", "line": _line(f.src)} for i, f in enumerate(v.fans)]
-    return {"n": len(v.fans), "kinds": kinds, "bonus": bonus, "points": points, "combo": combo, "counts": counts,
+    return {"n": len(v.fans), "kinds": kinds, "bonus": bonus, "points": points, "open": opens,
+            "limit": limits, "combo": combo, "counts": counts,
             "exc_start": start, "exc_list": [j for ex in excluders for j in ex], "prefer": prefer, "ok": ok}
+
+
+def points_at(v: Variant) -> list[int]:
+    """What each of the 34 kinds points at as an indicator (`indicators successor ...`), -1 where nothing."""
+    out = [-1] * _NK
+    for cy in v.indicator_cycles:
+        for i, k in enumerate(cy):
+            if 0 <= k < _NK and 0 <= cy[(i + 1) % len(cy)] < _NK:
+                out[k] = cy[(i + 1) % len(cy)]
+    return out
 
 
 def _waiting_alternatives(text: str) -> list[list[int]]:

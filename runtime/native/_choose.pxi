@@ -28,6 +28,8 @@ cdef struct Run:
     signed char* hk      # (_run_all's own arrays, so only while it runs)
     Units* units         # NULL, or the units of x.f.real the caller made (shared with _pungs_exist)
     int needs            # Spec.std_needs or'ed over the open patterns, kept by _on_reading (see Std)
+    double best_tie[MAXTIE]   # the best's and the best refusal's tiebreaks (Spec.tie)
+    double fail_tie[MAXTIE]
     int shapes           # what the caller knows of the pungs, pairs and free shapes (SHAPE_*), 0 nothing
 
 
@@ -67,13 +69,20 @@ cdef bint _beaten(Run* R, int p) noexcept nogil:
         return h < R.best_value    # (false for NAN)
     if x.spec.nprefer and not R.best_pref:   # a reading of p may count a preferred fan
         return False
+    if x.spec.ntie:   # a reading of p may win a tiebreak
+        return False
     return p > R.best.pattern or (p == R.best.pattern and R.best_nmods >= R.mx[p])
 
 
-cdef inline bint _key_gt(double v, bint pf, int p, int nm, double bv, bint bpf, int bp, int bnm) noexcept nogil:
-    """The reference's key (value, preferred, -pattern, modifiers): the first greater than the second."""
+cdef inline bint _key_gt(double v, bint pf, int p, int nm, double bv, bint bpf, int bp, int bnm,
+                         int ntie=0, const double* tie=NULL, const double* btie=NULL) noexcept nogil:
+    """The reference's key (value, tiebreaks, preferred, -pattern, modifiers): the first greater than the second."""
+    cdef int t
     if v != bv:
         return v > bv
+    for t in range(ntie):
+        if tie[t] != btie[t]:
+            return tie[t] > btie[t]
     if pf != bpf:
         return pf
     if p != bp:
@@ -81,7 +90,55 @@ cdef inline bint _key_gt(double v, bint pf, int p, int nm, double bv, bint bpf, 
     return nm > bnm
 
 
+cdef inline bint _holds_win(Group* g, int w) noexcept nogil:
+    """Does the group hold the winning tile's kind w as a tile that is not a wild (a place for it)?"""
+    cdef int pos, size = 2 if g.kind == G_PAIR else 3
+    for pos in range(size):
+        if (g.k0 + pos if g.kind == G_SEQ else g.k0) == w and not (g.wild >> pos) & 1:
+            return True
+    return False
+
+
 cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
+    """Score one reading (_score_reading); where the spec places the winning tile (win_in), once per placement:
+    each group that holds it, one of each shape, in the groups' order (mjrules.model.fans.placements), or
+    nowhere (-1) when none does."""
+    cdef Run* R = <Run*>ud
+    cdef Ctx* x = R.x
+    cdef int i, j, n = 0, r, w = x.f.win_tile
+    cdef int at[MAXG]
+    cdef Group* g
+    cdef Group* h
+    cdef bint dup
+    if not x.spec.places_win:
+        rd.placed = -2
+        return _score_reading(ud, rd)
+    if w >= 0:
+        for i in range(rd.ngroups):
+            g = &rd.groups[i]
+            if not _holds_win(g, w):
+                continue
+            dup = False
+            for j in range(n):
+                h = &rd.groups[at[j]]
+                if h.kind == g.kind and h.k0 == g.k0 and h.wild == g.wild:
+                    dup = True
+                    break
+            if not dup:
+                at[n] = i
+                n += 1
+    if n == 0:
+        rd.placed = -1
+        return _score_reading(ud, rd)
+    for j in range(n):
+        rd.placed = at[j]
+        r = _score_reading(ud, rd)
+        if r or x.err:
+            return r
+    return 0
+
+
+cdef int _score_reading(void* ud, Reading* rd) noexcept nogil:
     """Score one reading under each pattern of its shape, keeping the best legal one and the best refusal.
 
     A pattern whose scoring reads nothing of the reading (Spec.blind) is settled by its first reading that it
@@ -93,6 +150,8 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
     cdef Spec* sp = x.spec
     cdef int i = 0, p, why, m, nm, blind, npats = R.npats
     cdef double value
+    cdef double tie[MAXTIE]
+    cdef int t, ntie = sp.ntie
     cdef bint ok, improved = False, pf
     while i < R.npats:
         p = R.pats[i]
@@ -134,6 +193,8 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                 for m in range(sp.nmod):
                     nm += ref_mod(x, rd, m)
                 pf = _preferred(x, rd) if sp.nprefer else False
+                for t in range(ntie):
+                    tie[t] = sp.tie(x, rd, t)
                 if x.err:
                     return 1
                 if why < 0 and R.mode == 2:
@@ -142,15 +203,17 @@ cdef int _on_reading(void* ud, Reading* rd) noexcept nogil:
                     return 1
                 if why < 0:
                     if not R.has_best or _key_gt(value, pf, p, nm, R.best_value, R.best_pref, R.best.pattern,
-                                                 R.best_nmods):
+                                                 R.best_nmods, ntie, tie, R.best_tie):
                         memcpy(R.best, rd, sizeof(Reading))
                         R.best_value, R.best_nmods, R.best_pref, R.has_best = value, nm, pf, True
+                        memcpy(R.best_tie, tie, ntie * sizeof(double))
                         R.best_gen = x.gen
                         improved = True
                 elif not R.has_fail or _key_gt(value, pf, p, nm, R.fail_value, R.fail_pref, R.fail_pattern,
-                                               R.fail_nmods):
+                                               R.fail_nmods, ntie, tie, R.fail_tie):
                     R.fail_value, R.fail_pattern, R.fail_nmods, R.fail_why, R.has_fail = value, p, nm, why, True
                     R.fail_pref = pf
+                    memcpy(R.fail_tie, tie, ntie * sizeof(double))
         if blind & 2 and (ok or blind & 1):   # settled: its later readings would score (or fail) alike
             R.npats -= 1
             R.pats[i] = R.pats[R.npats]
@@ -445,6 +508,7 @@ cdef inline bint _cond_on_base(Ctx* x, Reading* scratch, int p) noexcept nogil:
     false (x.err reset)."""
     cdef bint ok
     scratch.ngroups = scratch.nassign = 0
+    scratch.placed = -2
     scratch.pattern = p
     memcpy(scratch.counts, x.f.base, NK * sizeof(int))
     x.gen += 1

@@ -47,6 +47,7 @@ cdef void _finish(Ctx* x, Reading* rd) noexcept nogil:
                 rd.assign[j] = k
                 n += 1
     rd.nassign = n
+    rd.placed = -2
     memcpy(rd.counts, x.f.base, NK * sizeof(int))
     for i in range(n):
         rd.counts[rd.assign[i]] += 1

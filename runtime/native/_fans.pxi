@@ -7,7 +7,8 @@ cdef enum:
 # ---- the reading's sets ----------------------------------------------------------------------------------
 cdef void _set_views(Ctx* x, Reading* rd) noexcept nogil:
     """x.sv_*: the sets of the reading of gen (mjrules.model.fans.set_views): its groups, then the melds. A concealed
-    pung of the winning tile's kind, that tile claimed, is shown unless a concealed sequence holds that kind."""
+    pung of the winning tile's kind, that tile claimed, is shown unless a concealed sequence holds that kind; where
+    the reading places its winning tile (rd.placed >= -1), the pung it is placed in is the one shown."""
     cdef int i, n = 0, w = x.f.win_tile
     cdef bint in_seq = False
     cdef Group* g
@@ -29,7 +30,7 @@ cdef void _set_views(Ctx* x, Reading* rd) noexcept nogil:
             x.sv_kind[n], x.sv_low[n] = SV_SEQ, g.k0
         elif g.kind == G_PUNG:
             x.sv_kind[n], x.sv_low[n] = SV_PUNG, g.k0
-            if x.f.claimed and g.k0 == w and not in_seq:
+            if x.f.claimed and (i == rd.placed if rd.placed >= -1 else g.k0 == w and not in_seq):
                 x.sv_conc[n] = 0
         elif g.kind == G_PAIR:
             x.sv_kind[n], x.sv_low[n] = SV_PAIR, g.k0
@@ -74,6 +75,47 @@ cdef double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noex
             x.err |= ERR_OTHER
             return 0.0
         n += t
+    return n
+
+
+cdef inline int rf_sets_one(Ctx* x, int i, int kind) noexcept nogil:
+    """Is set view i of the kind (SET_KINDS' index)? -1: no such kind."""
+    cdef int k = x.sv_kind[i]
+    if kind == 0:
+        return k == SV_SEQ
+    if kind == 1:
+        return k == SV_PUNG or k == SV_KONG
+    if kind == 2:
+        return k == SV_KONG
+    if kind == 3:
+        return k == SV_PAIR
+    if kind == 4:
+        return (k == SV_PUNG or k == SV_KONG) and x.sv_conc[i]
+    if kind == 5:
+        return k == SV_KONG and x.sv_conc[i]
+    if kind == 6:
+        return k == SV_KONG and not x.sv_conc[i]
+    x.err |= ERR_OTHER
+    return 0
+
+
+cdef double rf_alike(Ctx* x, Reading* rd, int kind) noexcept nogil:
+    """alike(kind): pairs of identical sets of the kind (the same kind of set on the same lowest tile), each set in
+    one pair at most (mjrules.model.fans.alike)."""
+    cdef int i, j, n = 0, same
+    cdef bint seen[MAXSV]
+    _set_views(x, rd)
+    for i in range(x.nsv):
+        seen[i] = False
+    for i in range(x.nsv):
+        if seen[i] or rf_sets_one(x, i, kind) == 0:
+            continue
+        same = 1
+        for j in range(i + 1, x.nsv):
+            if not seen[j] and x.sv_kind[j] == x.sv_kind[i] and x.sv_low[j] == x.sv_low[i] and rf_sets_one(x, j, kind):
+                seen[j] = True
+                same += 1
+        n += same // 2
     return n
 
 
@@ -317,6 +359,11 @@ cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
             if fan_final(x, rd, sp.exc_list[e]) > 0.0:
                 v = 0.0
                 break
+    if v != 0.0 and sp.nlimit and not sp.fan_limit[i]:   # a limit fan counts: only limit fans do
+        for e in range(sp.nfan):
+            if sp.fan_limit[e] and fan_final(x, rd, e) > 0.0:
+                v = 0.0
+                break
     x.f_busy[i] = 0
     x.ff_val[i] = v
     x.ff_gen[i] = x.gen
@@ -330,7 +377,7 @@ cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil:
     cdef double p = 0.0, b = 0.0, t
     if x.fp_gen != x.gen:
         for i in range(sp.nfan):
-            t = n_chk(x, sp.fan_points[i] * ref_fan(x, rd, i))
+            t = n_chk(x, (sp.fan_open[i] if x.f.exposed else sp.fan_points[i]) * ref_fan(x, rd, i))
             p = n_chk(x, p + t)
             if sp.fan_bonus[i]:
                 b = n_chk(x, b + t)

@@ -194,7 +194,7 @@ cdef class Results:
         for _ in range(n):
             memcpy(&v, k.sig + o, 4)
             memcpy(&d, k.sig + o + 4, 8)
-            out.append((self.fan_names[v], _num_of(d)))
+            out.append((self.fan_names[v & 0xFFFF], _num_of(d)))
             o += 12
         return tuple(out)
 

@@ -424,12 +424,12 @@ class NativeEngine(Plays):
         defines, fans): its lines (the fans' before the value's, as Explainer.win puts them), the names that follow
         the pattern in "patterns", the status name, and whether Results may remember it (not while a define's
         string value has no name yet)."""
-        mods, events, status, rows, defines, fans = parts
+        mods, events, status, rows, defines, fans, exposed = parts
         ex = self._explainer
         lines, tail, status_name = ex.middle(
             mods, events, status, rows, [self._define(i, x) for i, x in enumerate(defines)], value)
         if ex.has_fans:
-            lines = lines[:-1] + ex.fans(fans)[0] + lines[-1:]
+            lines = lines[:-1] + ex.fans(fans, exposed)[0] + lines[-1:]
         keep = all(t != "s" or int(x) in self._names for t, x in zip(self._dtypes, defines))
         return lines, tail, status_name, keep
 

@@ -16,7 +16,8 @@ cdef enum:
     MAXG = 24        # groups in a reading (41 tiles: 13 sets and a pair, or 20 pairs)
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
-    CORE_ABI = 19    # bump whenever a struct or a signature in this file changes
+    MAXTIE = 8       # a score's tiebreaks the kernel compares (more: the reference chooses)
+    CORE_ABI = 20    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -66,6 +67,8 @@ cdef struct Reading:
     int counts[NK]       # every tile as what it stands for, melds included
     int nassign
     int assign[MAXJ]     # what each wild stands for, sorted
+    int placed           # the group the reading places its winning tile in (win_in), -1 none; -2: it places none
+                         # (a spec that never asks win_in)
 
 cdef struct Facts:
     int real[NK]         # concealed tiles that are not wilds
@@ -104,6 +107,9 @@ cdef struct Facts:
     unsigned char ms_kind[MAXM]
     unsigned char ms_low[MAXM]
     unsigned char ms_conc[MAXM]
+    int indicated, hidden_indicated   # the winner's tiles the indicators point at (Spec.points_at)
+    int marked                        # marked copies among them
+    bint ready_first_turn, ready_uninterrupted
 
 cdef struct Ctx
 
@@ -178,6 +184,13 @@ cdef struct Spec:
     const int* combo              # per fan: COMBO_W ints (a FK_COMBO fan's shape)
     int nprefer                   # Score.prefer: the fans a tie of value goes to
     const int* prefer
+    bint places_win               # some expression asks win_in: each placement of the winning tile is a reading
+    int ntie                      # Score.tiebreak: among readings of equal value, the larger first
+    DefineFn tie                  # tiebreak i's value on a reading
+    const double* fan_open        # per fan: its points in a hand with an exposed meld
+    const int* fan_limit          # per fan: 1 a limit fan (while one counts, only limit fans count)
+    int nlimit
+    const int* points_at          # NK entries: the kind an indicator points at (-1: none)
 
 cdef struct Ctx:
     Spec* spec
@@ -241,6 +254,7 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil
 cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil
 cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil
 cdef double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil
+cdef double rf_alike(Ctx* x, Reading* rd, int kind) noexcept nogil
 cdef bint rf_waiting_hand(Ctx* x, const unsigned char* alts, int nalts) noexcept nogil
 
 cdef inline double ref_fan(Ctx* x, Reading* rd, int i) noexcept nogil:
@@ -360,6 +374,32 @@ cdef inline double p_round_up(Ctx* x, double a, double b) noexcept nogil:
     if isnan(a) or isnan(b):
         return NAN
     return n_round_up(x, a, b)
+
+cdef inline bint rf_win_in(Ctx* x, Reading* rd, int where) noexcept nogil:
+    """win_in(PLACEMENT): the reading places its winning tile in its group rd.placed so (builtins.PLACEMENTS'
+    index: 0 pair, 1 pung, 2 seq_middle, 3 seq_edge, 4 seq_sides); mjrules.model.fans.placed_as."""
+    cdef int w = x.f.win_tile, k0
+    cdef Group* g
+    cdef bint edge
+    if rd.placed == -2:   # (a reading that was not placed: only the reference can say)
+        x.err |= ERR_OTHER
+        return 0
+    if rd.placed < 0 or w < 0:
+        return 0
+    g = &rd.groups[rd.placed]
+    if where == 0:
+        return g.kind == G_PAIR
+    if where == 1:
+        return g.kind == G_PUNG
+    if g.kind != G_SEQ:
+        return 0
+    k0 = g.k0
+    edge = (k0 % 9 == 0 and w == k0 + 2) or (k0 % 9 == 6 and w == k0)
+    if where == 2:
+        return w == k0 + 1
+    if where == 3:
+        return edge
+    return (w == k0 or w == k0 + 2) and not edge
 
 cdef inline double n_max(double a, double b) noexcept nogil:
     return b if b > a else a

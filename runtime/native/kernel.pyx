@@ -408,7 +408,35 @@ cdef class Kernel:
         f.prevalent_wind = st.prevalent_wind
         f.last_of_kind = st.last_of_kind
         f.claimed = st.by == BY_DISCARD or st.by == BY_ROB_KONG
+        f.ready_first_turn, f.ready_uninterrupted = st.ready_first_turn, st.ready_uninterrupted
+        f.marked = len(st.marked)
+        if st.indicators or st.hidden_indicators:
+            f.indicated = self._indicated(st.indicators)
+            f.hidden_indicated = self._indicated(st.hidden_indicators)
         return 0
+
+    cdef int _indicated(self, tuple indicators) noexcept:
+        """The winner's tiles (melds included, wilds at their face) that these indicators point at, once per
+        indicator (Spec.points_at; the reference's _Facts)."""
+        cdef Facts* f = &self.x.f
+        cdef int n = 0, k, t
+        if self.sp.points_at == NULL:
+            self.x.err |= ERR_OTHER
+            return 0
+        for item in indicators:
+            k = item
+            if not 0 <= k < NK:
+                self.x.err |= ERR_OTHER
+                continue
+            t = self.sp.points_at[k]
+            if t < 0:
+                continue
+            n += f.base[t]
+            if t == f.w:
+                n += f.jokers - f.jw2
+            elif t == f.w2:
+                n += f.jw2
+        return n
 
     cdef int _load_opts(self, tuple opts) except -1:
         cdef int i
@@ -562,13 +590,13 @@ cdef class Kernel:
             o += 8
         memcpy(b + o, &value, 8)
         o += 8
-        if sp.nfan:   # the fans that count: how many (int32), then each one's index (int32) and count (double)
-            n = 0
+        if sp.nfan:   # the fans that count: how many (int32), then each one's index (int32; bit 30: the hand is open,
+            n = 0     # its open points count) and count (double)
             p = o + 4
             for i in range(sp.nfan):
                 d = ref_fan(x, rd, i)
                 if d != 0.0:
-                    v = i
+                    v = i | ((x.f.exposed > 0) << 30)
                     memcpy(b + p, &v, 4)
                     memcpy(b + p + 4, &d, 8)
                     p += 12
@@ -578,9 +606,10 @@ cdef class Kernel:
         self.sig_len = o
 
     def parts(self, bytes sig):
-        """A signature (see _signature) as (modifiers, events, status, table rows, defines, fans): the indices of
-        the modifiers and events that hold, the status index (-1: none), the rows, the defines' values, and the
-        fans that count as (index, count) pairs in the spec's order (() for a variant without fans)."""
+        """A signature (see _signature) as (modifiers, events, status, table rows, defines, fans, open): the indices
+        of the modifiers and events that hold, the status index (-1: none), the rows, the defines' values, the fans
+        that count as (index, count) pairs in the spec's order (() for a variant without fans), and whether the
+        hand has an exposed meld (its fans' open points)."""
         cdef Spec* sp = self.sp
         cdef const char* b = PyBytes_AsString(sig)
         cdef int i, o = 0, nt = len(self.used_tables)
@@ -610,12 +639,14 @@ cdef class Kernel:
             o += 8
         o += 12   # the value, and the fans' number
         fans = []
+        exposed = False
         for i in range(nf):
             memcpy(&v, b + o, 4)
             memcpy(&d, b + o + 4, 8)
-            fans.append((v, _num_of(d)))
+            exposed = (v >> 30) & 1 == 1
+            fans.append((v & 0xFFFF, _num_of(d)))
             o += 12
-        return mods, events, status, tuple(rows), tuple(defines), tuple(fans)
+        return mods, events, status, tuple(rows), tuple(defines), tuple(fans), exposed
 
     # ---- the bare win check ------------------------------------------------------------------------------
     def configure_check(self, tuple opts, double win_by, int fixed_wild, int live, undecided, validate,
