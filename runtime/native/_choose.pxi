@@ -375,7 +375,7 @@ cdef inline void _reset_memo(Ctx* x) noexcept nogil:
         memset(x.df_gen, 0, (sp.ndef + 1) * sizeof(unsigned int))
         memset(x.fr_gen, 0, (sp.nfan + 1) * sizeof(unsigned int))
         memset(x.ff_gen, 0, (sp.nfan + 1) * sizeof(unsigned int))
-        x.st_gen = x.cb_gen = x.sv_gen = x.fp_gen = 0
+        x.st_gen = x.cb_gen = x.sv_gen = x.fp_gen = x.lim_gen = 0
         x.gen = 1
 
 

@@ -360,10 +360,15 @@ cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
                 v = 0.0
                 break
     if v != 0.0 and sp.nlimit and not sp.fan_limit[i]:   # a limit fan counts: only limit fans do
-        for e in range(sp.nfan):
-            if sp.fan_limit[e] and fan_final(x, rd, e) > 0.0:
-                v = 0.0
-                break
+        if x.lim_gen != x.gen:
+            x.lim_val = False
+            for e in range(sp.nlimit):
+                if fan_final(x, rd, sp.limits[e]) > 0.0:
+                    x.lim_val = True
+                    break
+            x.lim_gen = x.gen
+        if x.lim_val:
+            v = 0.0
     x.f_busy[i] = 0
     x.ff_val[i] = v
     x.ff_gen[i] = x.gen

@@ -17,7 +17,7 @@ cdef enum:
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
     MAXTIE = 8       # a score's tiebreaks the kernel compares (more: the reference chooses)
-    CORE_ABI = 20    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 21    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -190,6 +190,7 @@ cdef struct Spec:
     const double* fan_open        # per fan: its points in a hand with an exposed meld
     const int* fan_limit          # per fan: 1 a limit fan (while one counts, only limit fans count)
     int nlimit
+    const int* limits             # the limit fans' indices (nlimit)
     const int* points_at          # NK entries: the kind an indicator points at (-1: none)
 
 cdef struct Ctx:
@@ -245,6 +246,8 @@ cdef struct Ctx:
     unsigned char sv_conc[MAXSV]
     unsigned int fp_gen
     double fp_val, bp_val
+    unsigned int lim_gen          # the gen lim_val was worked out in: whether a limit fan counts (fan_final)
+    bint lim_val
     int* cfan                     # the combination fans of sequences (ncseq), then of pungs (ncpung)
     int ncseq, ncpung
 
