@@ -38,7 +38,8 @@ cdef class Reader:
     cdef Py_ssize_t size
     cdef int copies[42]
     cdef int wild_of[42]
-    cdef unsigned long long playable, scored
+    cdef unsigned long long playable, scored, marked   # marked: the kinds the spec marks a copy of
+    cdef bint has_indicators
     cdef bint chi, kongs, has_wild, fixed, no_calls, indicator_stays, indicator_copy, rob_gold
     cdef int fixed_wild
     cdef dict option_types
@@ -50,6 +51,7 @@ cdef class Reader:
 
     cpdef Fields read(self, d, bint pre_draw=*)
     cpdef check(self, Fields f, bint pre_draw=*)
+    cdef _check_marks(self, Fields f)
 
 
 cpdef Fields fields(s)

@@ -360,6 +360,11 @@ class Reader:
                 except ValueError:
                     pass
         self.option_types = {o.name: o.type for o in variant.options}
+        self.has_indicators = bool(variant.indicator_cycles)
+        self.marked = 0
+        for k in t.marked:
+            if 0 <= k < NKINDS:
+                self.marked |= 1 << k
 
     # ---- reading a dict --------------------------------------------------------------------------------
     @cython.wraparound(False)
@@ -702,26 +707,37 @@ class Reader:
         if f.options:
             self._check_options(f.options)
 
+    @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int, seen=cython.ulonglong)
     def _check_marks(self, f: Fields) -> None:
         """Indicators are tiles of the set, and the spec says what they point at; the marked copies are of kinds the
         spec marks (one copy each), among the hand's tiles."""
-        cycles = self.variant.indicator_cycles
         for key, got in (("indicators", f.indicators), ("hidden_indicators", f.hidden_indicators)):
-            if got and not cycles:
+            if got and not self.has_indicators:
                 raise SituationError(f"'{key}': this variant has no indicators", key)
-            for k in got:
+            for x in got:
+                k = x
                 if not (self.playable >> k) & 1:
                     raise SituationError(f"'{key}': {tile_name(k)} is not in this variant's tile set", key)
-        marked = self.variant.tiles.marked
-        held = list(f.kinds[:f.nkinds]) + [t for m in f.melds for t in m.tiles]
-        for k in set(f.marked):
-            n = f.marked.count(k)
-            if k not in marked:
+        if not f.marked:
+            return
+        seen = 0
+        for x in f.marked:
+            k = x
+            if not (self.marked >> k) & 1:
+                marked = self.variant.tiles.marked
                 raise SituationError(f"'marked': {tile_name(k)} has no marked copy in this variant" + (
-                    f" (marked: {''.join(tile_name(x) for x in marked)})" if marked else ""), "marked")
-            if n > 1:
-                raise SituationError(f"'marked': {tile_name(k)} has one marked copy, not {n}", "marked")
-            if held.count(k) < n:
+                    f" (marked: {''.join(tile_name(y) for y in marked)})" if marked else ""), "marked")
+            if (seen >> k) & 1:
+                raise SituationError(f"'marked': {tile_name(k)} has one marked copy, not "
+                                     f"{f.marked.count(k)}", "marked")
+            seen |= cython.cast(cython.ulonglong, 1) << k
+            n = 0
+            for i in range(f.nkinds):
+                n += f.kinds[i] == k
+            for m in f.melds:
+                for y in m.tiles:
+                    n += y == k
+            if n < 1:
                 raise SituationError(f"'marked': the hand holds no {tile_name(k)}", "marked")
 
     def _hand_wild(self, opts: dict) -> Any:
