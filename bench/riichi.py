@@ -96,7 +96,7 @@ def peer_calls(R: ModuleType, cases: list[Any]) -> tuple[list[tuple], list[tuple
             tsumo=tsumo, riichi=case.riichi, double_riichi=case.double_riichi, ippatsu=case.ippatsu,
             haitei=case.last_tile and case.tsumo and not case.rinshan, houtei=case.last_tile and not case.tsumo,
             rinshan=case.rinshan, chankan=case.chankan, tsumo_first_turn=case.tenhou or case.chiihou,
-            player_wind=wind[(case.seat - case.dealer) % 4], round_wind=wind[case.prevalent])
+            player_wind=wind[(case.seat - case.dealer) % 4], round_wind=wind[case.prevalent], honba=case.honba)
         concealed = sorted(tiles[in_melds:])
 
         def riichienv_score(concealed=concealed, rmelds=rmelds, win=win, dora=dora, ura=ura, cond=cond) -> Any:
@@ -107,7 +107,8 @@ def peer_calls(R: ModuleType, cases: list[Any]) -> tuple[list[tuple], list[tuple
             is_rinshan=case.rinshan, is_chankan=case.chankan,
             is_haitei=case.last_tile and case.tsumo and not case.rinshan, is_houtei=case.last_tile and not case.tsumo,
             is_daburu_riichi=case.double_riichi, is_tenhou=case.tenhou, is_chiihou=case.chiihou,
-            player_wind=EAST + (case.seat - case.dealer) % 4, round_wind=EAST + case.prevalent, options=R.options())
+            player_wind=EAST + (case.seat - case.dealer) % 4, round_wind=EAST + case.prevalent, options=R.options(),
+            tsumi_number=case.honba)
         def mahjong_score(tiles=tiles, win=win, melds=melds or None, dora=dora or None, ura=ura or None,
                           cfg=cfg) -> Any:
             return calc.estimate_hand_value(tiles, win, melds=melds, dora_indicators=dora, config=cfg,

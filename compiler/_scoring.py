@@ -463,7 +463,7 @@ _WIN_PAYERS = frozenset({"others", "discarder", "dealer", "non_dealers", "winner
 def table_only_defines(defines: dict[str, ir.Expr]) -> set[str]:
     """The defines a hand cannot evaluate: those reading, directly or through another define, a builtin that only
     the table knows (payer, hits, a seat function): the game evaluates them where it settles, the hand never."""
-    hand = (B.HAND, B.WIN)
+    hand = (B.HAND,)   # what a hand reading can evaluate: a define reading a win fact (value, winners) is the table's
     out: set[str] = set()
     changed = True
     while changed:

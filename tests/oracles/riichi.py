@@ -85,6 +85,7 @@ class Case:
     indicators: list[int] = field(default_factory=list)
     hidden: list[int] = field(default_factory=list)
     red: list[int] = field(default_factory=list)   # kinds of the red fives held (5m 5p 5s)
+    honba: int = 0                                  # the hand's honba count (our dealer_streak)
     recipe: str = ""
 
     @property
@@ -134,6 +135,8 @@ class Case:
             d["hidden_indicators"] = "".join(NAMES[k] for k in self.hidden)
         if self.red:
             d["marked"] = "".join(NAMES[k] for k in self.red)
+        if self.honba:
+            d["dealer_streak"] = self.honba
         return d
 
     def key(self) -> str:
@@ -193,7 +196,8 @@ def oracle(case: Case) -> dict[str, Any]:
         is_ippatsu=case.ippatsu, is_rinshan=case.rinshan, is_chankan=case.chankan,
         is_haitei=case.last_tile and case.tsumo and not case.rinshan, is_houtei=case.last_tile and not case.tsumo,
         is_daburu_riichi=case.double_riichi, is_tenhou=case.tenhou, is_chiihou=case.chiihou,
-        player_wind=EAST + (case.seat - case.dealer) % 4, round_wind=EAST + case.prevalent, options=options())
+        player_wind=EAST + (case.seat - case.dealer) % 4, round_wind=EAST + case.prevalent, options=options(),
+        tsumi_number=case.honba)
     r = _CALC.estimate_hand_value(tiles, win, melds=melds or None, dora_indicators=dora or None,
                                   ura_dora_indicators=ura or None, config=cfg)
     if r.error:
@@ -267,8 +271,9 @@ def compare(variant: Any, result: Any, case: Case) -> str | None:
         if o["fu"] != u["fu"]:
             diffs.append(f"fu: oracle {o['fu']}, ours {u['fu']}")
     c = o["cost"]
-    if (c["main"], c["additional"]) != (u["main"], u["additional"]):
-        diffs.append(f"cost: oracle {c['main']}/{c['additional']}, ours {u['main']}/{u['additional']}")
+    main, extra = c["main"] + c.get("main_bonus", 0), c["additional"] + c.get("additional_bonus", 0)
+    if (main, extra) != (u["main"], u["additional"]):
+        diffs.append(f"cost: oracle {main}/{extra}, ours {u['main']}/{u['additional']}")
     return "; ".join(diffs) or None
 
 
@@ -493,6 +498,7 @@ def _case(rng: random.Random, recipe: str) -> Case | None:
     if case.riichi or case.double_riichi:
         case.hidden = [rng.randrange(34) for _ in case.indicators]
     case.red = [k for k in FIVES if held[k] == 4 or held[k] and rng.random() < 0.5]   # four fives: one is red
+    case.honba = rng.randint(1, 4) if rng.random() < 0.3 else 0
     return case
 
 
@@ -528,7 +534,7 @@ def riichienv_verdict(case: Case) -> dict[str, Any]:
         tsumo=tsumo, riichi=case.riichi, double_riichi=case.double_riichi, ippatsu=case.ippatsu,
         haitei=case.last_tile and case.tsumo and not case.rinshan, houtei=case.last_tile and not case.tsumo,
         rinshan=case.rinshan, chankan=case.chankan, tsumo_first_turn=case.tenhou or case.chiihou,
-        player_wind=wind[(case.seat - case.dealer) % 4], round_wind=wind[case.prevalent])
+        player_wind=wind[(case.seat - case.dealer) % 4], round_wind=wind[case.prevalent], honba=case.honba)
     r = C.HandEvaluator(sorted(tiles[in_melds:]), rmelds).calc(win, dora, ura, cond)
     if not r.is_win:
         return {"win": False}
