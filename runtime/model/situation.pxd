@@ -68,3 +68,5 @@ cdef Py_ssize_t _scan(str text, str key, bytearray out) except? -1
 cdef int _one_tile(value, str key) except? -1
 cdef str _kinds_name(int wild, int wild2)
 cdef tuple _tiles_of(value, str key)
+cdef dict _MELD_MEMO
+cdef tuple _melds_of(m)

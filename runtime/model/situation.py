@@ -489,7 +489,7 @@ class Reader:
             if not isinstance(m, (list, str)):
                 raise SituationError("'melds' must be a list of melds such as [\"[555p]\", \"{1111m}\"]", "melds")
             try:
-                f.melds = tuple(parse_melds(" ".join(m) if isinstance(m, list) else m))
+                f.melds = _melds_of(m)
             except TileError as e:
                 raise SituationError(f"'melds': {e}", "melds") from None
             except TypeError:
@@ -768,6 +768,29 @@ class Reader:
                   "str": isinstance(v, str)}[t]
             if not ok:
                 raise SituationError(f"option '{k}' takes a {t}, not {shown_value(v)}", "options")
+
+
+_MELD_MEMO: dict = {}   # one meld's text -> its Meld (melds are immutable; a table sees few distinct ones)
+
+
+def _melds_of(m: Any) -> tuple:
+    """The melds of a situation's 'melds' (a list of meld texts, or one text): each text of a list remembered once
+    parsed; anything else parsed whole, so an error reads as it always did."""
+    if type(m) is list:
+        out = []
+        for x in m:
+            got = _MELD_MEMO.get(x) if type(x) is str else None
+            if got is None:
+                break
+            out.append(got)
+        else:
+            return tuple(out)
+        melds = tuple(parse_melds(" ".join(m)))
+        if len(melds) == len(m) and len(_MELD_MEMO) < 4096:
+            for x, meld in zip(m, melds):
+                _MELD_MEMO[x] = meld
+        return melds
+    return tuple(parse_melds(m))
 
 
 def _tiles_of(value: Any, key: str) -> tuple:
