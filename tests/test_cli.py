@@ -171,3 +171,20 @@ def test_a_transfer_is_listed_as_paid_in_play(capsys):
     code, out, _ = run(capsys, "score", "sichuan_xuezhan", "--hand", "123m456m789m234p55p", "--win-tile", "5p")
     assert code == 0 and out.startswith("WIN")
     assert "paid in play only: SC-14: a transfer of earlier kong payments happens only in play" in out
+
+
+def test_score_takes_indicators_marked_copies_and_ready_facts(capsys):
+    from pathlib import Path
+
+    spec = str(Path(__file__).parent / "data" / "riichi.mj")
+    argv = ["score", spec, "--hand", "234m456m789p234s55p", "--win-tile", "2m", "--discard-from", "0", "--seat",
+            "1", "--declared-ready", "--indicators", "4p", "--marked", "5p", "--json"]
+    code, out, _ = run(capsys, *argv)
+    data = json.loads(out)
+    assert code == 0 and dict(data["fans"]) == {"立直": 1, "平和": 1, "ドラ": 2, "赤ドラ": 1}
+    code, out, _ = run(capsys, *argv[:-1], "--ready-first-turn", "--ready-uninterrupted", "--hidden-indicators",
+                       "1m", "--json")
+    data = json.loads(out)
+    assert dict(data["fans"]) == {"一発": 1, "平和": 1, "ダブル立直": 1, "ドラ": 2, "裏ドラ": 1, "赤ドラ": 1}
+    code, _, err = run(capsys, *argv[:-1], "--marked", "5s")
+    assert code != 0 and "'marked': the hand holds no 5s" in err and "Traceback" not in err

@@ -174,9 +174,13 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     if args.flowers:
         d["flowers"] = args.flowers.replace(",", " ").split()
     for key in ("first_turn", "first_discard", "declared_ready", "last_tile", "after_kong", "first_draw",
-                "last_of_kind"):
+                "last_of_kind", "ready_first_turn", "ready_uninterrupted"):
         if getattr(args, key, False):
             d[key] = True
+    for key in ("indicators", "hidden_indicators", "marked"):
+        val = getattr(args, key, None)
+        if val:
+            d[key] = val.replace(",", " ")
     if args.option:
         d["options"] = dict(parse_option(o) for o in args.option)
     return d
@@ -548,6 +552,14 @@ def _situation_args(p: argparse.ArgumentParser) -> None:
                    help="the winning tile is the last of its kind, the others in sight (和绝张)")
     p.add_argument("--prevalent-wind", dest="prevalent_wind", type=int, choices=range(4), metavar="0..3",
                    help="the round's wind: 0 East, 1 South, 2 West, 3 North")
+    p.add_argument("--ready-first-turn", dest="ready_first_turn", action="store_true",
+                   help="declared ready on the first turn, no claim before (ダブル立直; with --declared-ready)")
+    p.add_argument("--ready-uninterrupted", dest="ready_uninterrupted", action="store_true",
+                   help="won within one go-around of the ready declaration, no claim since (一発)")
+    p.add_argument("--indicators", metavar="TILES", help="face-up indicators (ドラ表示牌), e.g. 3m7z")
+    p.add_argument("--hidden-indicators", dest="hidden_indicators", metavar="TILES",
+                   help="the indicators under them (裏ドラ), e.g. 9p")
+    p.add_argument("--marked", metavar="TILES", help="the marked copies the hand holds (赤), e.g. 5m5p")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="override an option (repeatable)")
     p.add_argument("--backend", choices=["native", "reference"],
                    help="evaluation backend (default: $MJRULES_BACKEND or native)")
