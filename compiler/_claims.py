@@ -99,18 +99,36 @@ def check_ready(self, c: Clause | None) -> ir.ReadyDeclaration | None:
     by, window = "non_dealers", "before_first_discard"
     bc = self.single(sec, "by", "ready_declaration", required=True)
     if bc:
-        r = Reader(bc, self.col, "by non_dealers|all before first_discard")
+        r = Reader(bc, self.col, "by non_dealers|all before first_discard|with_discard")
         by = r.choice("non_dealers or all", ("non_dealers", "all"))
-        r.lit("before")
-        r.lit("first_discard")
+        if r.choice("before first_discard or with_discard", ("before", "with_discard")) == "before":
+            r.lit("first_discard")
+        else:
+            window = "with_discard"
         r.end()
-    req = False
+    req, concealed, drawable = False, False, 0
     rq = self.single(sec, "requires", "ready_declaration")
     if rq:
-        req = self.one_word(rq, ("ready",), "ready") == "ready"
+        r = Reader(rq, self.col, "requires [ready] [concealed] [drawable N]")
+        while r.peek() is not None:
+            w = r.choice("ready, concealed or drawable", ("ready", "concealed", "drawable"))
+            if w == "ready":
+                req = True
+            elif w == "concealed":
+                concealed = True
+            else:
+                drawable = r.int("the tiles that must be left to draw", 0, 200)
+        r.end()
     locks = self.single(sec, "locks_hand", "ready_declaration") is not None
     ck = None
     kc = self.single(sec, "concealed_kong_keeping_waits", "ready_declaration")
     if kc:
         ck = self.x.cond(kc.cond, kc.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
-    return ir.ReadyDeclaration(by, window, req, locks, ck, self.src(c))
+    stake = None
+    sc = self.single(sec, "stake", "ready_declaration")
+    if sc and self.need_value(sc, "the points staked"):
+        stake = self.x.check(sc.value, B.CONFIG, ANY_STAGE, "num")
+        if window != "with_discard":
+            self.col.error("E042", "a stake is put in when the declaration's discard is not won on: it needs "
+                           "'by ... with_discard'", sc.key_span, "declare with the discard, or drop the stake")
+    return ir.ReadyDeclaration(by, window, req, locks, ck, self.src(c), concealed, drawable, stake)

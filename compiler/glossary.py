@@ -45,8 +45,8 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                                  "which patterns")),
     (VARIANT, "claims"): ("claims { ... }", ("chi, pon and kongs, their priority, robbing a kong, winning on a "
                                              "discard, and who wins a discard several claim")),
-    (VARIANT, "ready_declaration"): ("ready_declaration { ... }", ("declaring ready before play (报听): who, what it "
-                                                                   "requires, what it locks")),
+    (VARIANT, "ready_declaration"): ("ready_declaration { ... }", ("declaring ready (报听, 立直): who, when, what it "
+                                                                   "requires, what it locks, what it stakes")),
     (VARIANT, "pattern"): ('pattern NAME ["label"] shape standard|pairs|free|knitted [when CONDITION]',
                            ("a winning pattern. standard: sets (sequences, pungs, kongs; melds count) and a pair; "
                             "pairs: all pairs (four alike are two); free: no structure; knitted: a knitted straight "
@@ -178,8 +178,15 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("claims", "pass_blocks_ron"): ("pass_blocks_ron [when ...]", ("a player who passed a win may not win on a "
                                                                    "discard until his next draw")),
     # ---- ready_declaration ----
-    ("ready_declaration", "by"): ("by non_dealers|all before first_discard", "who may declare ready, and until when"),
-    ("ready_declaration", "requires"): ("requires ready", "only a ready hand (waiting on some tile) may declare"),
+    ("ready_declaration", "by"): ("by non_dealers|all before first_discard|with_discard", (
+        "who may declare ready, and when: before the first discard (报听), or on one's turn together with a discard "
+        "(立直)")),
+    ("ready_declaration", "requires"): ("requires [ready] [concealed] [drawable N]", (
+        "what a declaration needs: a ready hand (after the declaration's discard, judged as declared), no meld in "
+        "the open, at least N tiles left to draw")),
+    ("ready_declaration", "stake"): ("stake = EXPRESSION", (
+        "points the declarer puts into the pot once his declaration stands (its discard not won on); the pot is "
+        "carried from hand to hand and the hand's first winner takes it")),
     ("ready_declaration", "locks_hand"): ("locks_hand", ("a declared hand is locked: every drawn tile that does not "
                                                          "win is discarded; no chi, pon or kong")),
     ("ready_declaration", "concealed_kong_keeping_waits"): (
@@ -373,4 +380,6 @@ ERRORS: dict[str, str] = {
     "E039": "a number or a constant expression outside the range of values, +-10^300",
     "E040": "more than 1,000 of one kind of item (patterns, modifiers, ...) or rows in one table",
     "E041": "a settlement with both a win block and an on_win block",
+    "E042": "a ready declaration's stake without `by ... with_discard` (a stake is put in when the declaration's "
+            "discard is not won on)",
 }

@@ -262,6 +262,9 @@ class ReadyDeclaration:
     locks_hand: bool
     concealed_kong_keeping_waits: Expr | None
     src: Src
+    requires_concealed: bool = False   # no meld in the open (a concealed kong is none)
+    requires_drawable: int = 0         # at least this many tiles left to draw
+    stake: Expr | None = None          # config context: put into the pot when the declaration stands
 
 
 @dataclass(frozen=True)

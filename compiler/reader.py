@@ -19,7 +19,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
              "no_calls", "discard"),
     "rob_wild": ("after", "order", "requires"),
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
-    "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits"),
+    "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits", "stake"),
     "score": ("define", "value", "minimum", "forbid", "prefer", "tiebreak"),
     "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong", "cap"),
     "play": ("after_win", "ends"),

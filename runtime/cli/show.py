@@ -304,9 +304,17 @@ def _claims_section(v: Variant, out: list[str]) -> None:
     if r is not None:
         _section(out, "Ready declaration", r.src)
         who = _word({"non_dealers": "non-dealers", "all": "every player"}, r.by)
-        window = _word({"before_first_discard": "before the first discard"}, r.window)
+        window = _word({"before_first_discard": "before the first discard",
+                        "with_discard": "on his turn, together with a discard"}, r.window)
         out.append(f"- Who: {who}, {window}")
         out.append("- Requires a ready hand: " + ("yes" if r.requires_ready else "no"))
+        if r.requires_concealed:
+            out.append("- Requires a concealed hand (no meld in the open)")
+        if r.requires_drawable:
+            out.append(f"- Requires at least {r.requires_drawable} tiles left to draw")
+        if r.stake is not None:
+            out.append(f"- Stake: {format_expr(r.stake)} into the pot when the declaration stands; the hand's first "
+                       "winner takes the pot")
         out.append("- Locks the hand: " + ("yes: every drawn tile that does not win is discarded; no chi, pon or "
                                            "kong" if r.locks_hand else "no"))
         ck = "not allowed" if r.concealed_kong_keeping_waits is None else \

@@ -168,7 +168,10 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
     if rd is not None:
         rr = _r(rd.src)
         put("ready_declaration", "by", f"by {rd.by} {rd.window}", rr)
-        put("ready_declaration", "requires", "requires ready" if rd.requires_ready else "no ready requirement", rr)
+        req = " ".join(w for w, on in (("ready", rd.requires_ready), ("concealed", rd.requires_concealed),
+                                       (f"drawable {rd.requires_drawable}", rd.requires_drawable > 0)) if on)
+        put("ready_declaration", "requires", f"requires {req}" if req else "no requirement", rr)
+        put("ready_declaration", "stake", "no stake" if rd.stake is None else f"stake = {format_expr(rd.stake)}", rr)
         put("ready_declaration", "locks_hand", "locks_hand" if rd.locks_hand else "hand not locked", rr)
         put("ready_declaration", "concealed_kong", "concealed_kong_keeping_waits" + _cond(rd.concealed_kong_keeping_waits)
             if rd.concealed_kong_keeping_waits is not None else "no concealed kong after declaring", rr)

@@ -22,7 +22,9 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     exchange      seat, to, tiles (the tiles a seat passed)
     declare       seat, name, choice (a seat's choice in a declaration)
     exhausted     reason
-    end           winners, payments, next_dealer, next_streak
+    stake         seat, amount, pot (a ready declaration stands: its stake goes into the pot, which now holds pot)
+    end           winners, payments, next_dealer, next_streak [, pot: the stakes left on the table, where the
+                  spec has a stake]
 """
 from __future__ import annotations
 
@@ -97,7 +99,12 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
         return {"type": "declare", "seat": e[1], "name": e[2], "choice": e[3]}
     if t == "exhausted":
         return {"type": "exhausted", "reason": e[1]}
+    if t == "stake":
+        return {"type": "stake", "seat": e[1], "amount": e[2], "pot": e[3]}
     if t == "end":
-        return {"type": "end", "winners": e[1], "payments": {str(p): x for p, x in e[2].items()}, "next_dealer": e[3],
-                "next_streak": e[4]}
+        out = {"type": "end", "winners": e[1], "payments": {str(p): x for p, x in e[2].items()}, "next_dealer": e[3],
+               "next_streak": e[4]}
+        if len(e) > 5:
+            out["pot"] = e[5]
+        return out
     raise ValueError(f"unknown log record {t!r}")  # pragma: no cover - the game writes only these

@@ -24,10 +24,10 @@ def agent_seed(seed: int, seat: int) -> int:
 
 def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, dealer: int = 0,
               dealer_streak: int = 0, options: dict[str, Any] | None = None, prevalent_wind: int = 0,
-              dice: Any = None) -> Game:
+              dice: Any = None, pot: Any = 0) -> Game:
     """Deal and play one hand; agents are names ('random', 'greedy', 'seeker') or agent objects. prevalent_wind:
     the round's wind, 0 East .. 3 North (a match's play_match advances it); dice: the wall break's two dice
-    (default: the seed's)."""
+    (default: the seed's); pot: the stakes left on the table by earlier hands (a ready declaration's `stake`)."""
     n = engine.variant.players
     names = list(agents or ["random"])
     if len(names) == 1:
@@ -36,7 +36,7 @@ def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, de
         raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(names)})")
     ag = [make_agent(a, engine.variant, agent_seed(seed, i)) if isinstance(a, str) else a for i, a in enumerate(names)]
     g = Game(engine, seed=seed, dealer=dealer, dealer_streak=dealer_streak, options=options,
-             prevalent_wind=prevalent_wind, dice=dice)
+             prevalent_wind=prevalent_wind, dice=dice, pot=pot)
     g.agent_names = [a if isinstance(a, str) else type(a).__name__ for a in names]
     return run(g, ag)
 
@@ -46,8 +46,9 @@ def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None =
     """A match: `hands` hands (default: the spec's `match hands`, else 1) with rotation and streaks; running
     totals per seat. The first dealer comes from the spec's seating procedure (`seating`: its throws, from
     `seating_dice` where given, else from the seed); the prevalent wind starts East and moves on (South, West,
-    North, then East again) each time the deal comes back to the match's first dealer. The result: the hands
-    (games), the totals, and the seating (procedure, throws, first dealer)."""
+    North, then East again) each time the deal comes back to the match's first dealer; the stakes a hand leaves
+    on the table (its outcome's `pot`) go on to the next. The result: the hands (games), the totals, the pot left
+    at the end, and the seating (procedure, throws, first dealer)."""
     n = engine.variant.players
     if hands is None:
         hands = match_length(engine, options)
@@ -56,9 +57,11 @@ def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None =
     dealer, streak = seating["dealer"], 0
     first, wind = dealer, 0
     games = []
+    pot: Any = 0
     for i in range(hands):
         g = play_hand(engine, agents, seed=seed * 100_003 + i, dealer=dealer, dealer_streak=streak, options=options,
-                      prevalent_wind=wind)
+                      prevalent_wind=wind, pot=pot)
+        pot = g.outcome.get("pot", 0)
         if i == 0:
             g.seating = seating   # the first hand's log says how its dealer was chosen
         for p, v in g.outcome["payments"].items():
@@ -68,7 +71,7 @@ def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None =
         if nxt == first and dealer != first:   # the deal went round the table
             wind = (wind + 1) % 4
         dealer = nxt
-    return {"hands": games, "totals": totals, "seating": seating}
+    return {"hands": games, "totals": totals, "pot": pot, "seating": seating}
 
 
 def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
@@ -133,10 +136,11 @@ def seating_throws(variant: Any, seed: int, dice: Any = None) -> dict[str, Any]:
 def log_header(g: Game) -> dict[str, Any]:
     """The first line of a hand's log: what shapes the game besides the actions, and where its spec is."""
     v = g.v
+    pot_in = g.pot - sum(x for _, x in g.stakes)   # the stakes carried in from earlier hands
     return {"log": "mjrules-hand", "version": 1, "variant": v.name, "spec": getattr(g.engine, "spec", v.name),
             "spec_sha256": v.spec_sha256, "seed": g.seed, "dealer": g.dealer, "dealer_streak": g.dealer_streak, "dice": list(g.dice),
             "prevalent_wind": g.prevalent_wind, "options": dict(g.r.overrides), "agents": g.agent_names,
-            **({"seating": g.seating} if g.seating is not None else {})}
+            **({"seating": g.seating} if g.seating is not None else {}), **({"pot": pot_in} if pot_in else {})}
 
 
 def log_spec(header: dict[str, Any]) -> str:
@@ -176,7 +180,7 @@ def replay_lines(engine: Any, lines: list[str]) -> dict[str, Any]:
         players = [ScriptedAgent(s) for s in scripts]
     g = Game(engine, seed=header["seed"], dealer=header["dealer"], dealer_streak=header["dealer_streak"],
              options=header.get("options") or None, prevalent_wind=header.get("prevalent_wind", 0),
-             dice=header.get("dice"))
+             dice=header.get("dice"), pot=header.get("pot", 0))
     g.agent_names = agents
     try:
         run(g, players)

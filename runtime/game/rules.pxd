@@ -25,7 +25,9 @@ cdef class Rules:
     cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
     cdef public bint discard_unclaimable, has_flowers, chi_honours, pon, kong_exposed, kong_added, kong_concealed
     cdef public bint rob_kong_added, pass_blocks_ron, one_winner, has_rd, rd_all, locks_hand, ckkw, has_rob_wild, pays_discards, pays_first_round
-    cdef public bint last_discard_win_only, kong_needs_replacement, horse_at_win
+    cdef public bint last_discard_win_only, kong_needs_replacement, horse_at_win, rd_turn, rd_ready, rd_concealed
+    cdef public int rd_drawable
+    cdef public object rd_stake, estimator
     cdef public str horse_from
     cdef public str wild_mode
     cdef public tuple prefer, rob_requires

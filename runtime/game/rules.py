@@ -92,6 +92,12 @@ class Rules:
         self.rd_all = rd is not None and rd.by == "all"
         self.locks_hand = rd is not None and rd.locks_hand
         self.ckkw = rd is not None and cfg(rd.concealed_kong_keeping_waits, False)
+        self.rd_turn = rd is not None and rd.window == "with_discard"   # declared on a turn, with a discard
+        self.rd_ready = rd is not None and rd.requires_ready
+        self.rd_concealed = rd is not None and rd.requires_concealed
+        self.rd_drawable = 0 if rd is None else rd.requires_drawable
+        self.rd_stake = 0 if rd is None or rd.stake is None else settle.evaluate(rd.stake, env)
+        self.estimator = None   # the engine's shape distance for these options, made when a declaration first asks
         rw = v.rob_wild
         self.has_rob_wild = rw is not None
         self.pays_discards = bool(v.settlement.discard)

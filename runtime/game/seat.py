@@ -26,6 +26,9 @@ class Seat:
         self.kongs = []
         self.first_turn = True
         self.declared_ready = False
+        self.declaring = False    # it chose to declare ready: its next discard makes the declaration
+        self.ready_first = False  # it declared with its first discard, before any claim
+        self.unbroken = False     # declared, and no claim, no kong and no discard of its own since
         self.ron_blocked = False
         self.wild_discards = 0
         self.size = 0
@@ -58,7 +61,7 @@ class Seat:
 
 # A seat's fields, named once: Seat.copy and the saved game state (mjrules.game.serial) copy and write these.
 SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
-                "df_mask", "nc_mask", "nw_mask")
+                "df_mask", "nc_mask", "nw_mask", "declaring", "ready_first", "unbroken")
 SEAT_LISTS = ("flowers", "discards", "picks", "choices")   # lists of ints
 SEAT_FIELDS = ("counts", "meld_counts", "kongs", "melds") + SEAT_SCALARS + SEAT_LISTS
 

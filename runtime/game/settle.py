@@ -467,9 +467,31 @@ def settle(g: Any) -> dict[str, Any]:
         nxt, streak = rotation(g)
     else:
         net, ledger, nxt, streak = g.r.draws.settle(g)
-    return {"winners": [_winner(w) for w in g.winners],
-            "payments": dict(sorted(net.items())), "ledger": ledger,
-            "next_dealer": nxt, "next_streak": streak}
+    out = {"winners": [_winner(w) for w in g.winners],
+           "payments": dict(sorted(net.items())), "ledger": ledger,
+           "next_dealer": nxt, "next_streak": streak}
+    if g.r.rd_stake:
+        out["pot"] = _settle_pot(g, out["payments"], ledger)
+    return out
+
+
+def _settle_pot(g: Any, net: dict[int, Any], ledger: list[dict[str, Any]]) -> Any:
+    """The ready declaration's stakes: each staker pays his stake into the pot, and the hand's first winner (the
+    first in play order after the discarder, of several on one discard) takes the whole pot, the stakes carried in
+    from earlier hands included. The pot left on the table for the next hand (0 when someone won)."""
+    src = g.v.ready_declaration.src
+    rule = src.rules[0] if src.rules else ""
+    for seat, amount in g.stakes:
+        net[seat] -= amount
+        ledger.append({"from": seat, "to": None, "amount": amount, "rule": rule, "rules": list(src.rules),
+                       "why": f"stake of seat {seat} into the pot"})
+    if not g.winners or not g.pot:
+        return g.pot
+    w = g.winners[0].seat
+    net[w] += g.pot
+    ledger.append({"from": None, "to": w, "amount": g.pot, "rule": rule, "rules": list(src.rules),
+                   "why": f"seat {w} takes the pot"})
+    return 0
 
 
 def _winner(w: Any) -> dict[str, Any]:

@@ -44,10 +44,11 @@ cdef class Game:
     cdef public object engine, v, seed, outcome, agent_names, seating
     cdef public int n, dealer, dealer_streak, head, tail, wild, wild2, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
-    cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind
+    cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind, stake_seat
+    cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
-    cdef public list shown, opening_counts, dice
+    cdef public list shown, opening_counts, dice, stakes
     cdef public dict legal, answers
 
     cpdef deal_hand(self, Rules r, object seed, int dealer, int dealer_streak, int prevalent_wind=*)
@@ -141,11 +142,17 @@ cdef class Game:
     cdef object _situation(self, int seat, int tile, str win_by, int discarder, bint first)
     @cython.locals(s=Seat, r=Rules)
     cpdef object situation_of(self, int seat, tuple concealed, tuple melds, int win_tile, str win_by,
-                              int discarder, bint first, int winners=*, object dealer_won=*, bint history=*)
+                              int discarder, bint first, int winners=*, object dealer_won=*, bint history=*,
+                              bint declared=*)
     @cython.locals(s=Seat, tile=int, conc=list)
     cdef object _claim_situation(self, tuple c, int winners=*, object dealer_won=*)
     @cython.locals(s=Seat)
     cdef bint _ready(self, int seat)
+    cdef bint _may_declare(self, int seat) except -1
+    cdef bint _ready_without(self, int seat, int k) except -1
+    cdef list _ready_discards(self, int seat)
+    cdef _place_stake(self)
+    cdef _interrupt(self)
     cdef _win(self, list claims)
     cdef _draw_game(self, str why)
     cdef _finish(self)

@@ -90,7 +90,7 @@ class Game:
     def __init__(self, engine: Any, *, seed: int = 0, dealer: int = 0, dealer_streak: int = 0,
                  options: dict[str, Any] | None = None, wall: list[int] | None = None,
                  hands: list[list[int]] | None = None, indicator: int | None = None, prevalent_wind: int = 0,
-                 dice: Any = None):
+                 dice: Any = None, pot: Any = 0):
         r = rules_for(engine, options)
         if not 0 <= dealer < r.n:
             raise ValueError(f"dealer must be a seat 0..{r.n - 1}")
@@ -101,6 +101,7 @@ class Game:
             if len(dice) != 2 or any(type(d) is not int or not 1 <= d <= 6 for d in dice):
                 raise ValueError(f"dice are two numbers 1..6, not {dice!r}")
         self.deal_hand(r, seed, dealer, dealer_streak, prevalent_wind)
+        self.pot = pot   # the stakes on the table, carried from the hands before (play_match)
         self._setup(wall, hands, -1 if indicator is None else indicator, dice)
 
     def deal_hand(self, r: Rules, seed: int, dealer: int, dealer_streak: int, prevalent_wind: int = 0) -> None:
@@ -145,6 +146,9 @@ class Game:
         self.ret_cache = -1
         self.pre_step = 0
         self.ledger = []          # payments made during the hand (wins, kongs paid at once, on_win)
+        self.pot = 0              # the stakes on the table: carried in, and put in this hand
+        self.stakes = []          # (seat, amount) of each stake put into the pot this hand
+        self.stake_seat = -1      # a seat whose declaration's discard is on offer: it stakes once nobody wins it
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
         self.opening_counts = []  # (seat, opening index, count) of each opening a dealt hand qualified for
@@ -281,12 +285,12 @@ class Game:
             else:
                 open_declaration(self, step[1])
             return
-        if r.has_rd:
+        if r.has_rd and not r.rd_turn:   # declared before play (a declaration with a discard is offered on a turn)
             seats = []
             legal = {}
             for i in range(self.n):
                 p = (self.dealer + i) % self.n
-                if (r.rd_all or p != self.dealer) and self._ready(p):
+                if (r.rd_all or p != self.dealer) and (not r.rd_ready or self._ready(p)):
                     seats.append(p)
                     legal[p] = [DECLARE_READY, PASS]
             if seats:
@@ -499,11 +503,65 @@ class Game:
             self._own_kongs(seat, acts, fours)
         if s.declared_ready and r.locks_hand and drawn >= 0:
             acts.append(DISCARD + drawn)
-        elif acts:
-            acts.extend(discards)
         else:
-            acts = discards
+            if r.rd_turn and self._may_declare(seat):
+                acts.append(DECLARE_READY)
+            if acts:
+                acts.extend(discards)
+            else:
+                acts = discards
         self.ask_seats([seat], {seat: acts})
+
+    def _may_declare(self, seat: int) -> bool:
+        """May the seat declare ready with its discard now (ready_declaration ... with_discard)? Not declared yet,
+        concealed and enough tiles left where the spec requires it, and, where it requires ready, some discard that
+        leaves the hand ready. (The shape distance of the hand, one call, rules out most hands first: a hand some
+        discard leaves ready is at most 0 from ready.)"""
+        r = self.r
+        s = self.seats[seat]
+        if s.declared_ready or s.out:
+            return False
+        if r.rd_concealed:
+            for m in s.melds:
+                if not m.concealed:
+                    return False
+        if self._drawable() < r.rd_drawable:
+            return False
+        if not r.rd_ready:
+            return True
+        if r.estimator is None:
+            r.estimator = self.engine.estimator(r.overrides or None)
+        if r.estimator.estimate(s.counts, len(s.melds), self.wild, self.wild2) > 0:
+            return False
+        for k in range(N_KINDS):
+            if s.counts[k] and self._ready_without(seat, k):
+                return True
+        return False
+
+    def _ready_without(self, seat: int, k: int) -> bool:
+        """Is the seat's hand ready without one tile of kind k, judged as declared (the declaration's own value
+        counted: a hand that wins only once declared is ready to declare)?"""
+        s = self.seats[seat]
+        s.counts[k] -= 1
+        try:
+            if not self._fits_any(s):
+                return False
+            return bool(self.engine.ready(self.situation_of(seat, tuple(tiles_of(s.counts)), tuple(s.melds), -1,
+                                                            "self_draw", -1, False, declared=True)))
+        except ValueError:
+            return False
+        finally:
+            s.counts[k] += 1
+
+    def _ready_discards(self, seat: int) -> list:
+        """The discards a declaration may be made with: each that leaves the hand ready (any, where the spec does
+        not require ready)."""
+        s = self.seats[seat]
+        out = []
+        for k in range(N_KINDS):
+            if s.counts[k] and (not self.r.rd_ready or self._ready_without(seat, k)):
+                out.append(DISCARD + k)
+        return out
 
     def _self_win_by(self, seat: int) -> str:
         if self.source == SRC_REPLACEMENT:
@@ -558,6 +616,10 @@ class Game:
         if a == WIN:
             self._win([(seat, self._self_win_by(seat), -1)])
             return
+        if a == DECLARE_READY:   # declared with the discard the seat now picks, among those that leave it ready
+            self.seats[seat].declaring = True
+            self.ask_seats([seat], {seat: self._ready_discards(seat)})
+            return
         if KONG <= a < PON:
             self._declare_kong(seat, a - KONG)
             return
@@ -565,6 +627,15 @@ class Game:
         s = self.seats[seat]
         s.counts[k] -= 1
         s.size -= 1
+        if s.declaring:   # the declaration is made with this discard: it stakes once nobody wins the discard
+            s.declaring = False
+            s.declared_ready = True
+            s.ready_first = not s.discards and self.claims_made == 0
+            s.unbroken = True
+            if self.r.rd_stake:
+                self.stake_seat = seat
+        elif s.unbroken:   # its first discard after the declaration's
+            s.unbroken = False
         s.discards.append(k)
         first = self.discard_count == 0
         self.discard_count += 1
@@ -772,6 +843,8 @@ class Game:
         return [claims[0]]
 
     def _take_claim(self, p: int, d: int, k: int, a: int) -> None:
+        self._place_stake()
+        self._interrupt()
         s = self.seats[p]
         self._seat(d).discards.pop()
         self.claims_made += 1
@@ -910,6 +983,7 @@ class Game:
         """A kong completed: into the seat's kongs; paid at once where the spec says so."""
         self.kongs_made += 1
         kong["id"] = self.kongs_made
+        self._interrupt()
         self.kong_feeder = kong["from"] if kong["kind"] == "exposed" else -1
         self._seat(seat).kongs.append(kong)
         self.ret_cache = -1
@@ -940,7 +1014,23 @@ class Game:
             self.ret_cache = self.r.retain.retained(self, 0, 0)
         return self.ret_cache
 
+    def _place_stake(self) -> None:
+        """The declaration whose discard was on offer stands (nobody won the discard): its stake goes into the pot."""
+        p = self.stake_seat
+        if p >= 0:
+            self.stake_seat = -1
+            x = self.r.rd_stake
+            self.stakes.append((p, x))
+            self.pot = self.pot + x
+            self.log.append(("stake", p, x, self.pot))
+
+    def _interrupt(self) -> None:
+        """A claim or a kong: no declared seat's turn is uninterrupted any more."""
+        for s in self.seats:
+            s.unbroken = False
+
     def _next_draw(self, seat: int) -> None:
+        self._place_stake()
         seat = self._next_in(seat)
         fr = self.r.final_round
         d = self._drawable()
@@ -1023,7 +1113,8 @@ class Game:
         return self.situation_of(seat, tuple(conc), tuple(s.melds), win_tile, win_by, discarder, first, 1, None, True)
 
     def situation_of(self, seat: int, concealed: tuple, melds: tuple, win_tile: int, win_by: str, discarder: int,
-                      first: bool, winners: int = 1, dealer_won: Any = None, history: bool = False) -> Any:
+                      first: bool, winners: int = 1, dealer_won: Any = None, history: bool = False,
+                      declared: bool = False) -> Any:
         """The situation of seat's hand so; with `history`, an actual win's facts of play as well (the wall's last
         tile, a discard right after its discarder's kong, the first draw)."""
         s = self.seats[seat]
@@ -1039,9 +1130,10 @@ class Game:
             seat, self.dealer, concealed, melds, None if win_tile < 0 else win_tile, win_by, discarder,
             None if self.wild < 0 else self.wild,
             None if self.indicator < 0 or r.wild_mode == "fixed" else self.indicator,
-            tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready,
+            tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready or declared,
             r.overrides, winners, dealer_won, None if self.wild2 < 0 else self.wild2, last_tile, after_kong,
-            first_draw, self.prevalent_wind, last_of_kind)
+            first_draw, self.prevalent_wind, last_of_kind, (), (), (), s.declared_ready and s.ready_first,
+            s.declared_ready and s.unbroken)
 
     def _in_sight(self, k: int, win_by: str) -> int:
         """The tiles of kind k every player can see: in the discard piles (the discard won on aside) and in the
@@ -1094,6 +1186,7 @@ class Game:
 
     # ---- wins and the end -----------------------------------------------------------------------------------
     def _win(self, claims: list) -> None:
+        self.stake_seat = -1   # a declaration whose discard is won is void
         dealer_won = any(c[0] == self.dealer for c in claims)
         new = []
         for c in claims:
@@ -1142,7 +1235,10 @@ class Game:
         self.answers = {}
         self.outcome = _settle().settle(self)
         o = self.outcome
-        self.log.append(("end", o["winners"], o["payments"], o["next_dealer"], o["next_streak"]))
+        if self.r.rd_stake:
+            self.log.append(("end", o["winners"], o["payments"], o["next_dealer"], o["next_streak"], o["pot"]))
+        else:
+            self.log.append(("end", o["winners"], o["payments"], o["next_dealer"], o["next_streak"]))
 
     # ---- reading the game -----------------------------------------------------------------------------------
     @property

@@ -51,6 +51,7 @@ class Table:
         self.seed = secrets.randbits(SECRET_BITS) if seed is None else seed
         self.hand_no, self.abandoned = 0, False
         self.dealer, self.streak = 0, 0
+        self.pot: Any = 0   # the stakes left on the table by the hands before
         self.game: Game = self._deal()
 
     @property
@@ -60,7 +61,7 @@ class Table:
 
     def _deal(self) -> Game:
         g = Game(self.engine, seed=self.seed, dealer=self.dealer, dealer_streak=self.streak,
-                 options=self.options or None)
+                 options=self.options or None, pot=self.pot)
         self.agents = [None if p == self.seat else make_agent(a, self.engine.variant, agent_seed(self.seed, p))
                        for p, a in enumerate(self.agent_names)]
         self.hand_no += 1
@@ -111,6 +112,7 @@ class Table:
             if self.game.over and not self.abandoned:
                 out = self.game.outcome
                 self.dealer, self.streak = out["next_dealer"], out["next_streak"]
+                self.pot = out.get("pot", 0)
             self.seed = secrets.randbits(SECRET_BITS) if self.secret else self.seed + 1
             self.game = self._deal()
 
