@@ -156,22 +156,29 @@ def horse_hits(g: Any, seat: int, winner: int, payer: int = -1) -> int:
     return n
 
 
-def _pre_draw(g: Any, seat: int) -> Any:
-    """The seat's concealed hand as a pre-draw situation (its win_size - 1 tiles), for ready and best_value."""
+def _pre_draw(g: Any, seat: int, declared: bool = False) -> Any:
+    """The seat's concealed hand as a pre-draw situation (its win_size - 1 tiles), for ready and best_value;
+    `declared`: as if the seat had declared ready."""
     s = g.seats[seat]
-    return g.situation_of(seat, tuple(g.hand(seat)), tuple(s.melds), -1, "discard", (seat + 1) % g.n, False)
+    return g.situation_of(seat, tuple(g.hand(seat)), tuple(s.melds), -1, "discard", (seat + 1) % g.n, False,
+                          declared=declared)
 
 
-def _ready(g: Any, seat: int) -> bool:
+def _ready(g: Any, seat: int, declared: bool = False) -> bool:
     s = g.seats[seat]
     if s.nw_mask and g.holds(seat, s.nw_mask):  # it may not win holding these (a declaration): not ready
         return False
     if not g.may_be_ready(seat):   # no tile's shape fits: not ready, without building the situation
         return False
     try:
-        return bool(g.engine.ready(_pre_draw(g, seat)))
+        return bool(g.engine.ready(_pre_draw(g, seat, declared)))
     except ValueError:  # a hand of another size (it won, say): not ready
         return False
+
+
+def _ready_as_declared(g: Any, seat: int) -> bool:
+    """The seat declared ready, or its hand would be ready were it declared."""
+    return bool(g.seats[seat].declared_ready) or _ready(g, seat, True)
 
 
 def _best_value(g: Any, seat: int) -> Any:
@@ -200,10 +207,11 @@ def _kong_money(g: Any, seat: int) -> Any:
 
 _NONE = object()
 # the seat functions that read only the seat's hand and whether it is still in (not the ledger, which payments grow)
-_OF_THE_HAND = frozenset({"ready", "best_value", "suits_held", "in_hand", "won", "held_fours", "held_pungs",
+_OF_THE_HAND = frozenset({"ready", "ready_as_declared", "best_value", "suits_held", "in_hand", "won", "held_fours", "held_pungs",
                           "held_pairs"})
 _SEAT_FUNCTIONS = {
     "ready": _ready,
+    "ready_as_declared": _ready_as_declared,
     "best_value": _best_value,
     "suits_held": _suits_held,
     "in_hand": lambda g, seat: not g.seats[seat].out,
