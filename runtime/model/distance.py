@@ -10,10 +10,13 @@ own `evaluate` and `waits` for the exact cases.
 """
 from __future__ import annotations
 
+import math
+from array import array
 from functools import cache
 from itertools import permutations
 from typing import Any
 
+from ..compiler.ir import Expr
 from .situation import Situation, situation_from_dict
 
 N = 34
@@ -115,9 +118,11 @@ def pairs_shanten(c: list[int], n_pairs: int) -> int:
     return n_pairs - 1 - min(pairs, n_pairs)
 
 
-def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int:
+def distance(engine: Any, situation: dict | Situation, partial_test: Any, pre_draw: Any = None) -> int:
     """The distance to ready of a pre-draw hand (win_size - 1 tiles) or of a hand after a draw; `partial_test` is
-    the reference interpreter's (ReferenceEngine.partial_test), which free patterns' estimates ask."""
+    the reference interpreter's (ReferenceEngine.partial_test), which free patterns' estimates ask. `pre_draw`, if
+    given, answers for a pre-draw Situation what the rest of this function would (the native back end's, in C), or
+    None to leave it to this function."""
     v = engine.variant
     held = situation if isinstance(situation, Situation) else None
     if held is None:
@@ -136,11 +141,15 @@ def distance(engine: Any, situation: dict | Situation, partial_test: Any) -> int
         for k in sorted(set(held.concealed)):
             rest = list(held.concealed)
             rest.remove(k)
-            dist = distance(engine, held.replace(concealed=tuple(rest), win_tile=None), partial_test)
+            dist = distance(engine, held.replace(concealed=tuple(rest), win_tile=None), partial_test, pre_draw)
             best = dist if best is None else min(best, dist)
             if best == 0:
                 break
         return best if best is not None else 0
+    if pre_draw is not None:
+        got = pre_draw(held)
+        if got is not None:
+            return got
     if engine.ready(held):
         return 0
     w = held.wild if v.wild is not None else None
@@ -256,6 +265,227 @@ class Estimator:
         return out
 
 
+# ---- the free patterns' partial tests as programs (the native back end's distance runs them in C) ------------
+# A program is the reference's partial evaluation of a free pattern's condition (ReferenceEngine.partial_test:
+# mjrules.model.interp.evaluate, Kleene logic, on _ReadingEnv(partial=True)) with every part that reads no counts
+# already evaluated on the hand's facts: what is left are and, or, not, if and the tests of the counts (distinct,
+# knitted, one_suit, all_in, contains, spacing), as runtime/native/_distance.pxi's DP_* nodes (ints, prefix order).
+# A condition with anything else that reads the counts, or whose fact-parts read what the program's key does not
+# hold (waits_all, an event, ...), has no program: distance() then runs in Python.
+
+_P_CONST, _P_AND, _P_OR, _P_NOT, _P_IF, _P_DISTINCT, _P_KNITTED, _P_ONE_SUIT, _P_ALL_IN, _P_CONTAINS, _P_SPACING = \
+    range(11)
+_COUNT_VARS_TESTS = {"distinct": _P_DISTINCT, "knitted": _P_KNITTED, "one_suit": _P_ONE_SUIT}
+_COUNT_CALLS_TESTS = frozenset({"all_in", "contains", "spacing"})
+# in a partial test these are unknown whatever the facts (they read a reading, which a partial test has not)
+_UNKNOWN_VARS = frozenset({"fours", "pair_wilds", "wilds_at_face", "win_at_seq_end", "win_at_seq_middle",
+                           "win_at_pair", "fan_points", "bonus_points"})
+_FACT_CALLS = {"flower_fours": "flowers", "flower_complete": "flowers", "every_group": "melds_all",
+               "count_in": None, "sets": None, "wind_sets": None, "win_in": None, "alike": None, "round_up": None,
+               "max": None, "min": None}
+_BOOL_OPS = frozenset({"and", "or", "not", "eq", "ne", "lt", "le", "gt", "ge", "in"})
+_BOOL_VARS = frozenset({"no_melds", "wild_in_force", "no_sequences"})   # (bools the reference computes itself)
+
+
+def _kongs(s: Any) -> int:
+    return sum(1 for m in s.melds if m.kind == "kong")
+
+
+def _fact_getters(v: Any) -> dict[str, Any]:
+    """What each fact a program's fact-parts may read is a function of, as a function of the situation (a
+    Situation or its Fields): equal keys, equal facts."""
+    wilds = v.wild is not None
+
+    def jokers(s: Any) -> int:
+        ws = {k for k in (s.wild, s.wild2) if k is not None and k >= 0} if wilds else set()
+        return sum(1 for k in s.concealed if k in ws)
+
+    same = {n: (lambda s, n=n: getattr(s, n)) for n in (
+        "win_by", "discarder", "first_turn", "first_discard", "declared_ready", "wild_discards", "dealer_streak",
+        "last_tile", "after_kong", "first_draw", "prevalent_wind", "last_of_kind", "ready_first_turn",
+        "ready_uninterrupted", "flowers")}
+    seats = lambda s: (s.seat, s.dealer)
+    melds_all = lambda s: s.melds
+    return same | {
+        "is_dealer": seats, "seat": seats, "dealer": seats, "seat_wind": seats,
+        "melds": lambda s: len(s.melds), "no_melds": lambda s: not s.melds, "kongs": _kongs,
+        "kongs_exposed": melds_all, "kongs_concealed": melds_all, "exposed_melds": melds_all,
+        "no_sequences": melds_all, "melds_all": melds_all, "marked": lambda s: len(s.marked), "wilds": jokers,
+        "wild_in_force": lambda s: (s.wild, s.wild2),
+    }
+
+
+class _NoProgram(Exception):
+    pass
+
+
+def _reads_counts(e: Any) -> bool:
+    if e.op == "var" and e.args[0] in _COUNT_VARS_TESTS:
+        return True
+    if e.op == "call" and e.args[0] in _COUNT_CALLS_TESTS:
+        return True
+    return any(_reads_counts(x) for x in e.args if isinstance(x, Expr))
+
+
+def _fact_names(e: Any, names: set, getters: dict) -> None:
+    """The facts (getters' names, ("opt", name)) a part that reads no counts reads; _NoProgram where one is not
+    a function of the key (waits_all, an event, waiting_hand, ...)."""
+    op, a = e.op, e.args
+    if op == "var":
+        if a[0] in getters:
+            names.add(a[0])
+        elif a[0] not in _UNKNOWN_VARS:
+            raise _NoProgram(a[0])
+    elif op == "opt":
+        names.add(("opt", a[0]))
+    elif op == "ref":
+        if a[0] == "event":
+            raise _NoProgram("event")
+    elif op == "call":
+        if a[0] not in _FACT_CALLS:
+            raise _NoProgram(a[0])
+        if _FACT_CALLS[a[0]]:
+            names.add(_FACT_CALLS[a[0]])
+    for x in a:
+        if isinstance(x, Expr):
+            _fact_names(x, names, getters)
+
+
+def _plan(e: Any, names: set, getters: dict) -> tuple:
+    """A condition as a tree of program nodes, its parts that read no counts as ("facts", e)."""
+    if not _reads_counts(e):
+        if not (e.op in _BOOL_OPS or (e.op == "var" and e.args[0] in _BOOL_VARS)
+                or (e.op == "const" and type(e.args[0]) is bool) or (e.op == "ref" and e.args[0] != "event")):
+            raise _NoProgram("not a bool")
+        _fact_names(e, names, getters)
+        return ("facts", e)
+    op, a = e.op, e.args
+    if op in ("and", "or"):
+        return (op, tuple(_plan(x, names, getters) for x in a))
+    if op == "not":
+        return ("not", _plan(a[0], names, getters))
+    if op == "if":
+        return ("if", _plan(a[0], names, getters), _plan(a[1], names, getters), _plan(a[2], names, getters))
+    if op == "var":
+        return ("test", _COUNT_VARS_TESTS[a[0]])
+    if op == "call" and len(a) == 2:
+        arg = a[1]
+        if a[0] in ("all_in", "contains") and arg.op == "group":
+            kinds = arg.args[1]
+            if not all(type(k) is int and k >= 0 for k in kinds) or len(set(kinds)) != len(kinds):
+                raise _NoProgram("group")
+            m0 = sum(1 << k for k in kinds if k < 17)
+            m1 = sum(1 << (k - 17) for k in kinds if 17 <= k < N)
+            if a[0] == "all_in":
+                return ("test", _P_ALL_IN, m0, m1)
+            names.add("kongs")
+            return ("contains", m0, m1)
+        if a[0] == "spacing" and arg.op == "const" and type(arg.args[0]) in (int, float, bool):
+            d = arg.args[0]
+            n = -100 if math.isnan(d) or d < -100 else 100 if d > 100 else math.ceil(d)
+            return ("test", _P_SPACING, n)
+    raise _NoProgram(op)
+
+
+def _option_getter(name: str, default: Any) -> Any:
+    """An option's value in a situation (its default where the situation does not set it)."""
+    return lambda s: s.options.get(name, default)
+
+
+class _Probe:
+    """A pattern as ReferenceEngine.partial_test reads one: its condition (and no name it remembers)."""
+
+    def __init__(self, cond: Any):
+        self.name, self.cond = None, cond
+
+
+class FreePrograms:
+    """The free patterns' partial tests of a variant as programs, made per the facts they read (remembered by
+    them): programs(s) -> (bytes of int32, how many) for the native distance, or None where distance() in
+    Python decides (a condition with no program, facts that cannot be a key, a part that raises)."""
+
+    def __init__(self, v: Any, partial_test: Any):
+        self.v, self.partial_test = v, partial_test
+        self.free = [p for p in v.patterns if p.shape == "free"]
+        getters = _fact_getters(v)
+        names: set = set()
+        try:
+            self.plans = [None if p.cond is None else _plan(p.cond, names, getters) for p in self.free]
+        except _NoProgram:
+            self.plans = None
+        defaults = v.option_defaults()
+        self.getters = [_option_getter(n[1], defaults.get(n[1])) if isinstance(n, tuple) else getters[n]
+                        for n in sorted(names, key=str)]
+        self.memo: dict[tuple, Any] = {}
+        self.none = (b"", 0)
+
+    def programs(self, s: Any) -> tuple[bytes, int] | None:
+        """The programs for the hand s (a pre-draw Situation or its Fields), or None."""
+        if self.plans is None:
+            return None
+        if not self.free:
+            return self.none
+        try:
+            key = tuple([g(s) for g in self.getters])
+            got = self.memo.get(key, self)
+        except TypeError:   # an option's value that cannot be a key
+            return None
+        if got is self:
+            if len(self.memo) >= 4096:
+                self.memo.clear()
+            got = self.memo[key] = self._make(s)
+        return got
+
+    def _make(self, s: Any) -> tuple[bytes, int] | None:
+        held = s if isinstance(s, Situation) else s.situation()
+        held = held.replace(win_tile=None)
+        zeros = [0] * N
+        kongs = _kongs(held)
+        memo: dict[int, int] = {}
+
+        def tri(e: Any) -> int:
+            if id(e) not in memo:
+                if not self.partial_test(_Probe(e), held)(zeros):
+                    memo[id(e)] = _P_FALSE
+                else:
+                    memo[id(e)] = _P_UNKNOWN if self.partial_test(_Probe(Expr("not", (e,))), held)(zeros) \
+                        else _P_TRUE
+            return memo[id(e)]
+
+        def emit(node: Any, out: list[int]) -> None:
+            kind = node[0]
+            if kind == "facts":
+                out += (_P_CONST, tri(node[1]))
+            elif kind in ("and", "or"):
+                out += (_P_AND if kind == "and" else _P_OR, len(node[1]))
+                for x in node[1]:
+                    emit(x, out)
+            elif kind == "not":
+                out.append(_P_NOT)
+                emit(node[1], out)
+            elif kind == "if":
+                out.append(_P_IF)
+                for x in node[1:]:
+                    emit(x, out)
+            elif kind == "contains":
+                out += (_P_CONTAINS, node[1], node[2], self.v.win_size + kongs)
+            else:
+                out += node[1:]
+
+        words: list[int] = []
+        try:
+            for plan in self.plans:
+                prog: list[int] = []
+                emit(plan if plan is not None else ("facts", Expr("const", (True,))), prog)
+                words += [len(prog), *prog]
+        except Exception:   # noqa: BLE001 - distance() in Python meets it, or not, as it evaluates
+            return None
+        return array("i", words).tobytes(), len(self.plans)
+
+
+_P_FALSE, _P_TRUE, _P_UNKNOWN = 0, 1, 2
+
+
 # The facts a free pattern's condition may read for an estimate to be a function of the counts alone (a default
 # situation's constants, or functions of the counts): then the native back end estimates in C.
 _COUNT_VARS = frozenset({"no_sequences", "distinct", "one_suit", "fours", "pair_wilds", "wilds_at_face"})
@@ -302,6 +532,12 @@ def reads_counts_only(e: Any, count_vars: frozenset[str] = _COUNT_VARS) -> bool:
     if op in ("const", "enum", "group"):
         return True
     return op in _OPS and all(reads_counts_only(x, count_vars) for x in a)
+
+
+def hand_size(v: Any, d: dict) -> int:
+    """The tiles of a situation dict's hand as distance() counts them (a kong as three), -1 where they do not
+    parse."""
+    return _size(v, d)
 
 
 def _size(v, d: dict) -> int:

@@ -383,3 +383,414 @@ cdef class ShapeEstimator:
     def errors(self):
         """Free-pattern tests the native code could not make (each counted as a fit)."""
         return self.g.errs
+
+
+# ---- engine.distance in one call (mjrules.model.distance.distance of a checked pre-draw hand) ----------------
+#
+# Distance decides, on the kernel, what distance() decides in Python for a pre-draw hand: whether some kind
+# completes it (NativeEngine._completions without the values: the kinds after which a shape may fit, each
+# judged, kept where it wins and may be drawn), else the least of the standard, pairs and knitted estimates and of
+# each free pattern's first-fit (distance.free_estimate) less one per wild. A free pattern's partial test
+# (ReferenceEngine.partial_test) comes as a program (distance.free_programs): the reference's three-valued
+# evaluation of its condition, the parts that read no counts already evaluated on the hand's facts. Where the
+# kernel cannot judge a kind the answer is DIST_UNDECIDED and distance() decides in Python.
+
+cdef enum:
+    DIST_UNDECIDED = -1000
+    DP_CONST = 0          # a program's nodes, in prefix order: DP_CONST value (0 false, 1 true, 2 unknown)
+    DP_AND = 1            # DP_AND n children...
+    DP_OR = 2             # DP_OR n children...
+    DP_NOT = 3            # DP_NOT child
+    DP_IF = 4             # DP_IF test then else
+    DP_DISTINCT = 5
+    DP_KNITTED = 6
+    DP_ONE_SUIT = 7
+    DP_ALL_IN = 8         # DP_ALL_IN mask(kinds 0..16) mask(kinds 17..33)
+    DP_CONTAINS = 9       # DP_CONTAINS mask mask room (win_size + the kongs)
+    DP_SPACING = 10       # DP_SPACING d (the least integer gap allowed, the spec's gap rounded up)
+    T_F = 0
+    T_T = 1
+    T_U = 2
+
+
+cdef inline unsigned long long _dp_mask(const int* p, int at) noexcept nogil:
+    return <unsigned long long><unsigned int>p[at] | (<unsigned long long><unsigned int>p[at + 1] << 17)
+
+
+cdef inline int _dp_bits(unsigned long long x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef int _dp_eval(const int* p, int* pos, unsigned long long nz, unsigned long long multi, int total) noexcept nogil:
+    """The program's node at pos on partial counts -- `nz` the kinds held, `multi` those held more than once,
+    `total` the tiles -- as T_F, T_T or T_U, as the reference's partial evaluation (mjrules.model.interp.evaluate
+    with _ReadingEnv(partial=True)) answers False, True, None."""
+    cdef int op = p[pos[0]], n, i, v, out, s, r, prev, tv, fv, res, bits
+    cdef unsigned long long m
+    pos[0] += 1
+    if op == DP_CONST:
+        pos[0] += 1
+        return p[pos[0] - 1]
+    if op == DP_AND or op == DP_OR:
+        n = p[pos[0]]
+        pos[0] += 1
+        out = T_T if op == DP_AND else T_F
+        for i in range(n):
+            v = _dp_eval(p, pos, nz, multi, total)
+            if op == DP_AND and v == T_F:
+                out = T_F
+            elif op == DP_OR and v == T_T:
+                out = T_T
+            elif v == T_U and out != (T_F if op == DP_AND else T_T):
+                out = T_U
+        return out
+    if op == DP_NOT:
+        v = _dp_eval(p, pos, nz, multi, total)
+        return T_U if v == T_U else T_T if v == T_F else T_F
+    if op == DP_IF:
+        v = _dp_eval(p, pos, nz, multi, total)
+        tv = _dp_eval(p, pos, nz, multi, total)
+        fv = _dp_eval(p, pos, nz, multi, total)
+        if v == T_U:
+            return tv if tv == fv and tv != T_U else T_U
+        return tv if v == T_T else fv
+    if op == DP_DISTINCT:
+        return T_F if multi else T_U
+    if op == DP_KNITTED:   # each suit's ranks one residue mod 3 (a kind's, 9 being one), the suits' distinct
+        res = 0
+        for s in range(3):
+            bits = <int>((nz >> (9 * s)) & 0x1FF)
+            if not bits:
+                continue
+            r = 0 if bits & 0x49 else 1 if bits & 0x92 else 2       # ranks 1 4 7, 2 5 8, 3 6 9
+            if (bits & ~(0x49 << r)) or (res >> r) & 1:
+                return T_F
+            res |= 1 << r
+        return T_U
+    if op == DP_ONE_SUIT:
+        if nz >> 27:
+            return T_F
+        n = (1 if nz & 0x1FF else 0) + (1 if nz & (0x1FFULL << 9) else 0) + (1 if nz & (0x1FFULL << 18) else 0)
+        return T_F if n > 1 else T_U
+    if op == DP_ALL_IN:
+        m = _dp_mask(p, pos[0])
+        pos[0] += 2
+        return T_F if nz & ~m else T_U
+    if op == DP_CONTAINS:
+        m = _dp_mask(p, pos[0])
+        i = pos[0]
+        pos[0] += 3
+        n = _dp_bits(m & ~nz)   # the kinds missing
+        if n == 0:
+            return T_T
+        return T_F if n > p[i + 2] - total else T_U
+    if op == DP_SPACING:
+        n = p[pos[0]]
+        pos[0] += 1
+        if multi & 0x7FFFFFF and 0 < n:   # two alike: a gap of 0
+            return T_F
+        for s in range(3):
+            prev = -1
+            for r in range(9):
+                if (nz >> (9 * s + r)) & 1:
+                    if prev >= 0 and r - prev < n:
+                        return T_F
+                    prev = r
+        return T_U
+    return T_U   # pragma: no cover - distance.FreePrograms writes no other node
+
+
+cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsigned long long* knits, int best,
+                       int enough) noexcept nogil:
+    """distance.first_fit(c, start, ok) where it exceeds `best` (else at most `best`), stopping once it reaches
+    `enough`: the most tiles of c that, added one by one to `start` in its orders (by kind, reversed, by (count,
+    kind), each knitted straight's tiles first), keep the program's test not false."""
+    cdef int tiles[64]
+    cdef int order[64]
+    cdef int counts[NK]
+    cdef int n = 0, k, i, j, r, size, total0 = 0, total, v, pos
+    cdef unsigned long long nz0 = 0, multi0 = 0, nz, multi, bit
+    for k in range(NK):
+        total0 += start[k]
+        if start[k]:
+            nz0 |= 1ULL << k
+            if start[k] > 1:
+                multi0 |= 1ULL << k
+        for i in range(c[k]):
+            if n < 64:
+                tiles[n] = k
+                n += 1
+    for r in range(9):
+        if best >= enough or best >= n:
+            break
+        if r == 0:
+            memcpy(order, tiles, n * sizeof(int))
+        elif r == 1:
+            for i in range(n):
+                order[i] = tiles[n - 1 - i]
+        elif r == 2:   # by (count, kind): counts 1 to 4 (more, last), kinds ascending within a count
+            j = 0
+            for v in range(1, 6):
+                for i in range(n):
+                    k = tiles[i]
+                    if c[k] == v or (v == 5 and c[k] > 4):
+                        order[j] = k
+                        j += 1
+        else:          # the knitted straight's tiles first, then the rest, each by kind
+            j = 0
+            for i in range(n):
+                if (knits[r - 3] >> tiles[i]) & 1:
+                    order[j] = tiles[i]
+                    j += 1
+            for i in range(n):
+                if not (knits[r - 3] >> tiles[i]) & 1:
+                    order[j] = tiles[i]
+                    j += 1
+        memcpy(counts, start, sizeof(counts))
+        nz, multi, total = nz0, multi0, total0
+        size = 0
+        for i in range(n):
+            if size + (n - i) <= best:       # this order can no longer beat the best
+                break
+            k = order[i]
+            bit = 1ULL << k
+            pos = 0
+            if _dp_eval(p, &pos, nz | bit, multi | (bit if counts[k] else 0), total + 1) != T_F:
+                if counts[k]:
+                    multi |= bit
+                nz |= bit
+                counts[k] += 1
+                size += 1
+                total += 1
+        if size > best:
+            best = size
+    return best
+
+
+cdef class Distance:
+    """engine.distance of checked pre-draw hands of one variant, decided in C (see above). Made by NativeEngine;
+    the caller holds the kernel's lock."""
+
+    cdef Kernel kernel
+    cdef Greedy g            # (its suit options: _g_standard)
+    cdef bint standard, pairs, knitted, has_wild, indicator_stays, indicator_mode
+    cdef int copies[NALL]
+    cdef unsigned long long knits[6]
+
+    def __cinit__(self, Kernel kernel, bint standard, bint pairs, bint knitted, bint has_wild,
+                  bint indicator_stays, bint indicator_mode, tuple copies, tuple knits):
+        cdef int k
+        self.kernel = kernel
+        self.g.sp = kernel.sp
+        self.g.suits = <SuitOpts*>calloc(GS_SLOTS, sizeof(SuitOpts))
+        if self.g.suits == NULL:
+            raise MemoryError()
+        self.standard, self.pairs, self.knitted, self.has_wild = standard, pairs, knitted, has_wild
+        self.indicator_stays, self.indicator_mode = indicator_stays, indicator_mode
+        self.g.win_size = kernel.sp.win_size
+        self.g.sets = (kernel.sp.win_size - 2) // 3
+        for k in range(NALL):
+            self.copies[k] = copies[k] if k < len(copies) else 0
+        if len(knits) != 6:
+            raise ValueError("six knitted straights")
+        for r in range(6):
+            self.knits[r] = 0
+            for k in knits[r]:
+                self.knits[r] |= 1ULL << k
+
+    def __dealloc__(self):
+        free(self.g.suits)
+
+    cdef int _ready(self, Fields st, tuple opts, double win_by, const int* counted) except -2:
+        """1 when some kind completes the pre-draw hand st (a legal draw the kernel judges a win), 0 when none
+        does, DIST_UNDECIDED when the kernel cannot judge one (NativeEngine._completions, stopping at the first)."""
+        cdef Kernel kn = self.kernel
+        cdef Ctx* x = kn.x
+        cdef Spec* sp = kn.sp
+        cdef int i, j, k, w, q, r, sets, n = st.nkinds, code, waits_all = -1, nfit = 0
+        cdef int fit[NALL]
+        cdef unsigned char* out
+        cdef bytearray kinds
+        cdef int held[NALL]
+        cdef bint fits
+        cdef bytearray orig = st.kinds
+        cdef const unsigned char* b = <const unsigned char*>PyByteArray_AsString(orig)
+        kn._load_situation(st, opts, win_by)
+        if x.err:
+            return DIST_UNDECIDED
+        _reset_memo(x)
+        w = x.f.w
+        sets = (sp.win_size - 2) // 3 - x.f.nmelds
+        for i in range(sp.nplayable):   # Kernel.fit_kinds
+            k = sp.playable[i]
+            if k < 0 or k >= NK:
+                return DIST_UNDECIDED
+            if k == w or k == x.f.w2:
+                x.f.jokers += 1
+            else:
+                x.f.real[k] += 1
+                x.f.base[k] += 1
+            x.err = 0
+            fits = _may_fit(x, sets, -1)
+            if k == w or k == x.f.w2:
+                x.f.jokers -= 1
+            else:
+                x.f.real[k] -= 1
+                x.f.base[k] -= 1
+            if fits or x.err:
+                fit[nfit] = k
+                nfit += 1
+        if nfit == 0:
+            return 0
+        memset(held, 0, sizeof(held))
+        for i in range(n):
+            if b[i] >= NALL:
+                return DIST_UNDECIDED
+            held[b[i]] += 1
+        code = 0
+        try:
+            for i in range(nfit):
+                k = fit[i]
+                held[k] += 1
+                kinds = PyByteArray_FromStringAndSize(NULL, n + 1)
+                out = <unsigned char*>PyByteArray_AsString(kinds)
+                j = 0
+                for w in range(NALL):
+                    for q in range(held[w]):
+                        out[j] = <unsigned char>w
+                        j += 1
+                held[k] -= 1
+                st.kinds, st.nkinds, st.win_tile = kinds, n + 1, k
+                r = kn._decide_fields(st, opts, win_by, waits_all)
+                if r == NOFIT or r == FAIL:
+                    waits_all = kn.r_waits_all
+                    continue
+                if r == REFUSE:
+                    continue
+                if r == WIN:
+                    waits_all = kn.r_waits_all
+                if counted[k] >= self.copies[k]:   # not a kind it may draw (drawable_kinds)
+                    continue
+                code = 1 if r == WIN else DIST_UNDECIDED
+                break
+        finally:
+            st.kinds, st.nkinds, st.win_tile = orig, n, -1
+        return code
+
+    cdef int _counted(self, Fields st, int* counted) except -1:
+        """situation._counted: the tiles that count against their kinds' copies."""
+        cdef const unsigned char* b = <const unsigned char*>PyByteArray_AsString(st.kinds)
+        cdef int i, k
+        memset(counted, 0, NALL * sizeof(int))
+        for i in range(st.nkinds):
+            if b[i] < NALL:
+                counted[b[i]] += 1
+        for m in st.melds:
+            for k in m.tiles:
+                if 0 <= k < NALL:
+                    counted[k] += 1
+        for k in st.flowers:
+            if 0 <= k < NALL:
+                counted[k] += 1
+        if self.has_wild and st.win_by != "rob_gold":
+            if st.indicator >= 0 and self.indicator_stays:
+                if st.indicator < NALL:
+                    counted[st.indicator] += 1
+            elif st.wild >= 0 and self.indicator_mode and st.wild < NALL:
+                counted[st.wild] += 1
+        return 0
+
+    def distance(self, Fields st, tuple opts, double win_by, bytes programs, int nprograms):
+        """distance.distance of the checked pre-draw hand st (its winning tile none): 0 ready, else the estimate
+        (at least 1); DIST_UNDECIDED where the kernel cannot decide (distance() in Python then)."""
+        cdef int counted[NALL]
+        cdef int c[NK]
+        cdef int meld[NK]
+        cdef int rest[NK]
+        cdef int k, i, r, e, best = 1 << 20, jokers = 0, w = -1, nmelds, nsets, pairs, half, held, floor, room, ff
+        cdef int tiles = 0, at, size
+        cdef bint any = False
+        cdef const int* p
+        cdef const unsigned char* b = <const unsigned char*>PyByteArray_AsString(st.kinds)
+        if b == NULL or PyByteArray_Size(st.kinds) < st.nkinds:
+            raise ValueError("Fields.kinds holds fewer than nkinds kinds")
+        self._counted(st, counted)
+        r = self._ready(st, opts, win_by, counted)
+        if r != 0:
+            return 0 if r == 1 else DIST_UNDECIDED
+        b = <const unsigned char*>PyByteArray_AsString(st.kinds)
+        if self.has_wild and st.wild >= 0:
+            w = st.wild
+        memset(c, 0, sizeof(c))
+        for i in range(st.nkinds):
+            k = b[i]
+            if k == w:
+                jokers += 1
+            elif k < NK:
+                c[k] += 1
+                tiles += 1
+            else:
+                return DIST_UNDECIDED
+        nmelds = len(st.melds)
+        nsets = self.g.sets - nmelds
+        if self.standard:
+            best = _g_standard(&self.g, c, nsets)
+            any = True
+        if self.pairs and nmelds == 0:
+            half = self.g.win_size // 2
+            pairs = 0
+            for k in range(NK):
+                pairs += c[k] // 2
+            e = half - 1 - (pairs if pairs < half else half)
+            if e < best:
+                best = e
+            any = True
+        if self.knitted:
+            any = True
+            if nsets < 3:
+                e = 99
+                if e < best:
+                    best = e
+            else:
+                for r in range(6):
+                    if best - jokers <= 1:
+                        break
+                    memcpy(rest, c, sizeof(c))
+                    held = 0
+                    for k in range(27):
+                        if (self.knits[r] >> k) & 1 and rest[k]:
+                            rest[k] -= 1
+                            held += 1
+                    if 8 - held >= best:   # (the standard shanten is -1 at the least: a complete hand)
+                        continue
+                    e = 9 - held + _g_standard(&self.g, rest, nsets - 3)
+                    if e < best:
+                        best = e
+        if nprograms:
+            floor = 1 + jokers
+            size = (self.g.win_size - 1) - 3 * nmelds
+            memset(meld, 0, sizeof(meld))
+            for m in st.melds:
+                for k in m.tiles:
+                    if 0 <= k < NK:
+                        meld[k] += 1
+            if len(programs) < 4 * nprograms:
+                raise ValueError("short programs")
+            p = <const int*>PyBytes_AsString(programs)
+            at = 0
+            for i in range(nprograms):
+                any = True
+                if best <= floor:    # the answer is 1 whatever this pattern's estimate
+                    break
+                ff = _dp_first_fit(&p[at + 1], c, meld, self.knits, size - best if size - best > 0 else 0,
+                                   size - floor)
+                if size - ff < best:
+                    best = size - ff
+                at += 1 + p[at]
+        if not any:
+            return 1
+        return best - jokers if best - jokers > 1 else 1

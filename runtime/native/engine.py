@@ -19,10 +19,11 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any, NamedTuple
 
-from ..model import check as _check
 from ..compiler.ir import Variant
+from ..model import check as _check
+from ..model.distance import FreePrograms, hand_size
+from ..model.distance import distance as shape_distance
 from ..model.plays import Plays
-from ..reference.readings import KNITS, Group
 from ..model.result import Explainer, Result, frozen_lines
 from ..model.settle import settle_win
 from ..model.shape import MayFit, always_fits, free_tests_read_tiles_only, options_are_defaults
@@ -36,6 +37,7 @@ from ..model.situation import (
     situation_from_dict,
 )
 from ..model.tiles import tile_name
+from ..reference.readings import KNITS, Group
 from .cache import load_kernel, load_module, thread_pool
 
 _EXACT = 2 ** 53
@@ -322,10 +324,75 @@ class NativeEngine(Plays):
                 yield k, res
 
     def distance(self, situation: dict | Situation) -> int:
-        """Distance to ready (see mjrules.model.distance): -1 wins, 0 ready, n about n exchanges away."""
-        from ..model.distance import distance
+        """Distance to ready (see mjrules.model.distance): -1 wins, 0 ready, n about n exchanges away. A pre-draw
+        hand is decided in one kernel call (_core.Distance: the ready check, the estimates and the free patterns'
+        first-fits, whose partial tests come as programs, distance.FreePrograms); what the kernel cannot decide,
+        and a hand after a draw (each discard's pre-draw hand then in C), by mjrules.model.distance.distance."""
+        if type(situation) is dict and self._defaults is not None:
+            v = self.variant
+            memo = self._sizes
+            c, m = situation.get("concealed", ""), situation.get("melds", [])
+            try:
+                key = (c, tuple(m)) if type(c) is str and type(m) is list else None
+                size = memo.get(key) if key is not None else None
+            except TypeError:
+                key = size = None
+            if size is None:
+                size = hand_size(v, situation)
+                if key is not None:
+                    if len(memo) >= 4096:
+                        memo.clear()
+                    memo[key] = size
+            if size == v.win_size - 1:   # distance() reads it so, and raises what read raises
+                got = self._pre_draw_distance(self._reader.read(situation, True))
+                if got is not None:
+                    return got
+        return shape_distance(self, situation, self._reference().partial_test, self._pre_draw)
 
-        return distance(self, situation, self._reference().partial_test)
+    def _pre_draw(self, held: Situation) -> int | None:
+        """distance()'s answer for the pre-draw Situation held, checked as ready() checks it, or None."""
+        if self._defaults is None:
+            return None
+        f = fields(held.replace(win_tile=None))
+        self._reader.check(f, True)
+        return self._pre_draw_distance(f)
+
+    def _pre_draw_distance(self, f: Any) -> int | None:
+        """The kernel's distance of the checked pre-draw hand f (Fields), or None where it cannot decide."""
+        opts, win_by = self._options(f), self._strings.get(f.win_by)
+        if opts is None or win_by is None:
+            return None
+        solver, programs = self._distance_solver
+        got = programs.programs(f)
+        if got is None:
+            return None
+        f.win_tile = -1
+        with self._lock:
+            d = solver.distance(f, opts, float(win_by), got[0], got[1])
+        return None if d < 0 else d
+
+    @property
+    def _distance_solver(self) -> tuple[Any, FreePrograms]:
+        """(the kernel's Distance, the free patterns' programs), made when first asked."""
+        got = self.__dict__.get("_distance_parts")
+        if got is None:
+            got = self.__dict__["_distance_parts"] = self._make_distance()
+        return got
+
+    @property
+    def _sizes(self) -> dict:
+        """hand_size of situation dicts' (concealed, melds), remembered (distance)."""
+        return self.__dict__.setdefault("_size_memo", {})
+
+    def _make_distance(self) -> tuple[Any, FreePrograms]:
+        v = self.variant
+        shapes = {p.shape for p in v.patterns}
+        w = v.wild
+        core = self._core.Distance(self._kernel, "standard" in shapes, "pairs" in shapes and v.win_size % 2 == 0,
+                                   "knitted" in shapes, w is not None, bool(w is not None and w.indicator_stays),
+                                   bool(w is not None and w.mode == "indicator"), tuple(v.tiles.copies),
+                                   KNITS)
+        return core, FreePrograms(v, self._reference().partial_test)
 
     # ---- deciding -------------------------------------------------------------------------------------
     def _reference(self) -> Any:

@@ -29,7 +29,7 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                   PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
-from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size
+from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size, PyByteArray_FromStringAndSize
 from cpython.bytes cimport PyBytes_AsString
 from cpython.exc cimport PyErr_Clear
 from cpython.long cimport PyLong_AsLongAndOverflow
