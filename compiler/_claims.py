@@ -88,8 +88,24 @@ def check_claims(self, c: Clause | None) -> ir.Claims:
     if pb:
         Reader(pb, self.col, "pass_blocks_ron [when ...]").end()
         pbr = self.x.cond(pb.cond, pb.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
+    furiten: tuple[str, ...] = ()
+    fcond = None
+    fc = self.single(sec, "furiten", "claims")
+    if fc:
+        r = Reader(fc, self.col, "furiten own_discards|passed|declared_passed ... [when ...]")
+        furiten = tuple(r.names_rest("furiten kinds: own_discards, passed, declared_passed", FURITEN_KINDS))
+        r.end()
+        fcond = self.x.cond(fc.cond, fc.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
+    nsc = None
+    sc = self.single(sec, "no_swap_calling", "claims")
+    if sc:
+        Reader(sc, self.col, "no_swap_calling [when ...]").end()
+        nsc = self.x.cond(sc.cond, sc.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
     return ir.Claims(chi_from, chi_honours, pon, tuple(kongs), tuple(priority), tuple(rob), wod, wod_src,
-                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0))
+                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0), furiten, fcond, nsc)
+
+
+FURITEN_KINDS = ("own_discards", "passed", "declared_passed")
 
 
 def check_ready(self, c: Clause | None) -> ir.ReadyDeclaration | None:

@@ -177,6 +177,15 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                              "pattern first), or all of them")),
     ("claims", "pass_blocks_ron"): ("pass_blocks_ron [when ...]", ("a player who passed a win may not win on a "
                                                                    "discard until his next draw")),
+    ("claims", "furiten"): ("furiten own_discards|passed|declared_passed ... [when ...]", (
+        "what bars a win on a discard or a robbed kong (振聴); a seat's waits are the kinds that would complete its "
+        "hand were it declared ready (no yaku needed). own_discards: a wait is among the seat's own discards of the "
+        "hand (those called away too); passed: it let a tile of its waits go, until its own next discard; "
+        "declared_passed: it let one go after it declared ready, to the end of the hand")),
+    ("claims", "no_swap_calling"): ("no_swap_calling [when ...]", (
+        "喰い替え: after a chi or pon the claimer may not discard a tile of the claimed kind, nor, after a chi, the "
+        "kind at the other end of the two tiles he showed; a call that would leave him no other discard is not "
+        "offered")),
     # ---- ready_declaration ----
     ("ready_declaration", "by"): ("by non_dealers|all before first_discard|with_discard", (
         "who may declare ready, and when: before the first discard (报听), or on one's turn together with a discard "

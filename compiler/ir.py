@@ -252,6 +252,10 @@ class Claims:
     winners: tuple[WinnerRule, ...]
     pass_blocks_ron: Expr | None
     src: Src
+    furiten: tuple[str, ...] = ()      # own_discards, passed, declared_passed: what bars a seat's win on a discard
+    furiten_when: Expr | None = None   # config context: the furiten rules apply (None: no furiten clause)
+    no_swap_calling: Expr | None = None   # config context: after chi or pon, no discard of the claimed kind (or
+                                          # a chi's other end); None: swap-calling allowed
 
 
 @dataclass(frozen=True)

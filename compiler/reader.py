@@ -18,7 +18,8 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "wild": ("none", "indicator", "successor", "same_as_indicator", "fixed", "kinds", "live", "stands_for", "face_value",
              "no_calls", "discard"),
     "rob_wild": ("after", "order", "requires"),
-    "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron"),
+    "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron", "furiten",
+               "no_swap_calling"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits", "stake"),
     "score": ("define", "value", "minimum", "forbid", "prefer", "tiebreak"),
     "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong", "cap"),
@@ -33,7 +34,8 @@ SECTIONS: dict[str, tuple[str, ...]] = {
 PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder", "shower")
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong")  # blocks of payments
-CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "concealed_kong_keeping_waits",
+CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "furiten", "no_swap_calling",
+               "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
                "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds", "opening"}
 

@@ -6,11 +6,12 @@ independent shape test), where it is installed."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 from pathlib import Path
 
 import mjrules
 import pytest
-from mjrules.game import play_hand
+from mjrules.game import Game, play_hand
 
 SPEC = str(Path(__file__).parent / "data" / "riichi.mj")
 mahjong_agari = pytest.importorskip("mahjong.agari", reason="the `mahjong` package (extra `oracles`) is not installed")
@@ -101,3 +102,194 @@ def test_the_exhaustive_draw_pays_noten_to_tenpai_and_keeps_a_tenpai_dealer(nati
         assert (o["next_dealer"] == g.dealer) == ready[g.dealer], seed   # RI-76
         assert o["next_streak"] == g.dealer_streak + 1                    # RI-76: every drawn hand adds a honba
     assert draws >= 10 and shapes >= 5   # the greedy games reach draws with tenpai players
+
+
+def _shape_waits(g, seat: int) -> set[int]:
+    """The oracle's waits of a seat now: the kinds that complete its concealed tiles into a winning shape (kinds of
+    which it holds all four, melds included, are no tile it could get)."""
+    s = g.seats[seat]
+    c = Counter(g.hand(seat))
+    held = Counter(c)
+    for m in s.melds:
+        held.update(m.tiles)
+    agari = mahjong_agari.Agari()
+    out = set()
+    for k in range(34):
+        if held[k] >= 4:
+            continue
+        t = [c[i] for i in range(34)]
+        t[k] += 1
+        if agari.is_agari(t) and not (sum(t) == 14 and not _standard(t) and any(x == 4 for x in t)):
+            out.add(k)
+    return out
+
+
+def _bar_after(e: dict) -> set[int]:
+    """The kinds swap-calling bars right after a pon or chi event (RI-08)."""
+    from mjrules.model.tiles import parse_tiles
+
+    k = parse_tiles(e["tile"])[0].kind
+    if e["type"] == "pon":
+        return {k}
+    a, b = sorted(parse_tiles(t)[0].kind for t in e["tiles"])
+    bar = {k}
+    if k < a and b + 1 < 27 and (b + 1) // 9 == k // 9:   # k a b: the kind after b completes a b too
+        bar.add(b + 1)
+    if k > b and a - 1 >= 0 and (a - 1) // 9 == k // 9:   # a b k: the kind before a completes a b too
+        bar.add(a - 1)
+    return bar
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_furiten_and_swap_calling_on_played_hands(native, seed):
+    """Step greedy and random agents through a hand, keeping the oracle's own account of furiten (RI-11) from the
+    events: a win on a discard or an added kong is offered exactly when the hand wins with it and the seat is not
+    furiten (a wait among all its discards; a wait it let go since its last discard; a wait let go after its riichi),
+    and right after a pon or chi the discards are the held kinds but the barred ones (RI-08)."""
+    from mjrules.game import make_agent
+    from mjrules.game.actions import DISCARD, WIN
+    from mjrules.game.agents import decide
+    from mjrules.model.tiles import parse_tiles
+
+    def kind(name: str) -> int:
+        return parse_tiles(name)[0].kind
+
+    g = Game(native, seed=seed)
+    agents = [make_agent("greedy" if p < 2 else "random", native.variant, seed * 7 + p) for p in range(4)]
+    discarded = [set() for _ in range(4)]
+    temporary = [False] * 4
+    riichi_furiten = [False] * 4
+    seen = 0
+    offers = checked_bars = 0
+    pending: tuple[int, int] | None = None   # (tile, offering seat) of the tile on offer, until it is let go
+    waits_at_offer: list[set[int]] = [set()] * 4
+    while not g.over:
+        for e in g.events[seen:]:
+            t = e["type"]
+            if t == "discard":
+                p = e["seat"]
+                discarded[p].add(kind(e["tile"]))
+                temporary[p] = False
+                pending = (kind(e["tile"]), p)
+                waits_at_offer = [_shape_waits(g, q) for q in range(4)]
+            elif t == "kong_declared":
+                pending = (kind(e["tile"]), e["seat"])
+                waits_at_offer = [_shape_waits(g, q) for q in range(4)]
+            elif t in ("draw", "pon", "chi", "kong") and pending is not None:
+                tile, by = pending   # the tile went by: those it completed let it go
+                for q in range(4):
+                    if q != by and tile in waits_at_offer[q]:
+                        temporary[q] = True
+                        if g.seats[q].declared_ready:
+                            riichi_furiten[q] = True
+                pending = None
+            if t in ("pon", "chi"):
+                bar = _bar_after(e)
+                ids = g.legal_ids()
+                held = {k for k in set(g.hand(e["seat"])) if k not in bar}
+                assert g.to_act == e["seat"] and {a - DISCARD for a in ids} == held, (seed, e, ids)
+                checked_bars += 1
+        seen = len(g.events)
+        if g.phase_name in ("claims", "rob_kong"):
+            tile = g.claim_tile
+            for p in range(4):
+                if p == g.current or (g.phase_name == "claims" and p == g.ld_seat) or p in g.answers:
+                    continue
+                ids = g.legal_ids(p)
+                how = "discard" if g.phase_name == "claims" else "rob_kong"
+                conc = tuple(sorted(g.hand(p) + [tile]))
+                sit = g.situation_of(p, conc, tuple(g.seats[p].melds), tile, how, g.current if how == "rob_kong"
+                                     else g.ld_seat, how == "discard" and g.ld_first)
+                wins = native.evaluate(sit, explain=False)["win"]
+                furiten = bool(_shape_waits(g, p) & discarded[p]) or temporary[p] or riichi_furiten[p]
+                assert (WIN in ids) == (wins and not furiten), (seed, p, g.hand(p), tile, discarded[p],
+                                                                  temporary[p], riichi_furiten[p])
+                offers += wins
+        p = g.to_act
+        g.act(p, decide(agents[p], g, p))
+    assert checked_bars >= 1
+
+
+# ---- furiten (RI-11), scripted -------------------------------------------------------------------------------------
+# Seat 1 waits on 1p and 4p (123m456m789m23p55s: 一気通貫 on a ron); the others hold single tiles that call nothing
+# the scripts discard.
+F_HANDS = ["2468m2468p2468s1z3z", "123m456m789m23p55s", "1p3p9p1s3s9s5z6z7z2z9m5m7s", "1m3m7m5p7p9p2s7s9s1z2z4z6z"]
+
+
+def f_game(engine, draws: str) -> Game:
+    from mjrules.model.tiles import parse_tiles
+
+    hands = [[t.kind for t in parse_tiles(h)] for h in F_HANDS]
+    head = [t.kind for t in parse_tiles(draws)]
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hands + [head]:
+        pool.subtract(h)
+    assert min(pool.values()) >= 0
+    return Game(engine, hands=hands, wall=head + [k for k in sorted(pool) for _ in range(pool[k])])
+
+
+def discard(g: Game, seat: int, tile: str, declare: bool = False) -> None:
+    """Pass every open claim, then seat discards tile on its turn (declaring riichi with it, if asked)."""
+    from mjrules.game.actions import DECLARE_READY, DISCARD, PASS
+    from mjrules.model.tiles import parse_tiles
+
+    while g.phase_name in ("claims", "rob_kong"):
+        g.act(g.to_act, PASS)
+    assert g.to_act == seat and g.phase_name == "turn", (g.to_act, g.phase_name)
+    if declare:
+        g.step(DECLARE_READY)
+    g.step(DISCARD + parse_tiles(tile)[0].kind)
+
+
+def offered(g: Game, seat: int) -> bool:
+    from mjrules.game.actions import WIN
+
+    return g.phase_name == "claims" and WIN in g.legal_ids(seat)
+
+
+@pytest.fixture(scope="module")
+def no_furiten(tmp_path_factory):
+    text = Path(SPEC).read_text(encoding="utf-8")
+    assert "    furiten own_discards passed declared_passed" in text
+    path = tmp_path_factory.mktemp("spec") / "riichi_no_furiten.mj"
+    path.write_text(text.replace("    furiten own_discards passed declared_passed", "    # (no furiten)"),
+                    encoding="utf-8")
+    return mjrules.load(str(path), backend="native")
+
+
+def test_a_wait_among_ones_own_discards_bars_a_ron(native, no_furiten):
+    for engine, barred in ((native, True), (no_furiten, False)):
+        g = f_game(engine, "4p1p")
+        discard(g, 0, "3z")
+        discard(g, 1, "4p")           # seat 1 lets its own winning draw go: 4p is among its discards
+        discard(g, 2, "1p")
+        assert offered(g, 1) != barred
+
+
+def test_a_wait_let_go_bars_a_ron_until_ones_own_discard(native, no_furiten):
+    for engine, barred in ((native, True), (no_furiten, False)):
+        g = f_game(engine, "8m2m4p1p9p1p")
+        discard(g, 0, "3z")
+        discard(g, 1, "8m")
+        discard(g, 2, "2m")
+        discard(g, 3, "4p")
+        assert offered(g, 1)          # seat 1 lets the 4p go
+        discard(g, 0, "1p")
+        assert offered(g, 1) != barred
+        discard(g, 1, "9p")           # its own discard ends it
+        discard(g, 2, "1p")
+        assert offered(g, 1)
+
+
+def test_a_wait_let_go_after_riichi_bars_a_ron_to_the_end(native, no_furiten):
+    for engine, barred in ((native, True), (no_furiten, False)):
+        g = f_game(engine, "8m4p8p9s9p1p")
+        discard(g, 0, "3z")
+        discard(g, 1, "8m", declare=True)
+        discard(g, 2, "4p")
+        assert offered(g, 1)          # seat 1, in riichi, lets the 4p go
+        discard(g, 3, "8p")
+        discard(g, 0, "9s")
+        discard(g, 1, "9p")
+        discard(g, 2, "1p")
+        assert offered(g, 1) != barred

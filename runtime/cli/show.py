@@ -300,6 +300,14 @@ def _claims_section(v: Variant, out: list[str]) -> None:
     if c.pass_blocks_ron is not None:
         out.append("- Passing a win: the player may not win on a discard until his next draw"
                    + _when(c.pass_blocks_ron))
+    if c.furiten:
+        what = {"own_discards": "a wait among his own discards", "passed": "a wait he let go (until his next discard)",
+                "declared_passed": "a wait he let go after declaring ready (to the end of the hand)"}
+        out.append("- Furiten: no win on a discard or a robbed kong after " + "; ".join(what[f] for f in c.furiten)
+                   + _when(c.furiten_when))
+    if c.no_swap_calling is not None:
+        out.append("- No swap-calling: after chi or pon, no discard of the claimed kind (or a chi's other end)"
+                   + _when(c.no_swap_calling))
     r = v.ready_declaration
     if r is not None:
         _section(out, "Ready declaration", r.src)

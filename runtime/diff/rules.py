@@ -21,7 +21,8 @@ from .cases import hand_exprs, names_in
 HAND_SECTIONS = frozenset({"tiles", "deal", "wild", "rob_wild", "claims", "patterns", "modifiers", "events",
                            "statuses", "tables", "defines", "score", "settlement.win", "settlement.cap", "options"})
 _GAME_ONLY_KEYS = frozenset({("claims", "chi"), ("claims", "pon"), ("claims", "kongs"), ("claims", "priority"),
-                             ("claims", "winners"), ("claims", "pass_blocks_ron"), ("wild", "indicator"),
+                             ("claims", "winners"), ("claims", "pass_blocks_ron"), ("claims", "furiten"),
+                             ("claims", "no_swap_calling"), ("wild", "indicator"),
                              ("wild", "live"), ("wild", "no_calls"), ("deal", "deal")})
 _BUILTIN_GROUPS = frozenset({"m", "p", "s", "suited", "honours", "winds", "dragons", "terminals", "simples",
                              "flowers", "seasons", "plants", "all"})
@@ -163,6 +164,10 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
                             + _cond(wr_.cond), _r(wr_.src)) for wr_ in c.winners])
     if c.pass_blocks_ron is not None:
         put("claims", "pass_blocks_ron", "pass_blocks_ron" + _cond(c.pass_blocks_ron), cr)
+    if c.furiten:
+        put("claims", "furiten", "furiten " + " ".join(c.furiten) + _cond(c.furiten_when), cr)
+    if c.no_swap_calling is not None:
+        put("claims", "no_swap_calling", "no_swap_calling" + _cond(c.no_swap_calling), cr)
 
     rd = v.ready_declaration
     if rd is not None:

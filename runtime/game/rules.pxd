@@ -27,6 +27,7 @@ cdef class Rules:
     cdef public bint rob_kong_added, pass_blocks_ron, one_winner, has_rd, rd_all, locks_hand, ckkw, has_rob_wild, pays_discards, pays_first_round
     cdef public bint last_discard_win_only, kong_needs_replacement, horse_at_win, rd_turn, rd_ready, rd_concealed
     cdef public int rd_drawable
+    cdef public bint furiten_discards, furiten_passed, furiten_declared, furiten_passes, has_furiten, no_swap
     cdef public object rd_stake, estimator
     cdef public str horse_from
     cdef public str wild_mode

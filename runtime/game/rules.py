@@ -84,6 +84,13 @@ class Rules:
         self.priority = [sum(_CLAIM_BITS.get(t, 0) for t in level) for level in c.priority]
         self.rob_kong_added = "added" in c.rob_kong
         self.pass_blocks_ron = cfg(c.pass_blocks_ron, False)
+        fu = c.furiten if cfg(c.furiten_when, False) else ()
+        self.furiten_discards = "own_discards" in fu
+        self.furiten_passed = "passed" in fu
+        self.furiten_declared = "declared_passed" in fu
+        self.furiten_passes = self.furiten_passed or self.furiten_declared   # a tile let go is remembered
+        self.has_furiten = bool(fu)
+        self.no_swap = cfg(c.no_swap_calling, False)
         rule = next((r for r in c.winners if cfg(r.cond, True)), None)
         self.one_winner = rule is not None and rule.mode != "all"
         self.prefer = tuple(rule.prefer) if rule is not None else ()

@@ -8,10 +8,10 @@ cpdef enum:
 cdef class Seat:
     cdef public bytearray counts, meld_counts
     cdef public list melds, flowers, discards, kongs
-    cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out, declaring, ready_first, unbroken
-    cdef public int wild_discards, size, draws
+    cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out, declaring, ready_first, unbroken, furiten_hand
+    cdef public int wild_discards, size, draws, dist_floor
     cdef public list picks, choices
-    cdef public unsigned long long df_mask, nc_mask, nw_mask
+    cdef public unsigned long long df_mask, nc_mask, nw_mask, discarded_mask, swap_mask
     cpdef Seat copy(self)
 
 

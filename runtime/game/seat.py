@@ -29,6 +29,10 @@ class Seat:
         self.declaring = False    # it chose to declare ready: its next discard makes the declaration
         self.ready_first = False  # it declared with its first discard, before any claim
         self.unbroken = False     # declared, and no claim, no kong and no discard of its own since
+        self.discarded_mask = 0   # the kinds it discarded this hand (those claimed from it too)
+        self.furiten_hand = False # it let a winning tile go after declaring ready: no win on a discard this hand
+        self.swap_mask = 0        # kinds it may not discard now, right after its chi or pon (no_swap_calling)
+        self.dist_floor = 0       # its hand's shape distance at its next turn is at least this (0: not known)
         self.ron_blocked = False
         self.wild_discards = 0
         self.size = 0
@@ -61,7 +65,8 @@ class Seat:
 
 # A seat's fields, named once: Seat.copy and the saved game state (mjrules.game.serial) copy and write these.
 SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
-                "df_mask", "nc_mask", "nw_mask", "declaring", "ready_first", "unbroken")
+                "df_mask", "nc_mask", "nw_mask", "declaring", "ready_first", "unbroken", "discarded_mask", "furiten_hand",
+                "swap_mask", "dist_floor")
 SEAT_LISTS = ("flowers", "discards", "picks", "choices")   # lists of ints
 SEAT_FIELDS = ("counts", "meld_counts", "kongs", "melds") + SEAT_SCALARS + SEAT_LISTS
 

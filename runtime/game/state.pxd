@@ -45,6 +45,7 @@ cdef class Game:
     cdef public int n, dealer, dealer_streak, head, tail, wild, wild2, indicator, discard_count, claims_made
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
     cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind, stake_seat
+    cdef public unsigned long long passing
     cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
@@ -101,7 +102,7 @@ cdef class Game:
     cdef _resolve_rob_wild(self, int seat, int a)
     cdef _resolve_ready(self, dict answers)
     @cython.locals(r=Rules, d=int, k=int, n=int, i=int, p=int, s=Seat, acts=list, seats=list, legal=dict,
-                   unclaimable=bint, last=bint, win=bint, calls=int)
+                   unclaimable=bint, last=bint, win=bint, calls=int, fits=int)
     cdef _open_claims(self)
     @cython.locals(r=Rules, s=Seat, c=bytearray, lo_ok=int, hi=int, bits=int)
     cdef int _calls(self, int p, int d, int k) except -1
@@ -148,11 +149,16 @@ cdef class Game:
     cdef object _claim_situation(self, tuple c, int winners=*, object dealer_won=*)
     @cython.locals(s=Seat)
     cdef bint _ready(self, int seat)
+    @cython.locals(r=Rules, s=Seat, e=int, k=int)
     cdef bint _may_declare(self, int seat) except -1
     cdef bint _ready_without(self, int seat, int k) except -1
     cdef list _ready_discards(self, int seat)
-    cdef _place_stake(self)
+    cdef _discard_passed(self)
     cdef _interrupt(self)
+    cdef bint _completes(self, int p, int k) except -1
+    cdef bint _furiten(self, int p) except -1
+    @cython.locals(t=int, left=int)
+    cdef bint _call_leaves_discard(self, Seat s, int k, int a, int b, unsigned long long bar) except -1
     cdef _win(self, list claims)
     cdef _draw_game(self, str why)
     cdef _finish(self)
@@ -165,6 +171,8 @@ cdef class Game:
 
 
 cpdef int _claim_bit(int a)
+@cython.locals(bar=cython.ulonglong, rank=int)
+cpdef unsigned long long _swap_kinds(int k, int a)
 
 
 cdef object _settle()

@@ -149,6 +149,7 @@ class Game:
         self.pot = 0              # the stakes on the table: carried in, and put in this hand
         self.stakes = []          # (seat, amount) of each stake put into the pot this hand
         self.stake_seat = -1      # a seat whose declaration's discard is on offer: it stakes once nobody wins it
+        self.passing = 0          # the seats (bits) the tile on offer would complete: furiten if they let it go
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
         self.opening_counts = []  # (seat, opening index, count) of each opening a dealt hand qualified for
@@ -484,10 +485,11 @@ class Game:
         forced = None
         counts = s.counts
         df = s.df_mask    # a declaration's kinds: while the seat holds one, it discards those first
+        sw = s.swap_mask  # kinds it may not discard right after its chi or pon (no_swap_calling)
         fours = False
         for k in range(N_KINDS):
             c = counts[k]
-            if c:
+            if c and not (sw >> k) & 1:
                 discards.append(DISCARD + k)
                 if df and (df >> k) & 1:
                     if forced is None:
@@ -529,9 +531,14 @@ class Game:
             return False
         if not r.rd_ready:
             return True
+        if s.dist_floor > 0:   # the distance is at least this: one draw and one discard take it one nearer at most
+            s.dist_floor -= 1
+            return False
         if r.estimator is None:
             r.estimator = self.engine.estimator(r.overrides or None)
-        if r.estimator.estimate(s.counts, len(s.melds), self.wild, self.wild2) > 0:
+        e = r.estimator.estimate(s.counts, len(s.melds), self.wild, self.wild2)
+        if e > 0:
+            s.dist_floor = e - 1
             return False
         for k in range(N_KINDS):
             if s.counts[k] and self._ready_without(seat, k):
@@ -637,6 +644,8 @@ class Game:
         elif s.unbroken:   # its first discard after the declaration's
             s.unbroken = False
         s.discards.append(k)
+        s.discarded_mask |= cython.cast(cython.ulonglong, 1) << k
+        s.swap_mask = 0
         first = self.discard_count == 0
         self.discard_count += 1
         if seat == self.dealer:
@@ -724,8 +733,18 @@ class Game:
                 s = self.seats[p]
                 if s.out:
                     continue
-                win = not s.ron_blocked and self._may_win_on_discard(s, p) and self._may_win_on(s, k) \
-                    and r.wins(self._situation(p, k, "discard", d, self.ld_first))
+                fits = -1   # the shape test of the hand with k (-1: not asked yet): asked once for both uses
+                if r.furiten_passes:
+                    fits = self._fits(s, k)
+                    if fits and self._completes(p, k):
+                        self.passing |= 1 << p
+                win = False
+                if not s.ron_blocked and self._may_win_on_discard(s, p) \
+                        and not (s.nw_mask and self._holds(s, s.nw_mask, k)):
+                    if fits < 0:
+                        fits = self._fits(s, k)
+                    win = fits != 0 and r.wins(self._situation(p, k, "discard", d, self.ld_first)) \
+                        and not (r.has_furiten and self._furiten(p))
                 calls = 0
                 if not (last and r.last_discard_win_only) and not self._locked(p):
                     calls = self._calls(p, d, k)
@@ -753,6 +772,30 @@ class Game:
         else:
             self._next_draw((d + 1) % n)
 
+    def _completes(self, p: int, k: int) -> bool:
+        """Would a tile of kind k complete seat p's hand were it declared ready (its waits, as furiten reads them:
+        no yaku needed)?"""
+        s = self.seats[p]
+        conc = tiles_of(s.counts)
+        conc.append(k)
+        conc.sort()
+        try:
+            return bool(self.r.wins(self.situation_of(p, tuple(conc), tuple(s.melds), k, "discard", (p + 1) % self.n,
+                                                      False, declared=True)))
+        except ValueError:   # (more copies than the set has: not a wait)
+            return False
+
+    def _furiten(self, p: int) -> bool:
+        """Is seat p barred from winning on a discard or a robbed kong (the spec's furiten)?"""
+        s = self.seats[p]
+        if s.ron_blocked or s.furiten_hand:
+            return True
+        if self.r.furiten_discards and s.discarded_mask:
+            for k in range(N_KINDS):
+                if (s.discarded_mask >> k) & 1 and self._fits(s, k) and self._completes(p, k):
+                    return True
+        return False
+
     def _may_win_on_discard(self, s: Seat, p: int) -> bool:
         """May the spec's win_on_discard allow seat p a win on this discard, by the facts known before its tiles?"""
         i = 0
@@ -779,7 +822,8 @@ class Game:
         bits = 0
         if r.kong_exposed and c[k] >= 3 and self._kong_room(1, 0):
             bits |= 1
-        if r.pon and c[k] >= 2:
+        if r.pon and c[k] >= 2 and (
+                not r.no_swap or self._call_leaves_discard(s, k, k, k, cython.cast(cython.ulonglong, 1) << k)):
             bits |= 2
         if r.chi_from == 2 or (r.chi_from == 1 and p == (d + 1) % self.n):
             if k < 27:
@@ -788,13 +832,26 @@ class Game:
                 lo_ok, hi = (27, 30) if k <= 30 else (31, 33)
             else:
                 return bits
-            if self._chi_ok(c, k - 2, k - 1, lo_ok, hi):
+            if self._chi_ok(c, k - 2, k - 1, lo_ok, hi) and (
+                    not r.no_swap or self._call_leaves_discard(s, k, k - 2, k - 1, _swap_kinds(k, CHI_HIGH))):
                 bits |= 4
-            if self._chi_ok(c, k - 1, k + 1, lo_ok, hi):
+            if self._chi_ok(c, k - 1, k + 1, lo_ok, hi) and (
+                    not r.no_swap or self._call_leaves_discard(s, k, k - 1, k + 1, _swap_kinds(k, CHI_MID))):
                 bits |= 8
-            if self._chi_ok(c, k + 1, k + 2, lo_ok, hi):
+            if self._chi_ok(c, k + 1, k + 2, lo_ok, hi) and (
+                    not r.no_swap or self._call_leaves_discard(s, k, k + 1, k + 2, _swap_kinds(k, CHI_LOW))):
                 bits |= 16
         return bits
+
+    def _call_leaves_discard(self, s: Seat, k: int, a: int, b: int, bar: int) -> bool:
+        """With no_swap_calling: after a call on kind k using held kinds a and b (a pon: a == b == k), is some tile
+        left that the claimer may discard (none of the kinds of `bar`)?"""
+        c = s.counts
+        for t in range(N_KINDS):
+            left = c[t] - (t == a) - (t == b)
+            if left > 0 and not (bar >> t) & 1:
+                return True
+        return False
 
     def _chi_ok(self, c: bytearray, a: int, b: int, lo: int, hi: int) -> bool:
         """May a chi of the claimed tile use held kinds a and b (both within lo..hi, neither a wild it may not call)?"""
@@ -843,9 +900,10 @@ class Game:
         return [claims[0]]
 
     def _take_claim(self, p: int, d: int, k: int, a: int) -> None:
-        self._place_stake()
+        self._discard_passed()
         self._interrupt()
         s = self.seats[p]
+        s.dist_floor = 0
         self._seat(d).discards.pop()
         self.claims_made += 1
         s.first_turn = False
@@ -853,6 +911,8 @@ class Game:
         if a == PON:
             s.counts[k] -= 2
             s.size -= 2
+            if self.r.no_swap:
+                s.swap_mask = cython.cast(cython.ulonglong, 1) << k
             self._add_meld(s, meld_of("pon", k, False))
             self.log.append(("pon", p, k, d))
             self._turn(p, -1, SRC_CLAIM)
@@ -862,6 +922,8 @@ class Game:
             s.counts[x] -= 1
             s.counts[y] -= 1
             s.size -= 2
+            if self.r.no_swap:
+                s.swap_mask = _swap_kinds(k, a)
             self._add_meld(s, meld_of("chi", lo, False))
             s.meld_seq = True
             self.log.append(("chi", p, k, d, x, y))
@@ -938,7 +1000,8 @@ class Game:
             for i in range(1, self.n):
                 p = (seat + i) % self.n
                 o = self.seats[p]
-                if self._may_win_on(o, k) and self.r.wins(self._situation(p, k, "rob_kong", seat, False)):
+                if self._may_win_on(o, k) and self.r.wins(self._situation(p, k, "rob_kong", seat, False)) \
+                        and not (self.r.has_furiten and self._furiten(p)):
                     seats.append(p)
                     legal[p] = [WIN, PASS]
         self.log.append(("kong_declared", seat, k))
@@ -953,6 +1016,10 @@ class Game:
         k = self.rk_tile
         wins = [p for p in [(seat + i) % self.n for i in range(1, self.n)] if answers.get(p, -1) == WIN]
         if not wins:
+            if self.r.furiten_passes:   # those who could rob it and let it go
+                for p in answers:
+                    self.passing |= 1 << p
+                self._discard_passed()
             self._complete_added_kong()
             return
         s = self.seats[seat]
@@ -984,6 +1051,7 @@ class Game:
         self.kongs_made += 1
         kong["id"] = self.kongs_made
         self._interrupt()
+        self._seat(seat).dist_floor = 0   # (its concealed tiles changed otherwise than by a draw and a discard)
         self.kong_feeder = kong["from"] if kong["kind"] == "exposed" else -1
         self._seat(seat).kongs.append(kong)
         self.ret_cache = -1
@@ -1014,8 +1082,20 @@ class Game:
             self.ret_cache = self.r.retain.retained(self, 0, 0)
         return self.ret_cache
 
-    def _place_stake(self) -> None:
-        """The declaration whose discard was on offer stands (nobody won the discard): its stake goes into the pot."""
+    def _discard_passed(self) -> None:
+        """Nobody won the discard on offer: the seats it would have completed let it go (furiten: until their next
+        discard, or to the hand's end once declared), and a declaration made with it stands: its stake goes into
+        the pot."""
+        r = self.r
+        if self.passing:
+            for q in range(self.n):
+                if (self.passing >> q) & 1:
+                    o = self.seats[q]
+                    if r.furiten_passed:
+                        o.ron_blocked = True
+                    if r.furiten_declared and o.declared_ready:
+                        o.furiten_hand = True
+            self.passing = 0
         p = self.stake_seat
         if p >= 0:
             self.stake_seat = -1
@@ -1030,7 +1110,7 @@ class Game:
             s.unbroken = False
 
     def _next_draw(self, seat: int) -> None:
-        self._place_stake()
+        self._discard_passed()
         seat = self._next_in(seat)
         fr = self.r.final_round
         d = self._drawable()
@@ -1460,6 +1540,19 @@ def _has(ids: list, a: int) -> bool:
         if x == a:
             return True
     return False
+
+
+def _swap_kinds(k: int, a: int) -> int:
+    """The kinds (bits) a chi of claimed kind k (action a) bars from the claimer's next discard (no_swap_calling): k,
+    and the kind at the other end of the two tiles shown, in the same suit (none for a chi around k)."""
+    bar = cython.cast(cython.ulonglong, 1) << k
+    rank = k % 9
+    if k < 27:
+        if a == CHI_LOW and rank <= 5:     # k k+1 k+2: k+3 completes k+1 k+2 too
+            bar |= cython.cast(cython.ulonglong, 1) << (k + 3)
+        elif a == CHI_HIGH and rank >= 3:  # k-2 k-1 k: k-3 completes k-2 k-1 too
+            bar |= cython.cast(cython.ulonglong, 1) << (k - 3)
+    return bar
 
 
 def _claim_bit(a: int) -> int:
