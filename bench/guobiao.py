@@ -13,7 +13,9 @@ repeats, and the ratio (PyMahjongGB's time / ours):
 * waits: `engine.waits` of ready hands (each wait with its value) against the shanten functions' useful tiles
   (RegularShanten, SevenPairsShanten, ThirteenOrphansShanten, HonorsAndKnittedTilesShanten,
   KnittedStraightShanten: each that applies to the hand's size, as `useful_waits` calls them);
-* distance: `engine.distance` of hands one tile short against `MahjongShanten` on the same hands;
+* distance: `engine.distance` of hands one tile short against `MahjongShanten` on the same hands, looped (the
+  engine remembers a situation's distance) and on hands new to the engine (a fresh engine each repeat, warmed on
+  the looped hands, each new hand once);
 * simulate: whole hands a second of `mjrules.game.simulate.simulate("guobiao", n, seed=1)` with four built-in
   random agents, and four greedy ones (PyMahjongGB has no game: no peer).
 
@@ -24,6 +26,7 @@ lives in the repository's tests/, not in an installed package).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import random
@@ -146,6 +149,13 @@ def measure(mcr: ModuleType, hands: int, repeats: int, sim: int, budget: float =
     theirs = _timed(_star_loop(MahjongShanten, short), len(short), repeats, budget)
     rows.append(_row("distance / MahjongShanten", len(short_sits), ours, theirs))
 
+    note("distance of hands new to the engine")
+    new_short = [list(mcr.short_hands(random.Random(SEED + 199 + r), max(50, hands // 4))) for r in range(repeats)]
+    ours_new = _distance_first_sight(make, short_sits, [[mcr.pre_draw_situation(p, h) for p, h in hs]
+                                                       for hs in new_short])
+    theirs_new = [GATE.repeat(lambda hs=hs: _once_timed(_star_loop(MahjongShanten, hs), len(hs))) for hs in new_short]
+    rows.append(_row("distance, new hands / MahjongShanten", len(new_short[0]), ours_new, theirs_new))
+
     sims = []
     if sim > 0:
         from mjrules.game.simulate import simulate
@@ -158,6 +168,29 @@ def measure(mcr: ModuleType, hands: int, repeats: int, sim: int, budget: float =
             sims.append({"agents": agent, "hands": n, "hands_per_s": spread(per_s)})
     return {"variant": VARIANT, "seed": SEED, "repeats": repeats, "hands": len(cases), "agree": agree,
             "rows": rows, "simulate": sims}
+
+
+def _distance_first_sight(make: Any, warm: list[dict], new: list[list[dict]]) -> list[float]:
+    """Seconds per hand of distance on hands the engine has not seen (it remembers a situation's distance): a
+    fresh engine each set, warmed on `warm`, then each hand of the set once (bench.suite.first_sight's way)."""
+    def timing(hands: list[dict]) -> float:
+        dist = make().distance
+        for d in warm:
+            dist(d)
+        gc.collect()
+        for d in warm[:50]:
+            dist(d)
+        t = time.perf_counter()
+        for d in hands:
+            dist(d)
+        return (time.perf_counter() - t) / len(hands)
+
+    gc.collect()
+    gc.freeze()
+    try:
+        return [GATE.repeat(lambda hands=hands: timing(hands)) for hands in new]
+    finally:
+        gc.unfreeze()
 
 
 def _once_timed(once: Any, n: int) -> float:

@@ -400,13 +400,14 @@ class _Probe:
 
 
 class FreePrograms:
-    """The free patterns' partial tests of a variant as programs, made per the facts they read (remembered by
-    them): programs(s) -> (bytes of int32, how many) for the native distance, or None where distance() in
-    Python decides (a condition with no program, facts that cannot be a key, a part that raises)."""
+    """The free patterns' partial tests of a variant (or of the patterns named) as programs, made per the facts
+    they read (remembered by them): programs(s) -> (bytes of int32, how many) for the native distance and
+    estimator, or None where Python decides (a condition with no program, facts that cannot be a key, a part that
+    raises)."""
 
-    def __init__(self, v: Any, partial_test: Any):
+    def __init__(self, v: Any, partial_test: Any, patterns: Any = None):
         self.v, self.partial_test = v, partial_test
-        self.free = [p for p in v.patterns if p.shape == "free"]
+        self.free = [p for p in v.patterns if p.shape == "free" and (patterns is None or p.name in patterns)]
         getters = _fact_getters(v)
         names: set = set()
         try:
@@ -532,12 +533,6 @@ def reads_counts_only(e: Any, count_vars: frozenset[str] = _COUNT_VARS) -> bool:
     if op in ("const", "enum", "group"):
         return True
     return op in _OPS and all(reads_counts_only(x, count_vars) for x in a)
-
-
-def hand_size(v: Any, d: dict) -> int:
-    """The tiles of a situation dict's hand as distance() counts them (a kong as three), -1 where they do not
-    parse."""
-    return _size(v, d)
 
 
 def _size(v, d: dict) -> int:

@@ -665,7 +665,7 @@ cdef class Distance:
                         j += 1
                 held[k] -= 1
                 st.kinds, st.nkinds, st.win_tile = kinds, n + 1, k
-                r = kn._decide_fields(st, opts, win_by, waits_all)
+                r = kn._wins_fields(st, opts, win_by, waits_all)
                 if r == NOFIT or r == FAIL:
                     waits_all = kn.r_waits_all
                     continue
@@ -794,3 +794,158 @@ cdef class Distance:
         if not any:
             return 1
         return best - jokers if best - jokers > 1 else 1
+
+
+cdef class ProgramEstimator:
+    """distance.Estimator in C where ShapeEstimator does not serve (a knitted shape, a free condition that reads
+    more than the kernel's check context holds): the standard, pairs and knitted estimates and each free pattern's
+    first-fit (its partial test on a default situation as a program, distance.FreePrograms), less one per wild;
+    remembered by the counts. Made by NativeEngine.estimator(); not thread-safe."""
+
+    cdef Greedy g            # (its suit options and estimate slots)
+    cdef bint standard, pairs, knitted
+    cdef bytes programs
+    cdef int nprograms
+    cdef unsigned long long knits[6]
+    cdef object fallback     # the Python Estimator, for counts that are neither bytes nor a bytearray
+
+    def __cinit__(self, Kernel kernel, bint standard, bint pairs, bint knitted, bytes programs, int nprograms,
+                  tuple knits, fallback):
+        cdef int k, r
+        self.g.sp = kernel.sp
+        self.g.suits = <SuitOpts*>calloc(GS_SLOTS, sizeof(SuitOpts))
+        self.g.est = <EstSlot*>calloc(GE_SLOTS, sizeof(EstSlot))
+        if self.g.suits == NULL or self.g.est == NULL:
+            raise MemoryError()
+        self.standard, self.pairs, self.knitted = standard, pairs, knitted
+        self.g.win_size = kernel.sp.win_size
+        self.g.sets = (kernel.sp.win_size - 2) // 3
+        if len(programs) < 4 * nprograms or len(knits) != 6:
+            raise ValueError("short programs, or not six knitted straights")
+        self.programs, self.nprograms = programs, nprograms
+        for r in range(6):
+            self.knits[r] = 0
+            for k in knits[r]:
+                self.knits[r] |= 1ULL << k
+        self.fallback = fallback
+
+    def __dealloc__(self):
+        free(self.g.suits)
+        free(self.g.est)
+
+    cdef int _estimate(self, int* c, int melds, int wild, int wild2) noexcept:
+        """Estimator.estimate of counts c (34, the wild kinds' tiles among them; c is changed)."""
+        cdef int k, r, i, e, at, jokers = 0, best = 1 << 20, pairs, half, held, nsets, size, ff
+        cdef int rest[NK]
+        cdef int zeros[NK]
+        cdef bint any = False, keep = True
+        cdef unsigned long long a = 0, b = 0, h
+        cdef EstSlot* slot
+        cdef const int* p
+        if 0 <= wild < NK:
+            jokers = c[wild]
+            c[wild] = 0
+        if 0 <= wild2 < NK and wild2 != wild:
+            jokers += c[wild2]
+            c[wild2] = 0
+        for k in range(NK):
+            if c[k] > 7:
+                keep = False
+            elif k < 21:
+                a |= <unsigned long long>c[k] << (3 * k)
+            else:
+                b |= <unsigned long long>c[k] << (3 * (k - 21))
+        keep = keep and 0 <= jokers < 16 and 0 <= melds < 16
+        b |= (<unsigned long long>(jokers & 15) << 40) | (<unsigned long long>(melds & 15) << 44) | (1ULL << 63)
+        h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL)
+        slot = &self.g.est[(h ^ (h >> 31)) & (GE_SLOTS - 1)]
+        if keep and slot.a == a and (slot.b & ~(0xFFULL << 48)) == b:
+            return <int>((slot.b >> 48) & 0xFF) - 128
+        nsets = self.g.sets - melds
+        if self.standard:
+            best = _g_standard(&self.g, c, nsets if nsets > 0 else 0)
+            any = True
+        if self.pairs and melds == 0:
+            half = self.g.win_size // 2
+            pairs = 0
+            for k in range(NK):
+                pairs += c[k] // 2
+            e = half - 1 - (pairs if pairs < half else half)
+            if e < best:
+                best = e
+            any = True
+        if self.knitted:
+            any = True
+            if nsets < 3:
+                if 99 < best:
+                    best = 99
+            else:
+                for r in range(6):
+                    memcpy(rest, c, sizeof(rest))
+                    held = 0
+                    for k in range(27):
+                        if (self.knits[r] >> k) & 1 and rest[k]:
+                            rest[k] -= 1
+                            held += 1
+                    if 8 - held >= best:   # (the standard shanten is -1 at the least)
+                        continue
+                    e = 9 - held + _g_standard(&self.g, rest, nsets - 3)
+                    if e < best:
+                        best = e
+        if self.nprograms and melds == 0:
+            size = self.g.win_size - 1
+            memset(zeros, 0, sizeof(zeros))
+            p = <const int*>PyBytes_AsString(self.programs)
+            at = 0
+            for i in range(self.nprograms):
+                any = True
+                ff = _dp_first_fit(&p[at + 1], c, zeros, self.knits, size - best if size - best > 0 else 0, 1 << 20)
+                if size - ff < best:
+                    best = size - ff
+                at += 1 + p[at]
+        if not any:
+            best = 8
+        if keep and -128 <= best - jokers < 128:
+            slot.a, slot.b = a, b | (<unsigned long long>(best - jokers + 128) << 48)
+        return best - jokers
+
+    cdef bint _load(self, counts, int* c) except -1:
+        """counts (bytes or a bytearray of 34 or more) into c; False for anything else (the fallback's)."""
+        cdef const unsigned char* b
+        cdef int k, n
+        if type(counts) is bytes:
+            b = <const unsigned char*>PyBytes_AsString(counts)
+        elif type(counts) is bytearray:
+            b = <const unsigned char*>PyByteArray_AsString(counts)
+        else:
+            return False
+        if len(counts) < NK:
+            return False
+        n = 0
+        for k in range(NK):
+            c[k] = b[k]
+            n += b[k]
+        return n <= 64   # (first-fit's tiles)
+
+    def estimate(self, counts, int melds, int wild, int wild2=-1):
+        """distance.Estimator.estimate."""
+        cdef int c[NK]
+        if not self._load(counts, c):
+            return self.fallback.estimate(counts, melds, wild, wild2)
+        return self._estimate(c, melds, wild, wild2)
+
+    def after_discards(self, counts, int melds, int wild, int wild2=-1):
+        """distance.Estimator.after_discards: estimate() after discarding one tile of each kind (None where none
+        is held), for the 34 kinds."""
+        cdef int c[NK]
+        cdef int w[NK]
+        cdef int k
+        if not self._load(counts, c):
+            return self.fallback.after_discards(counts, melds, wild, wild2)
+        out = [None] * NK
+        for k in range(NK):
+            if c[k]:
+                memcpy(w, c, sizeof(w))
+                w[k] -= 1
+                out[k] = self._estimate(w, melds, wild, wild2)
+        return out

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from ..compiler.ir import Variant
 from ..model import check as _check
-from ..model.distance import FreePrograms, hand_size
+from ..model.distance import FreePrograms
 from ..model.distance import distance as shape_distance
 from ..model.plays import Plays
 from ..model.result import Explainer, Result, frozen_lines
@@ -41,6 +41,34 @@ from ..reference.readings import KNITS, Group
 from .cache import load_kernel, load_module, thread_pool
 
 _EXACT = 2 ** 53
+_SCALARS = frozenset({str, int, bool, type(None)})
+_NO_MELDS: list = []   # (never changed)
+
+
+def _situation_key(d: dict) -> tuple | None:
+    """A situation dict's content as a key that equals another's only where the two read alike (types kept: the
+    reader takes True and 1 differently), or None (a float, a nested value other than strings and scalars)."""
+    out = []
+    for k, x in d.items():
+        t = type(x)
+        if t in _SCALARS:
+            out.append((k, t, x))
+        elif t is list or t is tuple:
+            for y in x:
+                if type(y) is not str:
+                    return None
+            out.append((k, t, tuple(x)))
+        elif t is dict:
+            items = []
+            for k2, y in x.items():
+                ty = type(y)
+                if ty not in _SCALARS:
+                    return None
+                items.append((k2, ty, y))
+            out.append((k, t, tuple(items)))
+        else:
+            return None
+    return tuple(out)
 _GROUP_KINDS = ("seq", "pung", "pair")
 
 # ---- the engine -------------------------------------------------------------------------------------------
@@ -213,8 +241,9 @@ class NativeEngine(Plays):
 
     def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:
         """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.model.distance's
-        Estimator interface): in C where every free pattern's condition reads only the counts; made once per
-        option values and patterns."""
+        Estimator interface): in C (ShapeEstimator) where every free pattern's condition reads only the counts,
+        else in C where the free patterns' partial tests have programs (ProgramEstimator, distance.FreePrograms),
+        else distance.Estimator; made once per option values and patterns."""
         from ..model.distance import Estimator, reads_counts_only
 
         key = (tuple(sorted((options or {}).items())), None if patterns is None else tuple(sorted(patterns)))
@@ -233,6 +262,11 @@ class NativeEngine(Plays):
                                                 "pairs" in shapes and v.win_size % 2 == 0, free)
             else:
                 got = Estimator(v, options, patterns, self._reference().partial_test)
+                programs = FreePrograms(v, self._reference().partial_test, patterns).programs(
+                    Situation(options=dict(options or {})))   # (Estimator's default situation: its facts)
+                if programs is not None:   # the same in C
+                    got = self._core.ProgramEstimator(
+                        self._kernel, got.standard, got.pairs, got.knitted, programs[0], programs[1], KNITS, got)
             cache[key] = got
         return got
 
@@ -329,22 +363,34 @@ class NativeEngine(Plays):
         first-fits, whose partial tests come as programs, distance.FreePrograms); what the kernel cannot decide,
         and a hand after a draw (each discard's pre-draw hand then in C), by mjrules.model.distance.distance."""
         if type(situation) is dict and self._defaults is not None:
-            v = self.variant
-            memo = self._sizes
-            c, m = situation.get("concealed", ""), situation.get("melds", [])
-            try:
-                key = (c, tuple(m)) if type(c) is str and type(m) is list else None
-                size = memo.get(key) if key is not None else None
-            except TypeError:
-                key = size = None
-            if size is None:
-                size = hand_size(v, situation)
+            seen = self.__dict__.setdefault("_distance_memo", {})
+            key = _situation_key(situation)
+            got = seen.get(key) if key is not None else None
+            if got is None:
+                got = self._dict_distance(situation)
                 if key is not None:
-                    if len(memo) >= 4096:
-                        memo.clear()
-                    memo[key] = size
-            if size == v.win_size - 1:   # distance() reads it so, and raises what read raises
-                got = self._pre_draw_distance(self._reader.read(situation, True))
+                    if len(seen) >= 65536:
+                        seen.clear()
+                    seen[key] = got
+            return got
+        return shape_distance(self, situation, self._reference().partial_test, self._pre_draw)
+
+    def _dict_distance(self, situation: dict) -> int:
+        """distance() of a situation dict: a pre-draw hand's in C, where it can.
+
+        distance() reads a dict as a pre-draw hand where it counts win_size - 1 tiles (parse_tiles of the text,
+        parse_melds of the melds joined), and then reads it with Reader.read(d, pre_draw=True). With the concealed
+        tiles as text (or none) and the melds as a list (or none), that read succeeds only where distance() counts
+        so (the reader scans the text and parses the melds the same way, then checks their count), so its success
+        is the test."""
+        c, m = situation.get("concealed", ""), situation.get("melds", _NO_MELDS)
+        if type(c) is str and (m is _NO_MELDS or type(m) is list):
+            try:
+                f = self._reader.read(situation, True)
+            except Exception:   # noqa: BLE001 - distance() below meets it again, or reads the dict otherwise
+                f = None
+            if f is not None:
+                got = self._pre_draw_distance(f)
                 if got is not None:
                     return got
         return shape_distance(self, situation, self._reference().partial_test, self._pre_draw)
@@ -378,11 +424,6 @@ class NativeEngine(Plays):
         if got is None:
             got = self.__dict__["_distance_parts"] = self._make_distance()
         return got
-
-    @property
-    def _sizes(self) -> dict:
-        """hand_size of situation dicts' (concealed, melds), remembered (distance)."""
-        return self.__dict__.setdefault("_size_memo", {})
 
     def _make_distance(self) -> tuple[Any, FreePrograms]:
         v = self.variant

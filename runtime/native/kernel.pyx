@@ -502,27 +502,9 @@ cdef class Kernel:
         cdef int i, sets, std
         cdef bint ok
         cdef Units U
-        self._load_opts(opts)
-        self._fill_sit(st, win_by)
-        if x.err:
-            return self._said(ERR)
-        if waits_all >= 0:
-            x.f.waits_all = waits_all
-        _reset_memo(x)
-        if st.by == BY_DISCARD:
-            if sp.has_wild and sp.discard_unclaimable and st.win_tile >= 0 and (st.win_tile == st.wild or
-                                                                                 st.win_tile == st.wild2):
-                return self._said(REFUSE, 0)
-            ok = sp.has_win_on_discard and sp.claim(x)
-            if x.err:
-                return self._said(ERR)
-            if not ok:
-                return self._said(REFUSE, 1)
-        elif st.by == BY_ROB_KONG:
-            if not sp.rob_kong:
-                return self._said(REFUSE, 2)
-            if st.win_tile != -1 and (st.win_tile == st.wild or st.win_tile == st.wild2):
-                return self._said(REFUSE, 3)
+        i = self._refused_fields(st, opts, win_by, waits_all)
+        if i >= 0:
+            return i
         sets = (sp.win_size - 2) // 3 - x.f.nmelds
         if MJ_SWAR and not self.rb_over:   # the hand's units, looked up once for the feasibility and the shapes,
             _units_bytes(x.f.real, &U, self.rb, self.rb_tiles, -1, 0)   # from the bytes: a multiply a suit
@@ -558,6 +540,51 @@ cdef class Kernel:
             return self._said(ERR)
         self.r_pattern = rd.pattern
         return self._said(WIN, 0, R.best_value)
+
+    cdef int _refused_fields(self, Fields st, tuple opts, double win_by, int waits_all) except -2:
+        """The start of _decide_fields: the options and facts of st loaded into self.x, then the refusals that
+        need no reading. Their answer (ERR or REFUSE, _said), or -1 to go on."""
+        cdef Ctx* x = self.x
+        cdef Spec* sp = self.sp
+        cdef bint ok
+        self._load_opts(opts)
+        self._fill_sit(st, win_by)
+        if x.err:
+            return self._said(ERR)
+        if waits_all >= 0:
+            x.f.waits_all = waits_all
+        _reset_memo(x)
+        if st.by == BY_DISCARD:
+            if sp.has_wild and sp.discard_unclaimable and st.win_tile >= 0 and (st.win_tile == st.wild or
+                                                                                 st.win_tile == st.wild2):
+                return self._said(REFUSE, 0)
+            ok = sp.has_win_on_discard and sp.claim(x)
+            if x.err:
+                return self._said(ERR)
+            if not ok:
+                return self._said(REFUSE, 1)
+        elif st.by == BY_ROB_KONG:
+            if not sp.rob_kong:
+                return self._said(REFUSE, 2)
+            if st.win_tile != -1 and (st.win_tile == st.wild or st.win_tile == st.wild2):
+                return self._said(REFUSE, 3)
+        return -1
+
+    cdef int _wins_fields(self, Fields st, tuple opts, double win_by, int waits_all) except -2:
+        """_decide_fields' verdict without choosing the reading: WIN where some reading is legal (_decide's
+        mode 2, the bare check's), else NOFIT (no reading, or none legal), REFUSE or ERR; r_waits_all as
+        _decide_fields leaves it. No reading or signature is kept (a hand with melds: _decide_fields)."""
+        cdef double value
+        cdef int pattern, r
+        if len(st.melds):   # (_decide reads a concealed hand: its sets are all the hand's)
+            return self._decide_fields(st, opts, win_by, waits_all)
+        r = self._refused_fields(st, opts, win_by, waits_all)
+        if r >= 0:
+            return r
+        r = _decide(self.x, 2, &value, &pattern, -1, -1, False, NULL, 0)
+        if r < 0 or self.x.err:
+            return self._said(ERR)
+        return self._said(WIN if r == 1 else NOFIT)
 
     cdef void _signature(self, Reading* rd, double value) noexcept:
         """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed
