@@ -487,7 +487,8 @@ class Checker:
         sec = self.section(self.body_of(c), SECTIONS["wall"], "wall")
         vals = {}
         for kw in SECTIONS["wall"]:
-            vals[kw] = self.single(sec, kw, "wall")
+            if kw != "kong_indicator":   # (several: one per kind of kong and condition)
+                vals[kw] = self.single(sec, kw, "wall")
         draw = self.one_word(vals["draw"], ("head", "tail"), "head")
         repl = self.one_word(vals["replacement"], ("tail", "head"), "tail")
         retain = ir.Expr("const", (0,))
@@ -506,7 +507,26 @@ class Checker:
         if knr:
             Reader(vals["kong_needs_replacement"], self.col, "kong_needs_replacement").end()
         empty = self.one_word(vals["empty_in_replacement"], ("draw",), "draw")
-        return ir.Wall(draw, repl, retain, final, auto, last, knr, empty, self.src(c) if c else ir.Src((), "", 0))
+        stacks, after = 0, 0
+        if vals["indicator_stacks"]:
+            r = Reader(vals["indicator_stacks"], self.col, "indicator_stacks N after M")
+            stacks = r.int("the number of indicator stacks", 1, 16)
+            r.lit("after")
+            after = r.int("the tiles from the tail before the first stack", 0, 64)
+            r.end()
+        kis = []
+        for kc in sec.get("kong_indicator", []):
+            r = Reader(kc, self.col, "kong_indicator immediate|after_discard exposed|added|concealed... [when ...]")
+            timing = r.choice("immediate or after_discard", ("immediate", "after_discard"))
+            kinds = r.names_rest("kong kinds: exposed, added, concealed", ("exposed", "added", "concealed"))
+            r.end()
+            if not stacks:
+                self.col.error("E031", "kong_indicator needs indicator_stacks in the wall", kc.key_span,
+                               "add 'indicator_stacks N after M'")
+            kis.append(ir.KongIndicator(timing, tuple(kinds), self.x.cond(kc.cond, kc.cond_kind, B.CONFIG, ANY_STAGE),
+                                        self.src(kc)))
+        return ir.Wall(draw, repl, retain, final, auto, last, knr, empty, self.src(c) if c else ir.Src((), "", 0),
+                       stacks, after, tuple(kis))
 
     def one_word(self, c: Clause | None, choices: tuple[str, ...], default: str) -> str:
         if c is None:

@@ -118,6 +118,13 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("wall", "final_round"): ("final_round N [auto_win]",
                               ("when N or fewer drawable tiles are left, the next players draw one each without "
                                "discarding; auto_win: a drawn winning hand wins at once")),
+    ("wall", "indicator_stacks"): ("indicator_stacks N after M", (
+        "N stacks in the dead wall, after the M tiles at the wall's tail (the kong replacements), each a shown "
+        "indicator over a hidden one: the first is turned at the deal, the others by kongs (kong_indicator); the "
+        "situation's `indicators` are those turned, its `hidden_indicators` the tiles under them")),
+    ("wall", "kong_indicator"): ("kong_indicator immediate|after_discard exposed|added|concealed... [when ...]", (
+        "a kong of these kinds turns the next indicator at once (before its replacement is drawn), or when its "
+        "maker next discards, before anyone may claim the discard (or before his next kong's own)")),
     ("wall", "last_discard"): ("last_discard win_only", "the hand's last discard may be claimed only to win"),
     ("wall", "kong_needs_replacement"): ("kong_needs_replacement", ("a kong is legal only while its replacement can "
                                                                     "still be drawn, the retention grown by it")),

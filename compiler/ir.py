@@ -113,6 +113,20 @@ class Wall:
     kong_needs_replacement: bool
     empty_in_replacement: str  # draw
     src: Src
+    indicator_stacks: int = 0   # stacks in the dead wall, each a shown indicator over a hidden one (0: none)
+    indicator_after: int = 0    # tiles from the wall's tail before the first stack (the replacement tiles)
+    kong_indicators: tuple[KongIndicator, ...] = ()   # when a kong turns the next stack's indicator
+
+
+@dataclass(frozen=True)
+class KongIndicator:
+    """`kong_indicator immediate|after_discard KIND... [when ...]`: a kong of these kinds turns the next indicator
+    at once (before its replacement is drawn), or when its maker next discards (or declares another kong)."""
+
+    timing: str                 # immediate | after_discard
+    kinds: tuple[str, ...]      # exposed, added, concealed
+    cond: Expr | None           # config context
+    src: Src
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ TOP = ("source", "rules", "no_effect", "option", "tiles", "players", "seating", 
 SECTIONS: dict[str, tuple[str, ...]] = {
     "tiles": ("use", "copies", "scored_flowers", "group", "marked"),
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
-             "empty_in_replacement"),
+             "empty_in_replacement", "indicator_stacks", "kong_indicator"),
     "flowers": ("replace", "initial", "in_play"),
     "wild": ("none", "indicator", "successor", "same_as_indicator", "fixed", "kinds", "live", "stands_for", "face_value",
              "no_calls", "discard"),
@@ -35,6 +35,7 @@ PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", 
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong")  # blocks of payments
 CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "furiten", "no_swap_calling",
+               "kong_indicator",
                "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
                "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds", "opening"}

@@ -293,3 +293,73 @@ def test_a_wait_let_go_after_riichi_bars_a_ron_to_the_end(native, no_furiten):
         discard(g, 1, "9p")
         discard(g, 2, "1p")
         assert offered(g, 1) != barred
+
+
+# ---- indicators (RI-03, RI-04) ---------------------------------------------------------------------------------------
+I_HANDS = ["1111m234p567s99s1z2z", "777p456m789m8s3z4z5z", "2m3m4m6m7m8m2p3p4p9p1s2s3s", "5m6m5p6p2s3s4s6s7s8s6z7z7z"]
+
+
+def i_game(engine, dead: str, options: dict | None = None, head: str = "") -> Game:
+    """A scripted deal whose dead wall, from the tail back, is `dead` (4 replacements, then the stacks: an
+    indicator, its ura, the next indicator, ...); the live wall begins with `head`."""
+    from mjrules.model.tiles import parse_tiles
+
+    hands = [[t.kind for t in parse_tiles(h)] for h in I_HANDS]
+    tail = [t.kind for t in parse_tiles(dead)]
+    first = [t.kind for t in parse_tiles(head)] if head else []
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hands + [tail, first]:
+        pool.subtract(h)
+    assert min(pool.values()) >= 0
+    live = first + [k for k in sorted(pool, reverse=True) for _ in range(pool[k])]
+    return Game(engine, hands=hands, wall=live + tail[::-1], options=options)
+
+
+def kinds_of(names: list[str]) -> list[int]:
+    from mjrules.model.tiles import parse_tiles
+
+    return [parse_tiles(n)[0].kind for n in names]
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+def test_the_first_indicator_is_turned_at_the_deal_and_a_concealed_kong_turns_the_next_at_once(backend):
+    from mjrules.game.actions import KONG
+    from mjrules.model.tiles import parse_tiles
+
+    eng = mjrules.load(SPEC, backend=backend)
+    g = i_game(eng, "9s8s8p9p" "4s2s" "5s3s")   # replacements 9s 8s 8p 9p; stacks (4s over 2s), (5s over 3s)
+    assert [e["tile"] for e in g.events if e["type"] == "indicator"] == ["4s"] and g.view(1)["indicators"] == ["4s"]
+    g.step(KONG + parse_tiles("1m")[0].kind)
+    ev = g.events
+    assert [e["tile"] for e in ev if e["type"] == "indicator"] == ["4s", "5s"]
+    assert [e["type"] for e in ev][-3:] == ["indicator", "kong", "draw"] or [e["type"] for e in ev][-3:] == [
+        "kong", "indicator", "draw"]
+    assert ev[-1]["tile"] == "9s" and ev[-1]["tail"]
+    sit = g.situation_of(0, tuple(g.hand(0)), tuple(g.seats[0].melds), -1, "self_draw", -1, False)
+    assert list(sit.indicators) == kinds_of(["4s", "5s"]) and list(sit.hidden_indicators) == kinds_of(["2s", "3s"])
+
+
+@pytest.mark.parametrize(("timing", "turned_before_discard"), [("after_discard", False), ("immediate", True)])
+def test_an_open_kong_turns_its_indicator_with_its_makers_discard(native, timing, turned_before_discard):
+    from mjrules.game.actions import DISCARD, KONG, PASS
+    from mjrules.model.tiles import parse_tiles
+
+    g = i_game(native, "9s8s8p9p" "4s2s" "5s3s", {"open_kan_dora": timing}, head="1p7p")
+    seven = parse_tiles("7p")[0].kind
+    discard(g, 0, "2z")
+    discard(g, 1, "1p")
+    discard(g, 2, "7p")                            # seat 2 draws the fourth 7p and lets it go: seat 1 may kong it
+    assert g.phase_name == "claims" and KONG + seven in g.legal_ids(1)
+    g.act(1, KONG + seven)
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    assert g.to_act == 1 and g.phase_name == "turn" and g.events[-1]["type"] == "draw" and g.events[-1]["tail"]
+    n_before = sum(1 for e in g.events if e["type"] == "indicator")
+    assert (n_before == 2) == turned_before_discard
+    held = g.hand(1)
+    at = len(g.events)
+    g.step(DISCARD + held[-1])
+    types = [e["type"] for e in g.events]
+    assert sum(1 for t in types if t == "indicator") == 2
+    if not turned_before_discard:   # turned with the discard, before anyone may claim it
+        assert types[at:at + 3] == ["action", "discard", "indicator"]

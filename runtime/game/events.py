@@ -22,6 +22,7 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     exchange      seat, to, tiles (the tiles a seat passed)
     declare       seat, name, choice (a seat's choice in a declaration)
     exhausted     reason
+    indicator     tile (an indicator turned: indicator_stacks)
     stake         seat, amount, pot (a ready declaration stands: its stake goes into the pot, which now holds pot)
     end           winners, payments, next_dealer, next_streak [, pot: the stakes left on the table, where the
                   spec has a stake]
@@ -99,6 +100,8 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
         return {"type": "declare", "seat": e[1], "name": e[2], "choice": e[3]}
     if t == "exhausted":
         return {"type": "exhausted", "reason": e[1]}
+    if t == "indicator":
+        return {"type": "indicator", "tile": _NAMES[e[1]]}
     if t == "stake":
         return {"type": "stake", "seat": e[1], "amount": e[2], "pot": e[3]}
     if t == "end":

@@ -20,7 +20,8 @@ cdef class Rules:
     cdef public int horse_count
     cdef public unsigned long long discard_win
     cdef public list tiles, copies, playable, rounds, wild_of, wild2_of, priority, rob_order, pre, horse_seat
-    cdef public bytearray scored, at_once
+    cdef public bytearray scored, at_once, kong_ind
+    cdef public int ind_stacks, ind_after
     cdef public bint leave
     cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
     cdef public bint discard_unclaimable, has_flowers, chi_honours, pon, kong_exposed, kong_added, kong_concealed

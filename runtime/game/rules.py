@@ -91,6 +91,14 @@ class Rules:
         self.furiten_passes = self.furiten_passed or self.furiten_declared   # a tile let go is remembered
         self.has_furiten = bool(fu)
         self.no_swap = cfg(c.no_swap_calling, False)
+        wl0 = v.wall
+        self.ind_stacks = wl0.indicator_stacks
+        self.ind_after = wl0.indicator_after
+        self.kong_ind = bytearray(3)   # by kong kind (exposed, added, concealed): 0 none, 1 immediate, 2 after_discard
+        for kind_i, kind in enumerate(("exposed", "added", "concealed")):
+            rule = next((x for x in wl0.kong_indicators if kind in x.kinds and cfg(x.cond, True)), None)
+            if rule is not None:
+                self.kong_ind[kind_i] = 1 if rule.timing == "immediate" else 2
         rule = next((r for r in c.winners if cfg(r.cond, True)), None)
         self.one_winner = rule is not None and rule.mode != "all"
         self.prefer = tuple(rule.prefer) if rule is not None else ()

@@ -46,6 +46,7 @@ cdef class Game:
     cdef public int phase, current, drawn, source, ld_seat, ld_tile, rk_seat, rk_tile, ret_cache
     cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind, stake_seat
     cdef public unsigned long long passing
+    cdef public int ind_base, ind_shown, ind_pending
     cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
@@ -155,6 +156,11 @@ cdef class Game:
     cdef list _ready_discards(self, int seat)
     cdef _discard_passed(self)
     cdef _interrupt(self)
+    @cython.locals(pos=int)
+    cdef _turn_indicator(self)
+    @cython.locals(j=int, out=list)
+    cdef tuple _indicator_kinds(self, bint hidden)
+    cdef _pending_indicators(self)
     cdef bint _completes(self, int p, int k) except -1
     cdef bint _furiten(self, int p) except -1
     @cython.locals(t=int, left=int)

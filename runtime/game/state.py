@@ -150,6 +150,9 @@ class Game:
         self.stakes = []          # (seat, amount) of each stake put into the pot this hand
         self.stake_seat = -1      # a seat whose declaration's discard is on offer: it stakes once nobody wins it
         self.passing = 0          # the seats (bits) the tile on offer would complete: furiten if they let it go
+        self.ind_base = 0         # the wall's length at the deal: the indicator stacks lie at fixed places from it
+        self.ind_shown = 0        # indicators turned (indicator_stacks)
+        self.ind_pending = 0      # kongs whose indicator turns at their maker's next discard
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
         self.opening_counts = []  # (seat, opening index, count) of each opening a dealt hand qualified for
@@ -190,6 +193,9 @@ class Game:
                     s.counts[k] += 1
                 s.size = len(hands[p])
         self.log.append(("deal", tuple([bytes(s.counts) for s in self.seats]), self.tail - self.head))
+        if r.ind_stacks:   # the first indicator is turned at the deal
+            self.ind_base = self.tail
+            self._turn_indicator()
         for _ in range(0 if r.horse_at_win else min(r.horse_count, self.tail - self.head)):  # set aside from the tail
             self.horses.append(self._take_tail())
         if r.has_wild and not r.wild_after_flowers:
@@ -655,6 +661,8 @@ class Game:
         if k == self.wild or k == self.wild2:
             s.wild_discards += 1
         self.log.append(_discard_event(seat, k))
+        if self.ind_pending:   # a kong's indicator turns with its maker's discard, before anyone may claim it
+            self._pending_indicators()
         self.ld_seat = seat
         self.ld_tile = k
         self.ld_first = first
@@ -1051,6 +1059,13 @@ class Game:
         self.kongs_made += 1
         kong["id"] = self.kongs_made
         self._interrupt()
+        timing = self.r.kong_ind[KONG_KINDS.index(kong["kind"])]
+        if timing:
+            self._pending_indicators()   # an earlier kong's first
+            if timing == 1:
+                self._turn_indicator()
+            else:
+                self.ind_pending += 1
         self._seat(seat).dist_floor = 0   # (its concealed tiles changed otherwise than by a draw and a discard)
         self.kong_feeder = kong["from"] if kong["kind"] == "exposed" else -1
         self._seat(seat).kongs.append(kong)
@@ -1103,6 +1118,29 @@ class Game:
             self.stakes.append((p, x))
             self.pot = self.pot + x
             self.log.append(("stake", p, x, self.pot))
+
+    def _turn_indicator(self) -> None:
+        """Turn the next indicator stack's shown tile (indicator_stacks), where one is left."""
+        if self.ind_shown >= self.r.ind_stacks:
+            return
+        pos = self.ind_base - 1 - self.r.ind_after - 2 * self.ind_shown
+        if pos < self.head or pos >= self.tail:   # (a wall too short, or drawn already: a scenario's)
+            return
+        self.ind_shown += 1
+        self.log.append(("indicator", self.wall[pos]))
+
+    def _indicator_kinds(self, hidden: bool) -> tuple:
+        """The kinds of the indicators turned, or of the tiles under them."""
+        out = []
+        for j in range(self.ind_shown):
+            out.append(self.wall[self.ind_base - 1 - self.r.ind_after - 2 * j - hidden])
+        return tuple(out)
+
+    def _pending_indicators(self) -> None:
+        """Turn the indicators kongs left to their maker's next discard."""
+        while self.ind_pending:
+            self.ind_pending -= 1
+            self._turn_indicator()
 
     def _interrupt(self) -> None:
         """A claim or a kong: no declared seat's turn is uninterrupted any more."""
@@ -1212,7 +1250,8 @@ class Game:
             None if self.indicator < 0 or r.wild_mode == "fixed" else self.indicator,
             tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready or declared,
             r.overrides, winners, dealer_won, None if self.wild2 < 0 else self.wild2, last_tile, after_kong,
-            first_draw, self.prevalent_wind, last_of_kind, (), (), (), s.declared_ready and s.ready_first,
+            first_draw, self.prevalent_wind, last_of_kind, self._indicator_kinds(False) if self.ind_shown else (),
+            self._indicator_kinds(True) if self.ind_shown else (), (), s.declared_ready and s.ready_first,
             s.declared_ready and s.unbroken)
 
     def _in_sight(self, k: int, win_by: str) -> int:
@@ -1389,6 +1428,7 @@ class Game:
             "wild": names[self.wild] if self.wild >= 0 else None,
             "wild_kinds": [names[k] for k in (self.wild, self.wild2) if k >= 0],
             "indicator": names[self.indicator] if self.indicator >= 0 else None,
+            "indicators": [names[k] for k in self._indicator_kinds(False)],
             "drawable": self.drawable,
             "dice": list(self.dice),
             "shown": [{"seat": e[1], "opening": e[2], "count": e[3], "hand": [names[k] for k in e[4]]}
