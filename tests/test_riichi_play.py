@@ -363,3 +363,65 @@ def test_an_open_kong_turns_its_indicator_with_its_makers_discard(native, timing
     assert sum(1 for t in types if t == "indicator") == 2
     if not turned_before_discard:   # turned with the discard, before anyone may claim it
         assert types[at:at + 3] == ["action", "discard", "indicator"]
+
+
+# ---- red fives (RI-01, RI-05) ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(8))
+def test_marked_copies_are_dealt_kept_and_let_go_plain_first(native, seed):
+    """One copy of each of 5m 5p 5s is marked in every shuffled wall; at every step the marked copies are in the
+    wall, in the seats' hands and melds, or in the discard piles, three in all; and a player lets a plain copy go
+    while he holds one."""
+    from mjrules.game import make_agent
+    from mjrules.game.actions import DISCARD
+    from mjrules.game.agents import decide
+
+    g = Game(native, seed=seed)
+    marked_kinds = sorted(native.variant.tiles.marked)
+    assert len(marked_kinds) == 3
+    assert sorted(g.wall[i] for i, m in enumerate(g.wall_marked) if m) == marked_kinds
+    agents = [make_agent("greedy" if p % 2 else "random", native.variant, seed + p) for p in range(4)]
+    pile = 0            # marked copies in the discard piles
+    last_marked = False
+    seen = 0
+    let_go = 0
+    while not g.over:
+        for e in g.events[seen:]:
+            if e["type"] == "discard":
+                last_marked = bool(e.get("marked"))
+                pile += last_marked
+            elif e["type"] in ("pon", "chi", "kong") and e.get("discarder") is not None and last_marked:
+                pile -= 1   # the claimed copy went into the claimer's meld
+                last_marked = False
+        seen = len(g.events)
+        held = sum(sum(s.marked_hand) + sum(s.marked_meld) for s in g.seats)
+        wall = sum(g.wall_marked[i] for i in range(g.head, g.tail))
+        assert held + wall + pile == 3, (seed, held, wall, pile)
+        for s in g.seats:
+            assert all(s.marked_hand[k] <= s.counts[k] and s.marked_meld[k] <= s.meld_counts[k] for k in range(34))
+        p = g.to_act
+        a = decide(agents[p], g, p)
+        if g.phase_name == "turn" and isinstance(a, int) and 0 <= a - DISCARD < 34:
+            k = a - DISCARD
+            s = g.seats[p]
+            only_marked = s.marked_hand[k] >= s.counts[k]
+            n = len(g.events)
+            g.act(p, a)
+            mine = [e for e in g.events[n:] if e["type"] == "discard"]
+            assert mine and bool(mine[0].get("marked")) == only_marked
+            let_go += only_marked
+            continue
+        g.act(p, a)
+
+
+def test_a_win_counts_the_marked_copies_it_holds(native):
+    """Over greedy hands, the 赤ドラ of each win are the marked copies of its hand, its melds and the tile won on."""
+    reds = 0
+    for seed in range(40):
+        g = play_hand(native, ["greedy"], seed=seed)
+        for w in g.winners:
+            s = g.seats[w.seat]
+            held = sum(s.marked_hand) + sum(s.marked_meld)
+            won_on = w.win_by in ("discard", "rob_kong") and g.ld_marked
+            assert dict(w.result["fans"]).get("赤ドラ", 0) == held + won_on
+            reds += held + won_on
+    assert reds >= 5

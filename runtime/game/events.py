@@ -9,7 +9,7 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     flowers       seat, tiles [, flipped: the indicator's flip turned up a flower]
     draw          seat, tile, tail (a replacement from the tail)
     action        seat, action (what the seat decided, as a readable action)
-    discard       seat, tile
+    discard       seat, tile [, marked: the copy let go is a marked one]
     pon / chi     seat, tile, discarder [, tiles: the chi's two tiles from the hand]
     kong          seat, kind (exposed, added, concealed), tile [, discarder]
     kong_declared seat, kind, tile (an added kong, before anyone may rob it)
@@ -49,6 +49,8 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
     if t == "action":
         return {"type": "action", "seat": e[1], "action": describe_action(e[2], e[3])}
     if t == "discard":
+        if len(e) > 3:   # a marked copy
+            return {"type": "discard", "seat": e[1], "tile": _NAMES[e[2]], "marked": True}
         return {"type": "discard", "seat": e[1], "tile": _NAMES[e[2]]}
     if t == "pon":
         return {"type": "pon", "seat": e[1], "tile": _NAMES[e[2]], "discarder": e[3]}

@@ -6,7 +6,7 @@ cpdef enum:
 
 
 cdef class Seat:
-    cdef public bytearray counts, meld_counts
+    cdef public bytearray counts, meld_counts, marked_hand, marked_meld
     cdef public list melds, flowers, discards, kongs
     cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out, declaring, ready_first, unbroken, furiten_hand
     cdef public int wild_discards, size, draws, dist_floor

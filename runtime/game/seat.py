@@ -19,6 +19,8 @@ class Seat:
     def __init__(self):
         self.counts = bytearray(N_KINDS)
         self.meld_counts = bytearray(N_KINDS)
+        self.marked_hand = bytearray(N_KINDS)   # of counts, the marked copies (tiles { marked ... })
+        self.marked_meld = bytearray(N_KINDS)   # of the melds' tiles, the marked copies
         self.melds = []
         self.meld_seq = False
         self.flowers = []
@@ -54,6 +56,8 @@ class Seat:
         s = Seat()
         s.counts = bytearray(self.counts)
         s.meld_counts = bytearray(self.meld_counts)
+        s.marked_hand = bytearray(self.marked_hand)
+        s.marked_meld = bytearray(self.marked_meld)
         s.kongs = [dict(k) for k in self.kongs]
         s.melds = list(self.melds)
         for name in SEAT_SCALARS:
@@ -68,7 +72,7 @@ SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild
                 "df_mask", "nc_mask", "nw_mask", "declaring", "ready_first", "unbroken", "discarded_mask", "furiten_hand",
                 "swap_mask", "dist_floor")
 SEAT_LISTS = ("flowers", "discards", "picks", "choices")   # lists of ints
-SEAT_FIELDS = ("counts", "meld_counts", "kongs", "melds") + SEAT_SCALARS + SEAT_LISTS
+SEAT_FIELDS = ("counts", "meld_counts", "marked_hand", "marked_meld", "kongs", "melds") + SEAT_SCALARS + SEAT_LISTS
 
 
 _MELDS: dict = {}

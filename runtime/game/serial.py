@@ -20,13 +20,14 @@ SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild
            "indicator_taken", "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat",
            "ld_tile", "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made",
            "kong_feeder", "ld_after_kong", "outcome", "agent_names", "prevalent_wind", "seating", "pot", "stake_seat", "passing",
-           "ind_base", "ind_shown", "ind_pending")
+           "ind_base", "ind_shown", "ind_pending", "ld_marked")
 LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses", "shown", "opening_counts",
-         "dice", "stakes")   # lists of immutable items
+         "dice", "stakes", "wall_marked")   # lists of immutable items
 CONTAINERS = ("seats", "winners", "legal", "answers", "log", "ledger")   # each copied and written its own way
 _SINCE = {"wild2": -1, "agent_names": None, "prevalent_wind": 0, "shown": [], "opening_counts": [], "dice": [],
           "seating": None, "pot": 0, "stake_seat": -1, "stakes": [], "passing": 0, "ind_base": 0,
-          "ind_shown": 0, "ind_pending": 0}   # fields a state written before them lacks, and their value there
+          "ind_shown": 0, "ind_pending": 0, "ld_marked": False,
+          "wall_marked": []}   # fields a state written before them lacks, and their value there
 
 
 def copy_fields(src: Any, dst: Any) -> None:
@@ -71,7 +72,8 @@ def to_state(g: Any) -> dict[str, Any]:
         out[name] = list(getattr(g, name))
     out["winners"] = [{"seat": w.seat, "win_by": w.win_by, "discarder": w.discarder, "result": _plain(w.result)}
                       for w in g.winners]
-    out["seats"] = [{"counts": list(s.counts), "melds": [[m.kind, list(m.tiles), m.concealed] for m in s.melds],
+    out["seats"] = [{"counts": list(s.counts), "marked_hand": list(s.marked_hand), "marked_meld": list(s.marked_meld),
+                     "melds": [[m.kind, list(m.tiles), m.concealed] for m in s.melds],
                      "kongs": [dict(k) for k in s.kongs],
                      **{name: list(getattr(s, name)) for name in SEAT_LISTS},
                      **{name: getattr(s, name) for name in SEAT_SCALARS}} for s in g.seats]
@@ -106,6 +108,9 @@ def from_state(engine: Any, data: dict[str, Any], game: Any) -> Any:
         for d in data["seats"]:
             s = Seat()
             s.counts = bytearray(d["counts"])
+            if "marked_hand" in d:
+                s.marked_hand = bytearray(d["marked_hand"])
+                s.marked_meld = bytearray(d["marked_meld"])
             s.kongs = [dict(k) for k in d["kongs"]]
             for name in SEAT_SCALARS:
                 if name in d:   # (a state written before a field was added leaves the new seat's default)

@@ -47,6 +47,8 @@ cdef class Game:
     cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind, stake_seat
     cdef public unsigned long long passing
     cdef public int ind_base, ind_shown, ind_pending
+    cdef public bint ld_marked
+    cdef public list wall_marked
     cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
     cdef public list seats, wall, first_round, winners, loose, asking, rob_queue, log, _ev_cache, ledger, horses
@@ -161,6 +163,8 @@ cdef class Game:
     @cython.locals(j=int, out=list)
     cdef tuple _indicator_kinds(self, bint hidden)
     cdef _pending_indicators(self)
+    @cython.locals(extra=int)
+    cdef _meld_marks(self, Seat s, int k, int used)
     cdef bint _completes(self, int p, int k) except -1
     cdef bint _furiten(self, int p) except -1
     @cython.locals(t=int, left=int)

@@ -153,6 +153,8 @@ class Game:
         self.ind_base = 0         # the wall's length at the deal: the indicator stacks lie at fixed places from it
         self.ind_shown = 0        # indicators turned (indicator_stacks)
         self.ind_pending = 0      # kongs whose indicator turns at their maker's next discard
+        self.wall_marked = []     # 1 where the wall's tile is a marked copy (tiles { marked ... }); empty: none
+        self.ld_marked = False    # the tile on offer (a discard, an added kong's) is a marked copy
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
         self.opening_counts = []  # (seat, opening index, count) of each opening a dealt hand qualified for
@@ -181,6 +183,13 @@ class Game:
             self.wall = list(wall or [])
         self.tail = len(self.wall)
         n = self.n
+        if hands is None and r.marked_kinds:   # the first copies of each marked kind in the shuffled wall
+            self.wall_marked = [0] * self.tail
+            for mk in r.marked_kinds:
+                for i in range(self.tail):
+                    if self.wall[i] == mk and not self.wall_marked[i]:
+                        self.wall_marked[i] = 1
+                        break
         if hands is None:
             for take in r.rounds:
                 for i in range(n):
@@ -213,6 +222,8 @@ class Game:
             if self.head >= self.tail:
                 return
             s.counts[self.wall[self.head]] += 1
+            if self.wall_marked and self.wall_marked[self.head]:
+                s.marked_hand[self.wall[self.head]] += 1
             self.head += 1
             s.size += 1
 
@@ -638,6 +649,9 @@ class Game:
             return
         k = a - DISCARD
         s = self.seats[seat]
+        self.ld_marked = s.marked_hand[k] >= s.counts[k]   # (a player lets his plain copies go first)
+        if self.ld_marked:
+            s.marked_hand[k] -= 1
         s.counts[k] -= 1
         s.size -= 1
         if s.declaring:   # the declaration is made with this discard: it stakes once nobody wins the discard
@@ -660,7 +674,7 @@ class Game:
             self.first_round.append(k)
         if k == self.wild or k == self.wild2:
             s.wild_discards += 1
-        self.log.append(_discard_event(seat, k))
+        self.log.append(_discard_event(seat, k) if not self.ld_marked else ("discard", seat, k, True))
         if self.ind_pending:   # a kong's indicator turns with its maker's discard, before anyone may claim it
             self._pending_indicators()
         self.ld_seat = seat
@@ -916,7 +930,10 @@ class Game:
         self.claims_made += 1
         s.first_turn = False
         s.ron_blocked = False
+        if self.ld_marked:   # the claimed tile is a marked copy: it goes into the meld
+            s.marked_meld[k] += 1
         if a == PON:
+            self._meld_marks(s, k, 2)
             s.counts[k] -= 2
             s.size -= 2
             if self.r.no_swap:
@@ -927,6 +944,8 @@ class Game:
         elif CHI_LOW <= a <= CHI_HIGH:
             lo = k if a == CHI_LOW else k - 1 if a == CHI_MID else k - 2
             x, y = [t for t in (lo, lo + 1, lo + 2) if t != k]
+            self._meld_marks(s, x, 1)
+            self._meld_marks(s, y, 1)
             s.counts[x] -= 1
             s.counts[y] -= 1
             s.size -= 2
@@ -937,12 +956,20 @@ class Game:
             self.log.append(("chi", p, k, d, x, y))
             self._turn(p, -1, SRC_CLAIM)
         else:
+            self._meld_marks(s, k, 3)
             s.counts[k] -= 3
             s.size -= 3
             self._add_meld(s, meld_of("kong", k, False))
             self._kong_made(p, {"kind": "exposed", "tile": k, "robbed": False, "from": d})
             self.log.append(("kong", p, K_EXPOSED, k, d))
             self._replacement(p)
+
+    def _meld_marks(self, s: Seat, k: int, used: int) -> None:
+        """`used` tiles of kind k go from the seat's hand into a meld: its plain copies first, then its marked ones."""
+        extra = used - (s.counts[k] - s.marked_hand[k])
+        if extra > 0:
+            s.marked_hand[k] -= extra
+            s.marked_meld[k] += extra
 
     def _add_meld(self, s: Seat, m: Meld) -> None:
         s.melds.append(m)
@@ -992,6 +1019,7 @@ class Game:
     def _declare_kong(self, seat: int, k: int) -> None:
         s = self.seats[seat]
         if s.counts[k] == 4:
+            self._meld_marks(s, k, 4)
             s.counts[k] -= 4
             s.size -= 4
             self._add_meld(s, meld_of("kong", k, True))
@@ -1002,6 +1030,7 @@ class Game:
         # an added kong: the others may rob it first
         self.rk_seat = seat
         self.rk_tile = k
+        self.ld_marked = s.marked_hand[k] >= s.counts[k]   # (the tile added: a plain copy where he holds one)
         seats = []
         legal = {}
         if self.r.rob_kong_added:
@@ -1031,6 +1060,8 @@ class Game:
             self._complete_added_kong()
             return
         s = self.seats[seat]
+        if self.ld_marked:
+            s.marked_hand[k] -= 1
         s.counts[k] -= 1
         s.size -= 1
         self.loose.append(k)  # the robbed tile goes to the winner(s); counted once
@@ -1042,6 +1073,7 @@ class Game:
         seat = self.rk_seat
         k = self.rk_tile
         s = self.seats[seat]
+        self._meld_marks(s, k, 1)
         s.counts[k] -= 1
         s.size -= 1
         for i in range(len(s.melds)):
@@ -1174,8 +1206,12 @@ class Game:
                 return -1
             if tail:
                 k = self._take_tail()
+                if self.wall_marked and self.wall_marked[self.tail]:
+                    s.marked_hand[k] += 1
             else:
                 k = self.wall[self.head]
+                if self.wall_marked and self.wall_marked[self.head]:
+                    s.marked_hand[k] += 1
                 self.head += 1
             s.first_turn = False
             s.ron_blocked = False
@@ -1238,6 +1274,15 @@ class Game:
         s = self.seats[seat]
         r = self.r
         last_tile = after_kong = first_draw = last_of_kind = False
+        mk = ()
+        if history and self.wall_marked:   # the marked copies the hand holds, its melds' and the tile won on
+            got = []
+            for k in range(N_KINDS):
+                for _ in range(s.marked_hand[k] + s.marked_meld[k]):
+                    got.append(k)
+            if self.ld_marked and (win_by == "discard" or win_by == "rob_kong") and win_tile >= 0:
+                got.append(win_tile)
+            mk = tuple(got)
         if history:
             last_of_kind = win_tile >= 0 and self._in_sight(win_tile, win_by) >= self.r.copies[win_tile] - 1
             if win_by == "self_draw" or win_by == "kong_replacement" or win_by == "discard":
@@ -1251,7 +1296,7 @@ class Game:
             tuple(s.flowers), s.wild_discards, self.dealer_streak, s.first_turn, first, s.declared_ready or declared,
             r.overrides, winners, dealer_won, None if self.wild2 < 0 else self.wild2, last_tile, after_kong,
             first_draw, self.prevalent_wind, last_of_kind, self._indicator_kinds(False) if self.ind_shown else (),
-            self._indicator_kinds(True) if self.ind_shown else (), (), s.declared_ready and s.ready_first,
+            self._indicator_kinds(True) if self.ind_shown else (), mk, s.declared_ready and s.ready_first,
             s.declared_ready and s.unbroken)
 
     def _in_sight(self, k: int, win_by: str) -> int:
