@@ -300,11 +300,11 @@ def _fact_getters(v: Any) -> dict[str, Any]:
         ws = {k for k in (s.wild, s.wild2) if k is not None and k >= 0} if wilds else set()
         return sum(1 for k in s.concealed if k in ws)
 
-    same = {n: (lambda s, n=n: getattr(s, n)) for n in (
+    same = {n: (lambda s, n=n: _typed(getattr(s, n))) for n in (
         "win_by", "discarder", "first_turn", "first_discard", "declared_ready", "wild_discards", "dealer_streak",
         "last_tile", "after_kong", "first_draw", "prevalent_wind", "last_of_kind", "ready_first_turn",
         "ready_uninterrupted", "flowers")}
-    seats = lambda s: (s.seat, s.dealer)
+    seats = lambda s: (_typed(s.seat), _typed(s.dealer))
     melds_all = lambda s: s.melds
     return same | {
         "is_dealer": seats, "seat": seats, "dealer": seats, "seat_wind": seats,
@@ -378,8 +378,7 @@ def _plan(e: Any, names: set, getters: dict) -> tuple:
             m1 = sum(1 << (k - 17) for k in kinds if 17 <= k < N)
             if a[0] == "all_in":
                 return ("test", _P_ALL_IN, m0, m1)
-            names.add("kongs")
-            return ("contains", m0, m1)
+            return ("contains", m0, m1)   # (its room: win_size, the kongs and the tiles; the kernel has those)
         if a[0] == "spacing" and arg.op == "const" and type(arg.args[0]) in (int, float, bool):
             d = arg.args[0]
             n = -100 if math.isnan(d) or d < -100 else 100 if d > 100 else math.ceil(d)
@@ -387,9 +386,14 @@ def _plan(e: Any, names: set, getters: dict) -> tuple:
     raise _NoProgram(op)
 
 
+def _typed(x: Any) -> tuple:
+    """A value and its type, as a key: the reference's `and` and `or` tell False from 0 (`is False`)."""
+    return type(x), x
+
+
 def _option_getter(name: str, default: Any) -> Any:
-    """An option's value in a situation (its default where the situation does not set it)."""
-    return lambda s: s.options.get(name, default)
+    """An option's value in a situation (its default where the situation does not set it), typed."""
+    return lambda s: _typed(s.options.get(name, default))
 
 
 class _Probe:
@@ -441,7 +445,6 @@ class FreePrograms:
         held = s if isinstance(s, Situation) else s.situation()
         held = held.replace(win_tile=None)
         zeros = [0] * N
-        kongs = _kongs(held)
         memo: dict[int, int] = {}
 
         def tri(e: Any) -> int:
@@ -469,7 +472,7 @@ class FreePrograms:
                 for x in node[1:]:
                     emit(x, out)
             elif kind == "contains":
-                out += (_P_CONTAINS, node[1], node[2], self.v.win_size + kongs)
+                out += (_P_CONTAINS, node[1], node[2], self.v.win_size)
             else:
                 out += node[1:]
 

@@ -406,7 +406,7 @@ cdef enum:
     DP_KNITTED = 6
     DP_ONE_SUIT = 7
     DP_ALL_IN = 8         # DP_ALL_IN mask(kinds 0..16) mask(kinds 17..33)
-    DP_CONTAINS = 9       # DP_CONTAINS mask mask room (win_size + the kongs)
+    DP_CONTAINS = 9       # DP_CONTAINS mask mask win_size (the room: win_size + the kongs - the tiles)
     DP_SPACING = 10       # DP_SPACING d (the least integer gap allowed, the spec's gap rounded up)
     T_F = 0
     T_T = 1
@@ -504,16 +504,32 @@ cdef int _dp_eval(const int* p, int* pos, unsigned long long nz, unsigned long l
     return T_U   # pragma: no cover - distance.FreePrograms writes no other node
 
 
+cdef bint _dp_persistent(const int* p, int n) noexcept nogil:
+    """Does a false answer of the program stay false as tiles are added? Yes without DP_NOT and DP_IF: each test
+    is false at most from some tiles on (distinct, knitted, one_suit, all_in and spacing only lose by more;
+    contains' missing kinds fall by at most one a tile, its room by exactly one), and so are and, or of such."""
+    cdef int i = 0, op
+    while i < n:
+        op = p[i]
+        if op == DP_NOT or op == DP_IF:
+            return False
+        i += 2 if op == DP_CONST or op == DP_AND or op == DP_OR or op == DP_SPACING else \
+            3 if op == DP_ALL_IN else 4 if op == DP_CONTAINS else 1
+    return True
+
+
 cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsigned long long* knits, int best,
-                       int enough) noexcept nogil:
+                       int enough, bint persistent, int kongs) noexcept nogil:
     """distance.first_fit(c, start, ok) where it exceeds `best` (else at most `best`), stopping once it reaches
     `enough`: the most tiles of c that, added one by one to `start` in its orders (by kind, reversed, by (count,
-    kind), each knitted straight's tiles first), keep the program's test not false."""
+    kind), each knitted straight's tiles first), keep the program's test not false. `kongs`: the hand's kongs
+    (contains' room counts them; the program's total is the tiles less them)."""
     cdef int tiles[64]
     cdef int order[64]
     cdef int counts[NK]
     cdef int n = 0, k, i, j, r, size, total0 = 0, total, v, pos
     cdef unsigned long long nz0 = 0, multi0 = 0, nz, multi, bit
+    total0 = -kongs
     for k in range(NK):
         total0 += start[k]
         if start[k]:
@@ -524,6 +540,17 @@ cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsig
             if n < 64:
                 tiles[n] = k
                 n += 1
+    if persistent and best > 0:   # at most the copies of each kind that pass with start alone: can that beat best?
+        size = 0
+        for k in range(NK):
+            bit = 1ULL << k
+            for i in range(1, c[k] + 1):
+                pos = 0
+                if _dp_eval(p, &pos, nz0 | bit, multi0 | (bit if start[k] + i > 1 else 0), total0 + i) == T_F:
+                    break
+                size += 1
+        if size <= best:
+            return best
     for r in range(9):
         if best >= enough or best >= n:
             break
@@ -712,7 +739,7 @@ cdef class Distance:
         cdef int meld[NK]
         cdef int rest[NK]
         cdef int k, i, r, e, best = 1 << 20, jokers = 0, w = -1, nmelds, nsets, pairs, half, held, floor, room, ff
-        cdef int tiles = 0, at, size
+        cdef int tiles = 0, at, size, kongs
         cdef bint any = False
         cdef const int* p
         cdef const unsigned char* b = <const unsigned char*>PyByteArray_AsString(st.kinds)
@@ -774,7 +801,10 @@ cdef class Distance:
             floor = 1 + jokers
             size = (self.g.win_size - 1) - 3 * nmelds
             memset(meld, 0, sizeof(meld))
+            kongs = 0
             for m in st.melds:
+                if m.kind == "kong":
+                    kongs += 1
                 for k in m.tiles:
                     if 0 <= k < NK:
                         meld[k] += 1
@@ -787,7 +817,7 @@ cdef class Distance:
                 if best <= floor:    # the answer is 1 whatever this pattern's estimate
                     break
                 ff = _dp_first_fit(&p[at + 1], c, meld, self.knits, size - best if size - best > 0 else 0,
-                                   size - floor)
+                                   size - floor, _dp_persistent(&p[at + 1], p[at]), kongs)
                 if size - ff < best:
                     best = size - ff
                 at += 1 + p[at]
@@ -899,7 +929,8 @@ cdef class ProgramEstimator:
             at = 0
             for i in range(self.nprograms):
                 any = True
-                ff = _dp_first_fit(&p[at + 1], c, zeros, self.knits, size - best if size - best > 0 else 0, 1 << 20)
+                ff = _dp_first_fit(&p[at + 1], c, zeros, self.knits, size - best if size - best > 0 else 0, 1 << 20,
+                                   _dp_persistent(&p[at + 1], p[at]), 0)
                 if size - ff < best:
                     best = size - ff
                 at += 1 + p[at]
