@@ -646,6 +646,10 @@ cdef class Distance:
         cdef bint fits
         cdef bytearray orig = st.kinds
         cdef const unsigned char* b = <const unsigned char*>PyByteArray_AsString(orig)
+        cdef Facts saved
+        cdef unsigned char saved_rb[NK + 2]
+        cdef int saved_rb_tiles
+        cdef bint saved_rb_over, incremental = not (st.indicators or st.hidden_indicators)
         kn._load_situation(st, opts, win_by)
         if x.err:
             return DIST_UNDECIDED
@@ -673,6 +677,11 @@ cdef class Distance:
                 nfit += 1
         if nfit == 0:
             return 0
+        # each kind's hand differs from the pre-draw one by its tile alone: its facts are those loaded above with
+        # the tile added (Kernel._fill_sit's reading of it), except where indicators count the held tiles
+        memcpy(&saved, &x.f, sizeof(Facts))
+        memcpy(saved_rb, kn.rb, sizeof(saved_rb))
+        saved_rb_tiles, saved_rb_over = kn.rb_tiles, kn.rb_over
         memset(held, 0, sizeof(held))
         for i in range(n):
             if b[i] >= NALL:
@@ -682,6 +691,46 @@ cdef class Distance:
         try:
             for i in range(nfit):
                 k = fit[i]
+                if incremental:
+                    st.win_tile = k
+                    kn._load_opts(opts)
+                    memcpy(&x.f, &saved, sizeof(Facts))
+                    memcpy(kn.rb, saved_rb, sizeof(saved_rb))
+                    kn.rb_tiles, kn.rb_over = saved_rb_tiles, saved_rb_over
+                    x.err = 0
+                    if k == x.f.w:
+                        x.f.jokers += 1
+                    elif k == x.f.w2:
+                        x.f.jokers += 1
+                        x.f.jw2 += 1
+                    else:
+                        x.f.real[k] += 1
+                        x.f.base[k] += 1
+                        kn.rb[k] += 1
+                        kn.rb_tiles += 1
+                        kn.rb_over |= x.f.real[k] > 4
+                    if (x.f.cand >> NK and x.f.jokers) or x.f.jokers > MAXJ:
+                        x.err |= ERR_OTHER
+                    x.f.win_tile = k
+                    if x.err:
+                        r = kn._said(ERR)
+                    else:
+                        if waits_all >= 0:
+                            x.f.waits_all = waits_all
+                        r = kn._refusals(st)
+                        if r < 0:
+                            r = kn._verdict()
+                    if r == NOFIT or r == FAIL:
+                        waits_all = kn.r_waits_all
+                        continue
+                    if r == REFUSE:
+                        continue
+                    if r == WIN:
+                        waits_all = kn.r_waits_all
+                    if counted[k] >= self.copies[k]:
+                        continue
+                    code = 1 if r == WIN else DIST_UNDECIDED
+                    break
                 held[k] += 1
                 kinds = PyByteArray_FromStringAndSize(NULL, n + 1)
                 out = <unsigned char*>PyByteArray_AsString(kinds)

@@ -545,14 +545,19 @@ cdef class Kernel:
         """The start of _decide_fields: the options and facts of st loaded into self.x, then the refusals that
         need no reading. Their answer (ERR or REFUSE, _said), or -1 to go on."""
         cdef Ctx* x = self.x
-        cdef Spec* sp = self.sp
-        cdef bint ok
         self._load_opts(opts)
         self._fill_sit(st, win_by)
         if x.err:
             return self._said(ERR)
         if waits_all >= 0:
             x.f.waits_all = waits_all
+        return self._refusals(st)
+
+    cdef int _refusals(self, Fields st) except -2:
+        """The refusals that need no reading, on the facts in self.x (of st): REFUSE or ERR (_said), else -1."""
+        cdef Ctx* x = self.x
+        cdef Spec* sp = self.sp
+        cdef bint ok
         _reset_memo(x)
         if st.by == BY_DISCARD:
             if sp.has_wild and sp.discard_unclaimable and st.win_tile >= 0 and (st.win_tile == st.wild or
@@ -572,19 +577,40 @@ cdef class Kernel:
 
     cdef int _wins_fields(self, Fields st, tuple opts, double win_by, int waits_all) except -2:
         """_decide_fields' verdict without choosing the reading: WIN where some reading is legal (_decide's
-        mode 2, the bare check's), else NOFIT (no reading, or none legal), REFUSE or ERR; r_waits_all as
-        _decide_fields leaves it. No reading or signature is kept (a hand with melds: _decide_fields)."""
-        cdef double value
-        cdef int pattern, r
-        if len(st.melds):   # (_decide reads a concealed hand: its sets are all the hand's)
-            return self._decide_fields(st, opts, win_by, waits_all)
+        mode 2, the bare check's; with melds, _decide_fields' run in mode 2), else NOFIT (no reading, or none
+        legal), REFUSE or ERR; r_waits_all as _decide_fields leaves it. No reading or signature is kept."""
+        cdef int r
         r = self._refused_fields(st, opts, win_by, waits_all)
         if r >= 0:
             return r
-        r = _decide(self.x, 2, &value, &pattern, -1, -1, False, NULL, 0)
-        if r < 0 or self.x.err:
+        return self._verdict()
+
+    cdef int _verdict(self) except -2:
+        """_wins_fields' verdict on the facts in self.x, past the refusals."""
+        cdef double value
+        cdef int pattern, r, sets, std
+        cdef Ctx* x = self.x
+        cdef Run R
+        cdef Reading scratch
+        cdef Units U
+        if x.f.nmelds == 0:   # the bare check's verdict (_decide reads a concealed hand: its sets are all the hand's)
+            r = _decide(x, 2, &value, &pattern, -1, -1, False, NULL, 0)
+            if r < 0 or x.err:
+                return self._said(ERR)
+            return self._said(WIN if r == 1 else NOFIT)
+        sets = (self.sp.win_size - 2) // 3 - x.f.nmelds   # _decide_fields' run, stopping at a legal reading
+        _units(x.f.real, &U, x.small)
+        std = _feasible_u(x, &U, x.f.jokers, sets, 1) if x.has_std and sets >= 0 else -1
+        if not _may_fit(x, sets, std):
+            return self._said(ERR if x.err else NOFIT)
+        memset(&R, 0, sizeof(Run))
+        R.x, R.mode, R.best, R.legal_only = x, 2, &scratch, True
+        R.units = &U
+        R.std_known, R.std_ok = std >= 0, std > 0
+        _run_all(x, &R, NULL)
+        if x.err:
             return self._said(ERR)
-        return self._said(WIN if r == 1 else NOFIT)
+        return self._said(WIN if R.has_best else NOFIT)
 
     cdef void _signature(self, Reading* rd, double value) noexcept:
         """All the explanation between the pattern's line and the payments' reads of the chosen reading, packed
