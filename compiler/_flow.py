@@ -198,6 +198,32 @@ def check_openings(self, clauses: list[Clause]) -> tuple[ir.Opening, ...]:
     return tuple(out)
 
 
+def check_aborts(self, clauses: list[Clause]) -> tuple[ir.Abort, ...]:
+    """abort NAME ["label"] [at wins] when CONDITION"""
+    out = []
+    seen: set[str] = set()
+    for c in clauses:
+        r = Reader(c, self.col, 'abort NAME ["label"] [at wins] when CONDITION')
+        name = r.name("a name")
+        label = r.opt_string() or name
+        moment = "passed"
+        if r.flag("at"):
+            r.lit("wins")
+            moment = "wins"
+        r.end()
+        if name in seen:
+            self.col.error("E018", f"abort '{name}' is defined twice", c.span)
+        seen.add(name)
+        if c.cond is None or c.cond_kind != "when":
+            self.col.error("E034", f"abort {name} needs 'when CONDITION': when the hand is aborted", c.span,
+                           "e.g. `abort 四家立直 when declared_players == 4`")
+            cond: ir.Expr = ir.Expr("const", (False,))
+        else:
+            cond = self.x.cond(c.cond, c.cond_kind, B.GAME, ANY_STAGE)
+        out.append(ir.Abort(name, label, moment, cond, self.src(c)))
+    return tuple(out)
+
+
 def check_match(self, c: Clause | None) -> ir.Expr | None:
     """match hands = COUNT"""
     if c is None:

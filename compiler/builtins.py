@@ -106,6 +106,12 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("winners", "num", (WIN, ROTATION) + _TABLE, "how many players won the hand (so far, in on_win)"),
     Builtin("dealer_won", "bool", (WIN, ROTATION) + _TABLE, "the dealer is among the winners"),
     Builtin("robbed", "bool", (GAME,), "(kong settlements) the kong was robbed"),
+    Builtin("declared_players", "num", (GAME, ROTATION), "players who declared ready in the hand"),
+    Builtin("kong_players", "num", (GAME, ROTATION), "players who made a kong in the hand"),
+    Builtin("kongs_made", "num", (GAME, ROTATION), "kongs made in the hand, by every player"),
+    Builtin("win_claims", "num", (GAME,),
+            "players claiming a win on the tile on offer (an `abort ... at wins` asks it before the wins are taken)"),
+    Builtin("aborted", "bool", (GAME, ROTATION), "the hand ended in an abortive draw (`abort`)"),
     Builtin("first_discards_match", "bool", (GAME, ROTATION),
             "the first discard of every player, dealer first, was the same kind with no claim between (前燒)"),
     Builtin("discards_made", "num", (ROTATION,) + _TABLE,
@@ -151,6 +157,12 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "kinds of the group of which all copies were collected as flowers"),
     Function("flower_complete", ("group",), "num", _HW + (WALL,),
              "1 if every kind of the group was collected as a flower, else 0 (summed over players in a wall context)"),
+    Function("first_discards_in", ("group",), "bool", (GAME, ROTATION),
+             "every player has made his first discard, all of one kind of the group, with no claim before the last "
+             "(四風連打 with winds)"),
+    Function("clean_discards", ("num", "group"), "bool", _TABLE,
+             "the seat's discards of the hand are all of the group and none was claimed (流し満貫 with yaojiu); "
+             "false before its first discard"),
     Function("ready", ("num",), "bool", _TABLE, "the seat's concealed hand is ready: some tile would complete it"),
     Function("ready_as_declared", ("num",), "bool", _TABLE + (ROTATION,),
              "the seat has declared ready, or its hand would be ready were it declared (the declaration's own value "

@@ -156,6 +156,7 @@ class Checker:
             maps=maps,
             horses=self.check_horses(self.single(top, "horses", "the variant"), maps),
             openings=self.check_openings(top.get("opening", [])),
+            aborts=self.check_aborts(top.get("abort", [])),
             match_hands=self.check_match(self.single(top, "match", "the variant")),
             indicator_cycles=self.check_indicators(self.single(top, "indicators", "the variant")),
         )
@@ -707,8 +708,8 @@ class Checker:
         return out
 
     from ._claims import check_claims, check_ready
-    from ._flow import (check_declarations, check_exchanges, check_horses, check_maps, check_match, check_openings,
-                        check_play)
+    from ._flow import (check_aborts, check_declarations, check_exchanges, check_horses, check_maps, check_match,
+                        check_openings, check_play)
     from ._scoring import (
         check_define,
         check_event,

@@ -45,6 +45,9 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                                  "which patterns")),
     (VARIANT, "claims"): ("claims { ... }", ("chi, pon and kongs, their priority, robbing a kong, winning on a "
                                              "discard, and who wins a discard several claim")),
+    (VARIANT, "abort"): ('abort NAME ["label"] [at wins] when CONDITION', (
+        "an abortive draw (途中流局): the hand ends with no win and no hand-end payment when the condition holds, "
+        "asked each time a discard is let go, or (at wins) when players claim a win on one tile")),
     (VARIANT, "ready_declaration"): ("ready_declaration { ... }", ("declaring ready (报听, 立直): who, when, what it "
                                                                    "requires, what it locks, what it stakes")),
     (VARIANT, "pattern"): ('pattern NAME ["label"] shape standard|pairs|free|knitted [when CONDITION]',

@@ -346,6 +346,19 @@ class Opening:
 
 
 @dataclass(frozen=True)
+class Abort:
+    """An abortive draw (途中流局): the hand ends with no win and no payment when `cond` holds, asked each time a
+    discard is let go (nobody wins it: moment `passed`) or when players claim a win on one tile, before it is
+    taken (moment `wins`)."""
+
+    name: str
+    label: str
+    moment: str  # passed | wins
+    cond: Expr   # game context
+    src: Src
+
+
+@dataclass(frozen=True)
 class TileMap:
     """A named map from tiles to numbers: `entries` are (number, kinds)."""
 
@@ -591,6 +604,7 @@ class Variant:
     match_hands: Expr | None = None  # config: hands in a match (mjrules.game.play_match)
     fans: tuple[Fan, ...] = ()        # counted fans, in the spec's order (their explanation order)
     openings: tuple[Opening, ...] = ()  # hands a player may show at the deal (起手胡), in the spec's order
+    aborts: tuple[Abort, ...] = ()      # abortive draws, in the spec's order
     table_defines: tuple[Define, ...] = ()  # defines only the table can evaluate (they read payer, hits, ...)
     indicator_cycles: tuple[tuple[int, ...], ...] = ()  # `indicators successor ...`: what each indicator points at
     places_win: bool = False   # some expression asks win_in: each placement of the winning tile is a reading

@@ -9,7 +9,7 @@ ANY_STAGE = 99
 TOP = ("source", "rules", "no_effect", "option", "tiles", "players", "seating", "hand", "deal", "wall_break",
        "wall", "flowers", "wild", "rob_wild", "claims", "ready_declaration", "pattern", "modifier", "event",
        "status", "define", "table", "score", "settlement", "rotation", "play", "declare", "exchange", "map", "horses",
-       "match", "fan", "excludes", "opening", "indicators")
+       "match", "fan", "excludes", "opening", "indicators", "abort")
 SECTIONS: dict[str, tuple[str, ...]] = {
     "tiles": ("use", "copies", "scored_flowers", "group", "marked"),
     "wall": ("draw", "replacement", "retain", "final_round", "last_discard", "kong_needs_replacement",
@@ -38,7 +38,8 @@ CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "fu
                "kong_indicator",
                "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
-               "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds", "opening"}
+               "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds", "opening",
+               "abort"}
 
 
 class Reader:

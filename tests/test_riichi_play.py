@@ -12,6 +12,7 @@ from pathlib import Path
 import mjrules
 import pytest
 from mjrules.game import Game, play_hand
+from mjrules.game.actions import PASS
 
 SPEC = str(Path(__file__).parent / "data" / "riichi.mj")
 mahjong_agari = pytest.importorskip("mahjong.agari", reason="the `mahjong` package (extra `oracles`) is not installed")
@@ -425,3 +426,120 @@ def test_a_win_counts_the_marked_copies_it_holds(native):
             assert dict(w.result["fans"]).get("赤ドラ", 0) == held + won_on
             reds += held + won_on
     assert reds >= 5
+
+
+# ---- abortive draws (RI-85..RI-90) ------------------------------------------------------------------------------------
+def scripted(engine, hands: list[str], options: dict | None = None) -> Game:
+    from mjrules.model.tiles import parse_tiles
+
+    hs = [[t.kind for t in parse_tiles(h)] for h in hands]
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hs:
+        pool.subtract(h)
+    assert min(pool.values()) >= 0
+    return Game(engine, hands=hs, wall=[k for k in sorted(pool) for _ in range(pool[k])], options=options)
+
+
+W_HANDS = ["2468m2468p2468s1z3z", "13579m13579p1z5z6z", "13579s1z2z4z7z6p9p3p7m", "1z2s4s6s8s2m4m6m8m2p4p8p5z"]
+T_HANDS = ["1m9m1p9p1s9s1z2z3z4z5z6z7z5p", "234m678m345s66s46p", "345m456s777s88p34p", "567m234s88s777p67p"]
+
+
+@pytest.mark.parametrize("abort", [True, False])
+def test_four_first_discards_of_one_wind_abort_the_hand(native, abort):
+    g = scripted(native, W_HANDS, {"four_winds_abort": abort})
+    for seat in range(4):
+        discard(g, seat, "1z")
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    if abort:
+        o = g.outcome
+        assert g.over and o["aborted"] == "四風連打" and not o["winners"] and not any(o["payments"].values())
+        assert [e for e in g.events if e["type"] == "abort"] == [{"type": "abort", "name": "四風連打",
+                                                                  "label": "Four winds"}]
+        assert (o["next_dealer"], o["next_streak"]) == (0, 1)   # RI-90: the dealer deals again, one more honba
+    else:
+        assert not g.over and g.to_act == 0
+
+
+@pytest.mark.parametrize("abort", [True, False])
+def test_three_rons_on_one_discard_abort_the_hand(native, abort):
+    from mjrules.game.actions import WIN
+
+    g = scripted(native, T_HANDS, {"triple_ron_abort": abort})
+    discard(g, 0, "5p")
+    assert all(WIN in g.legal_ids(p) for p in (1, 2, 3))
+    for p in (1, 2, 3):
+        g.act(p, WIN)
+    o = g.outcome
+    if abort:
+        assert o["aborted"] == "三家和了" and not o["winners"] and not any(o["payments"].values())
+        assert o["next_dealer"] == 0
+    else:
+        assert "aborted" not in o and [w["seat"] for w in o["winners"]] == [1, 2, 3]
+
+
+R_HANDS = ["123m456m789m23p55s1z", "123s456s789s23m66p", "456p789p345m7z7z89m", "2z2z2z6z6z6z3p4p5p9s9s7s8s"]
+
+
+@pytest.mark.parametrize("abort", [True, False])
+def test_a_fourth_riichi_that_stands_aborts_the_hand_with_the_four_sticks_placed(native, abort):
+    from mjrules.model.tiles import parse_tiles
+
+    hs = [[t.kind for t in parse_tiles(h)] for h in R_HANDS]
+    first = [t.kind for t in parse_tiles("9m3z4z")]
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hs + [first]:
+        pool.subtract(h)
+    g = Game(native, hands=hs, wall=first + [k for k in sorted(pool) for _ in range(pool[k])],
+             options={"four_riichi_abort": abort})
+    for seat, tile in ((0, "1z"), (1, "9m"), (2, "3z"), (3, "4z")):
+        discard(g, seat, tile, declare=True)
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    assert all(s.declared_ready for s in g.seats)
+    if abort:
+        o = g.outcome
+        assert o["aborted"] == "四家立直" and o["pot"] == 4000 and o["payments"] == {0: -1000, 1: -1000, 2: -1000,
+                                                                                     3: -1000}
+        assert o["next_dealer"] == 0
+    else:
+        assert not g.over and g.pot == 4000
+
+
+# ---- nagashi mangan (RI-46) -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("nagashi", [True, False])
+def test_discarding_only_terminals_and_honours_uncalled_is_paid_a_mangan_at_the_draw(native, nagashi):
+    """Every player lets each drawn tile go and nobody calls; the dealer draws only terminals and honours (the
+    wall is built so), so at the exhaustive draw he is paid a mangan as a tsumo, 4000 from each, and no tenpai
+    payment is made."""
+    from mjrules.game.actions import DISCARD, PASS
+    from mjrules.model.tiles import parse_tiles
+
+    yaojiu = {k for k in range(34) if k >= 27 or k % 9 in (0, 8)}
+    hands = ["2m3m4m2p3p4p2s3s4s6m7m8m5p1z", "2m3m4m2p3p4p2s3s4s6p7p8p5s", "5m6m7m5p6p7p5s6s7s3m3p3s6s",
+             "4m5m6m4p5p6p4s5s6s7m7p7s8s"]
+    hs = [[t.kind for t in parse_tiles(h)] for h in hands]
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hs:
+        pool.subtract(h)
+    assert min(pool.values()) >= 0
+    ends = [k for k in sorted(pool) if k in yaojiu for _ in range(pool[k])]
+    middles = [k for k in sorted(pool) if k not in yaojiu for _ in range(pool[k])]
+    wall = []
+    for i in range(sum(pool.values())):   # the dealer draws every fourth tile, from the fourth on
+        wall.append((ends if i % 4 == 3 and ends else middles if middles else ends).pop())
+    g = Game(native, hands=hs, wall=wall, options={"nagashi_mangan": nagashi})
+    g.step(DISCARD + parse_tiles("1z")[0].kind)
+    while not g.over:
+        g.act(g.to_act, PASS if g.phase_name != "turn" else DISCARD + g.drawn)
+    o = g.outcome
+    assert g.wall_ended and not o["winners"]
+    dealer_draws = [e["tile"] for e in g.events if e["type"] == "draw" and e["seat"] == 0]
+    assert all(parse_tiles(t)[0].kind in yaojiu for t in dealer_draws)
+    nag = {(e["from"], e["to"]): e["amount"] for e in o["ledger"] if e["rule"] == "RI-46"}
+    tenpai = [e for e in o["ledger"] if e["rule"] == "RI-75"]
+    if nagashi:
+        assert nag == {(1, 0): 4000, (2, 0): 4000, (3, 0): 4000} and not tenpai
+        assert o["payments"] == {0: 12000, 1: -4000, 2: -4000, 3: -4000}
+    else:
+        assert not nag

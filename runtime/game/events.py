@@ -23,6 +23,7 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     declare       seat, name, choice (a seat's choice in a declaration)
     exhausted     reason
     indicator     tile (an indicator turned: indicator_stacks)
+    abort         name, label (an abortive draw ended the hand)
     stake         seat, amount, pot (a ready declaration stands: its stake goes into the pot, which now holds pot)
     end           winners, payments, next_dealer, next_streak [, pot: the stakes left on the table, where the
                   spec has a stake]
@@ -102,6 +103,8 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
         return {"type": "declare", "seat": e[1], "name": e[2], "choice": e[3]}
     if t == "exhausted":
         return {"type": "exhausted", "reason": e[1]}
+    if t == "abort":
+        return {"type": "abort", "name": e[1], "label": e[2]}
     if t == "indicator":
         return {"type": "indicator", "tile": _NAMES[e[1]]}
     if t == "stake":

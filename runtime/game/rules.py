@@ -91,6 +91,8 @@ class Rules:
         self.furiten_passes = self.furiten_passed or self.furiten_declared   # a tile let go is remembered
         self.has_furiten = bool(fu)
         self.no_swap = cfg(c.no_swap_calling, False)
+        self.aborts_passed = [a for a in v.aborts if a.moment == "passed"]   # asked when a discard is let go
+        self.aborts_wins = [a for a in v.aborts if a.moment == "wins"]       # asked when wins are claimed
         self.marked_kinds = list(v.tiles.marked)   # one copy of each is marked (tiles { marked ... })
         wl0 = v.wall
         self.ind_stacks = wl0.indicator_stacks

@@ -9,7 +9,7 @@ cdef class Seat:
     cdef public bytearray counts, meld_counts, marked_hand, marked_meld
     cdef public list melds, flowers, discards, kongs
     cdef public bint meld_seq, first_turn, declared_ready, ron_blocked, out, declaring, ready_first, unbroken, furiten_hand
-    cdef public int wild_discards, size, draws, dist_floor
+    cdef public int wild_discards, size, draws, dist_floor, called_away
     cdef public list picks, choices
     cdef public unsigned long long df_mask, nc_mask, nw_mask, discarded_mask, swap_mask
     cpdef Seat copy(self)

@@ -35,6 +35,7 @@ class Seat:
         self.furiten_hand = False # it let a winning tile go after declaring ready: no win on a discard this hand
         self.swap_mask = 0        # kinds it may not discard now, right after its chi or pon (no_swap_calling)
         self.dist_floor = 0       # its hand's shape distance at its next turn is at least this (0: not known)
+        self.called_away = 0      # its discards claimed by others
         self.ron_blocked = False
         self.wild_discards = 0
         self.size = 0
@@ -70,7 +71,7 @@ class Seat:
 # A seat's fields, named once: Seat.copy and the saved game state (mjrules.game.serial) copy and write these.
 SEAT_SCALARS = ("meld_seq", "first_turn", "declared_ready", "ron_blocked", "wild_discards", "size", "draws", "out",
                 "df_mask", "nc_mask", "nw_mask", "declaring", "ready_first", "unbroken", "discarded_mask", "furiten_hand",
-                "swap_mask", "dist_floor")
+                "swap_mask", "dist_floor", "called_away")
 SEAT_LISTS = ("flowers", "discards", "picks", "choices")   # lists of ints
 SEAT_FIELDS = ("counts", "meld_counts", "marked_hand", "marked_meld", "kongs", "melds") + SEAT_SCALARS + SEAT_LISTS
 

@@ -30,6 +30,7 @@ class GameEnv(Env):
         self.payer = self.payee = -1
         self.shower = -1   # (an opening) the seat showing its dealt hand
         self.shown = 0     # ... and the counts of what it showed, summed
+        self.win_claims = 0   # (an abort at wins) the players claiming a win on the tile on offer
         self.defines = {d.name: d for d in (*g.v.defines, *g.v.table_defines)}
         self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
@@ -82,6 +83,16 @@ class GameEnv(Env):
         if name == "first_discards_match":
             fr = g.first_round
             return len(fr) == g.n and len(set(fr)) == 1
+        if name == "declared_players":
+            return sum(1 for s in g.seats if s.declared_ready)
+        if name == "kong_players":
+            return sum(1 for s in g.seats if s.kongs)
+        if name == "kongs_made":
+            return g.kongs_made
+        if name == "win_claims":
+            return self.win_claims
+        if name == "aborted":
+            return bool(g.aborted)
         if name == "win_by":
             return g.winners[0].win_by if g.winners else "none"
         if name == "discards_made":
@@ -101,6 +112,16 @@ class GameEnv(Env):
             seat = int(args[0])
             w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
             return horse_hits(self.g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < self.g.n else 0
+        if name == "first_discards_in":
+            fr = self.g.first_round
+            return len(fr) == self.g.n and len(set(fr)) == 1 and fr[0] in args[0]
+        if name == "clean_discards":
+            seat = int(args[0])
+            if not 0 <= seat < self.g.n:
+                raise ValueError(f"{name}({seat}): there is no seat {seat}")
+            s = self.g.seats[seat]
+            mask = s.discarded_mask
+            return mask != 0 and not s.called_away and all(k in args[1] for k in range(42) if (mask >> k) & 1)
         if name == "held_in":
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
@@ -469,8 +490,8 @@ def _flower_values(reads: list[tuple[int, tuple[int, ...]]], flowers: Any, copie
 
 def settle(g: Any) -> dict[str, Any]:
     """The outcome of a finished hand: winners, net payments (the wins', those made during the hand, and the
-    hand's end), the ledger, the next dealer and his streak."""
-    if g.winners or g.ledger or not g.r.draws.usable:
+    hand's end), the ledger, the next dealer and his streak (and the abortive draw that ended it, if one did)."""
+    if g.winners or g.ledger or not g.r.draws.usable or g.aborted:
         net, ledger = settle_hand(g)
         nxt, streak = rotation(g)
     else:
@@ -480,6 +501,8 @@ def settle(g: Any) -> dict[str, Any]:
            "next_dealer": nxt, "next_streak": streak}
     if g.r.rd_stake:
         out["pot"] = _settle_pot(g, out["payments"], ledger)
+    if g.aborted:
+        out["aborted"] = g.aborted
     return out
 
 

@@ -47,7 +47,8 @@ cdef class Game:
     cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind, stake_seat
     cdef public unsigned long long passing
     cdef public int ind_base, ind_shown, ind_pending
-    cdef public bint ld_marked
+    cdef public bint ld_marked, on_offer
+    cdef public str aborted
     cdef public list wall_marked
     cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
@@ -157,6 +158,8 @@ cdef class Game:
     cdef bint _ready_without(self, int seat, int k) except -1
     cdef list _ready_discards(self, int seat)
     cdef _discard_passed(self)
+    cdef _place_stake(self)
+    cdef bint _aborts(self, list rules, int win_claims) except -1
     cdef _interrupt(self)
     @cython.locals(pos=int)
     cdef _turn_indicator(self)

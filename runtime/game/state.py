@@ -154,6 +154,8 @@ class Game:
         self.ind_shown = 0        # indicators turned (indicator_stacks)
         self.ind_pending = 0      # kongs whose indicator turns at their maker's next discard
         self.wall_marked = []     # 1 where the wall's tile is a marked copy (tiles { marked ... }); empty: none
+        self.aborted = ""         # the abortive draw that ended the hand (abort), if one did
+        self.on_offer = False     # a discard is on offer: when it is let go, the aborts are asked
         self.ld_marked = False    # the tile on offer (a discard, an added kong's) is a marked copy
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
@@ -745,6 +747,7 @@ class Game:
         d = self.ld_seat
         k = self.ld_tile
         n = self.n
+        self.on_offer = True
         unclaimable = (k == self.wild or k == self.wild2) and k >= 0 and r.discard_unclaimable
         last = self._drawable() <= 0
         seats = None
@@ -899,6 +902,13 @@ class Game:
             elif a >= 0 and r.pass_blocks_ron and WIN in offered[p]:
                 self._seat(p).ron_blocked = True
         if wins:
+            if r.aborts_wins:
+                self.on_offer = False
+                keep = self.stake_seat
+                self.stake_seat = -1   # (a declaration whose discard is claimed to win stakes nothing)
+                if self._aborts(r.aborts_wins, len(wins)):
+                    return
+                self.stake_seat = keep
             self._win(self._pick_winners([(p, "discard", d) for p in wins]))
             return
         for level in r.priority:
@@ -923,10 +933,15 @@ class Game:
 
     def _take_claim(self, p: int, d: int, k: int, a: int) -> None:
         self._discard_passed()
+        if self.on_offer:
+            self.on_offer = False
+            if self._aborts(self.r.aborts_passed, 0):
+                return
         self._interrupt()
         s = self.seats[p]
         s.dist_floor = 0
         self._seat(d).discards.pop()
+        self.seats[d].called_away += 1
         self.claims_made += 1
         s.first_turn = False
         s.ron_blocked = False
@@ -1059,6 +1074,8 @@ class Game:
                 self._discard_passed()
             self._complete_added_kong()
             return
+        if self._aborts(self.r.aborts_wins, len(wins)):
+            return
         s = self.seats[seat]
         if self.ld_marked:
             s.marked_hand[k] -= 1
@@ -1129,6 +1146,20 @@ class Game:
             self.ret_cache = self.r.retain.retained(self, 0, 0)
         return self.ret_cache
 
+    def _aborts(self, rules: list, win_claims: int) -> bool:
+        """Does one of these abortive draws hold now? It ends the hand (True)."""
+        if not rules:
+            return False
+        env = _settle().GameEnv(self)
+        env.win_claims = win_claims
+        for a in rules:
+            if _settle().evaluate(a.cond, env):
+                self.aborted = a.name
+                self.log.append(("abort", a.name, a.label))
+                self._finish()
+                return True
+        return False
+
     def _discard_passed(self) -> None:
         """Nobody won the discard on offer: the seats it would have completed let it go (furiten: until their next
         discard, or to the hand's end once declared), and a declaration made with it stands: its stake goes into
@@ -1143,6 +1174,10 @@ class Game:
                     if r.furiten_declared and o.declared_ready:
                         o.furiten_hand = True
             self.passing = 0
+        self._place_stake()
+
+    def _place_stake(self) -> None:
+        """A declaration whose discard was let go stands: its stake goes into the pot."""
         p = self.stake_seat
         if p >= 0:
             self.stake_seat = -1
@@ -1181,6 +1216,10 @@ class Game:
 
     def _next_draw(self, seat: int) -> None:
         self._discard_passed()
+        if self.on_offer:   # the discard was let go: the aborts that ask then
+            self.on_offer = False
+            if self._aborts(self.r.aborts_passed, 0):
+                return
         seat = self._next_in(seat)
         fr = self.r.final_round
         d = self._drawable()
