@@ -317,7 +317,7 @@ def test_every_field_of_a_game_is_copied_and_saved():
     field the state machine declares is in them, or is made by deal_hand from the rules and the seed."""
     from mjrules.game import seat, serial
 
-    made_by_deal = {"r", "engine", "v", "n", "ret_cache", "_ev_cache"}
+    made_by_deal = {"r", "engine", "v", "n", "ret_cache", "_ev_cache", "abort_env", "abort_seen"}   # (caches)
     named = set(serial.SCALARS + serial.LISTS + serial.CONTAINERS)
     assert len(named) == len(serial.SCALARS + serial.LISTS + serial.CONTAINERS)
     assert _public_fields("state.pxd", "Game") == named | made_by_deal

@@ -9,6 +9,7 @@ from typing import Any
 import cython
 
 from ..native.kernel import ShapeTest
+from ..compiler.ir import expr_nodes
 from .actions import KONG_KINDS
 
 # the claim kinds of the spec's priority levels, as bits (compiled: rules.pxd's C enum, held equal by a test)
@@ -92,6 +93,16 @@ class Rules:
         self.has_furiten = bool(fu)
         self.no_swap = cfg(c.no_swap_calling, False)
         self.aborts_passed = [a for a in v.aborts if a.moment == "passed"]   # asked when a discard is let go
+        # what each of them reads of the table (builtin variables and functions), for Game._abort_inputs
+        self.abort_reads = []   # by abort, bits: 1 first-round facts, 2 declarations, 4 kongs, 8 discards, 16 any other
+        for a in self.aborts_passed:
+            bits = 0
+            for x in expr_nodes(a.cond):
+                if x.op in ("var", "call"):
+                    bits |= _FACT_FAMILY.get(x.args[0], 16)
+                elif x.op == "ref":
+                    bits |= 16
+            self.abort_reads.append(bits)
         self.aborts_wins = [a for a in v.aborts if a.moment == "wins"]       # asked when wins are claimed
         self.marked_kinds = list(v.tiles.marked)   # one copy of each is marked (tiles { marked ... })
         wl0 = v.wall
@@ -164,6 +175,12 @@ class Rules:
         self.shape = self.fit if isinstance(self.fit, ShapeTest) else None   # the kernel's: a C call, compiled
         self.wins = engine.wins
         self.draws = settle.DrawMemo(v)
+
+
+# The table facts an abort may read whose changes the game follows (Game._abort_inputs): the first round's
+# discards, the declarations, the kongs, the discards; any other fact may change at any step.
+_FACT_FAMILY = {"first_discards_in": 1, "first_discards_match": 1, "declared_players": 2, "kongs_made": 4,
+                "kong_players": 4, "discards_made": 8}
 
 
 def rules_for(engine: Any, options: dict[str, Any] | None) -> Rules:

@@ -39,6 +39,9 @@ class GameEnv(Env):
 
     def var(self, name: str) -> Any:
         g = self.g
+        got = _GAME_COUNTS.get(name)
+        if got is not None:   # (the counts an abort asks at every discard let go: first, without the chain below)
+            return got(g)
         if name == "payer":
             return self.payer
         if name == "payee":
@@ -83,20 +86,12 @@ class GameEnv(Env):
         if name == "first_discards_match":
             fr = g.first_round
             return len(fr) == g.n and len(set(fr)) == 1
-        if name == "declared_players":
-            return sum(1 for s in g.seats if s.declared_ready)
-        if name == "kong_players":
-            return sum(1 for s in g.seats if s.kongs)
-        if name == "kongs_made":
-            return g.kongs_made
         if name == "win_claims":
             return self.win_claims
         if name == "aborted":
             return bool(g.aborted)
         if name == "win_by":
             return g.winners[0].win_by if g.winners else "none"
-        if name == "discards_made":
-            return g.discard_count
         if name == "player_count":
             return g.n
         if name == "first_winners":
@@ -108,13 +103,13 @@ class GameEnv(Env):
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
+        if name == "first_discards_in":
+            fr = self.g.first_round
+            return len(fr) == self.g.n and len(set(fr)) == 1 and fr[0] in args[0]
         if name == "hits":
             seat = int(args[0])
             w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
             return horse_hits(self.g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < self.g.n else 0
-        if name == "first_discards_in":
-            fr = self.g.first_round
-            return len(fr) == self.g.n and len(set(fr)) == 1 and fr[0] in args[0]
         if name == "clean_discards":
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
@@ -155,6 +150,14 @@ class GameEnv(Env):
         if self.win is not None and kind == "fan":
             return dict(self.win.result.fans).get(name, 0)
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
+
+
+_GAME_COUNTS = {
+    "declared_players": lambda g: sum(1 for s in g.seats if s.declared_ready),
+    "kong_players": lambda g: sum(1 for s in g.seats if s.kongs),
+    "kongs_made": lambda g: g.kongs_made,
+    "discards_made": lambda g: g.discard_count,
+}
 
 
 def _feeder(g: Any, w: Any) -> int:

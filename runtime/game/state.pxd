@@ -49,6 +49,9 @@ cdef class Game:
     cdef public int ind_base, ind_shown, ind_pending
     cdef public bint ld_marked, on_offer
     cdef public str aborted
+    cdef public object abort_env
+    cdef public list abort_seen
+    cdef public int declarations
     cdef public list wall_marked
     cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
@@ -159,7 +162,9 @@ cdef class Game:
     cdef list _ready_discards(self, int seat)
     cdef _discard_passed(self)
     cdef _place_stake(self)
+    @cython.locals(i=int, passed=bint, seen=cython.longlong)
     cdef bint _aborts(self, list rules, int win_claims) except -1
+    cdef long long _abort_inputs(self, int reads)
     cdef _interrupt(self)
     @cython.locals(pos=int)
     cdef _turn_indicator(self)

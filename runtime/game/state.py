@@ -156,6 +156,9 @@ class Game:
         self.wall_marked = []     # 1 where the wall's tile is a marked copy (tiles { marked ... }); empty: none
         self.aborted = ""         # the abortive draw that ended the hand (abort), if one did
         self.on_offer = False     # a discard is on offer: when it is let go, the aborts are asked
+        self.abort_env = None     # the aborts' expression environment, made when first asked
+        self.abort_seen = [-1] * len(r.aborts_passed)   # the mark of what each abort read when last found false
+        self.declarations = 0     # ready declarations made in the hand
         self.ld_marked = False    # the tile on offer (a discard, an added kong's) is a marked copy
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
@@ -659,6 +662,7 @@ class Game:
         if s.declaring:   # the declaration is made with this discard: it stakes once nobody wins the discard
             s.declaring = False
             s.declared_ready = True
+            self.declarations += 1
             s.ready_first = not s.discards and self.claims_made == 0
             s.unbroken = True
             if self.r.rd_stake:
@@ -1150,15 +1154,45 @@ class Game:
         """Does one of these abortive draws hold now? It ends the hand (True)."""
         if not rules:
             return False
-        env = _settle().GameEnv(self)
+        env = self.abort_env
+        if env is None:   # (one per hand: it caches nothing of the table's state but the seats' hand facts)
+            env = self.abort_env = _settle().GameEnv(self)
+        env.seat_facts.clear()
         env.win_claims = win_claims
-        for a in rules:
-            if _settle().evaluate(a.cond, env):
+        passed = rules is self.r.aborts_passed
+        for i in range(len(rules)):
+            a = rules[i]
+            seen = -1
+            if passed:   # asked again only when what it reads may have changed since it was last false
+                seen = self._abort_inputs(self.r.abort_reads[i])
+                if seen == self.abort_seen[i]:
+                    continue
+            if not _settle().evaluate(a.cond, env):
+                if passed:
+                    self.abort_seen[i] = seen
+            else:
                 self.aborted = a.name
                 self.log.append(("abort", a.name, a.label))
                 self._finish()
                 return True
         return False
+
+    def _abort_inputs(self, reads: int) -> int:
+        """A mark of the table facts an abort reads (Rules.abort_reads: bits of their families) that changes whenever
+        one of their values may: a fact of the first round changes with its discards only, one of declarations or
+        kongs with them; any other fact, at any step."""
+        mark = 0
+        if reads & 1:
+            mark = len(self.first_round) * 64 + min(self.claims_made, 63)
+        if reads & 2:
+            mark = mark * 16 + self.declarations
+        if reads & 4:
+            mark = mark * 16 + self.kongs_made
+        if reads & 8:
+            mark = mark * 4096 + self.discard_count
+        if reads & 16:
+            mark = mark * 1048576 + len(self.log)
+        return mark
 
     def _discard_passed(self) -> None:
         """Nobody won the discard on offer: the seats it would have completed let it go (furiten: until their next
