@@ -1,7 +1,7 @@
 """Riichi hand scoring side by side with riichienv's scorer and the `mahjong` package's, in one process, on the same
 hands and the same rules.
 
-    python -m mjrules.bench.riichi [--hands 2000] [--repeat 5] [--json]
+    python -m mjrules.bench.riichi [--hands 2000] [--repeat 5] [--kyoku 500] [--json]
 
 The hands are tests/oracles/riichi.py's seeded, stratified riichi winning cases (every yaku and yakuman, open and
 closed, riichi, ippatsu, haitei, rinshan, chankan, dora, ura dora, red fives); each engine's arguments are made
@@ -14,6 +14,12 @@ both peers are set to (open tanyao, red fives, double yakuman, no kiriage). Each
   `HandEvaluator(tiles, melds).calc(...)` and `HandCalculator.estimate_hand_value` on the same hands;
 * evaluate, new hands: each hand new to the engine (a fresh engine each repeat, warmed on the looped hands:
   bench.suite.first_sight) against the peers on the same new hands.
+
+* kyoku: whole hands of the spec played by four random agents, built in (`play_hand`) and stepped from a Python
+  loop over the step API, against riichienv's `RiichiEnv("4p-red-single")` stepped by its `RandomAgent`
+  (bench.play.side_by_side: the three timed in turn within each repeat), in hands a second. The spec plays the
+  riichi declaration and its stick, furiten, swap-calling, dora and red fives, tenpai payments, nagashi and the
+  abortive draws but not yet nine terminals (RI-86) or pao (RI-91): nearly, not exactly, riichienv's work.
 
 Before timing, every hand is scored by all three and the payments compared (not timed; the count is printed).
 Nothing here asserts. Exits 2 with a message where a peer is not installed, or the generator is not found (it
@@ -124,7 +130,8 @@ def _row(label: str, n: int, ours: list[float], renv: list[float], mj: list[floa
             "vs_mahjong": spread([t / o for o, t in zip(ours, mj)])}
 
 
-def measure(R: ModuleType, hands: int, repeats: int, budget: float = 0.2, note: Any = lambda m: None) -> dict:
+def measure(R: ModuleType, hands: int, repeats: int, budget: float = 0.2, note: Any = lambda m: None,
+            kyoku: int = 0) -> dict:
     import mjrules
 
     eng = mjrules.load(str(SPEC), backend="native")
@@ -158,8 +165,21 @@ def measure(R: ModuleType, hands: int, repeats: int, budget: float = 0.2, note: 
         new_renv.append(GATE.repeat(lambda a=a, n=len(cs): _once_timed(_calls(a), n)))
         new_mj.append(GATE.repeat(lambda b=b, n=len(cs): _once_timed(_calls(b), n)))
     rows.append(_row("evaluate, new hands", len(new_sits[0]), ours_new, new_renv, new_mj))
-    return {"spec": str(SPEC.relative_to(ROOT)), "seed": SEED, "repeats": repeats, "hands": len(cases),
-            "agree": agree, "rows": rows}
+    out = {"spec": str(SPEC.relative_to(ROOT)), "seed": SEED, "repeats": repeats, "hands": len(cases),
+           "agree": agree, "rows": rows}
+    if kyoku:
+        from .play import side_by_side
+
+        note(f"kyoku: {kyoku} hands of four random agents, built in, a Python loop, riichienv")
+        k = side_by_side(eng, kyoku, repeats)
+        if k is not None:
+            out["kyoku"] = {"hands": kyoku, "builtin_per_s": spread(k["builtin_per_s"]),
+                            "python_per_s": spread(k["python_per_s"]), "riichienv_per_s": spread(k["riichienv_per_s"]),
+                            "builtin_vs_riichienv": spread(k["vs_riichienv"]),
+                            "python_vs_riichienv": spread([a / b for a, b in zip(k["python_per_s"],
+                                                                                 k["riichienv_per_s"])]),
+                            "builtin_vs_python": spread(k["vs_python"])}
+    return out
 
 
 def _num(x: float) -> str:
@@ -191,6 +211,15 @@ def render(r: dict[str, Any]) -> str:
                      f"{_fmt(row['riichienv_us']):>{c}}{_fmt(row['mahjong_us']):>{c}}"
                      f"{_fmt(row['vs_riichienv'], 'x'):>{c}}{_fmt(row['vs_mahjong'], 'x'):>{c}}")
     lines += ["", "vs = the peer's time / ours (above 1: mjrules is faster)"]
+    k = r.get("kyoku")
+    if k:
+        lines += ["", f"  {'kyoku a second (four random agents)':<{w}}{'hands':>6}{'mjrules':>{c}}{'riichienv':>{c}}"
+                      f"{'vs riichienv':>{c}}",
+                  f"  {'built-in agents (play_hand)':<{w}}{k['hands']:>6}{_fmt(k['builtin_per_s']):>{c}}"
+                  f"{_fmt(k['riichienv_per_s']):>{c}}{_fmt(k['builtin_vs_riichienv'], 'x'):>{c}}",
+                  f"  {'Python loop over the step API':<{w}}{k['hands']:>6}{_fmt(k['python_per_s']):>{c}}"
+                  f"{_fmt(k['riichienv_per_s']):>{c}}{_fmt(k['python_vs_riichienv'], 'x'):>{c}}",
+                  f"  built-in over the Python loop: {_fmt(k['builtin_vs_python'], 'x')}"]
     return "\n".join(lines)
 
 
@@ -198,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=2000, help="winning hands (default 2000)")
     ap.add_argument("--repeat", type=int, default=5, help="repeats of each timing (default 5)")
+    ap.add_argument("--kyoku", type=int, default=500, help="whole hands of random play (default 500; 0: none)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     args = ap.parse_args(argv)
     for module, dist in (("riichienv", "riichienv"), ("mahjong", "mahjong")):
@@ -215,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = {"start": machine_speed(3)}
     GATE.start(patience=5.0, budget=60.0)
     try:
-        r = measure(R, max(1, args.hands), max(1, args.repeat), note=note)
+        r = measure(R, max(1, args.hands), max(1, args.repeat), note=note, kyoku=max(0, args.kyoku))
     finally:
         machine["gate"] = GATE.stop()
     machine["end"] = machine_speed(3)
