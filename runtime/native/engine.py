@@ -42,33 +42,34 @@ from .cache import load_kernel, load_module, thread_pool
 
 _EXACT = 2 ** 53
 _GROUP_KINDS = ("seq", "pung", "pair")
-_SCALARS = frozenset({str, int, bool, float, type(None)})
+_SCALARS = frozenset({str, int, bool, type(None)})
 _NO_MELDS: list = []   # (never changed)
 
 
-def _situation_key(d: dict) -> str | None:
-    """A situation dict's content as a key that equals another's only where the two read alike: its repr, where
-    every value is of a built-in type whose repr tells it from every other value (True from 1, 1 from 1.0, a list
-    from a tuple; strings quoted): scalars, and lists, tuples and dicts of scalars. Else None. (A string key: the
-    memo holds no object the collector walks.)"""
-    for x in d.values():
+def _situation_key(d: dict) -> tuple | None:
+    """A situation dict's content as a key that equals another's only where the two read alike (types kept: the
+    reader takes True and 1 differently), or None (a float, a nested value other than strings and scalars)."""
+    out = []
+    for k, x in d.items():
         t = type(x)
         if t in _SCALARS:
-            continue
-        if t is list or t is tuple:
+            out.append((k, t, x))
+        elif t is list or t is tuple:
             for y in x:
-                if type(y) not in _SCALARS:
+                if type(y) is not str:
                     return None
+            out.append((k, t, tuple(x)))
         elif t is dict:
+            items = []
             for k2, y in x.items():
-                if type(k2) is not str or type(y) not in _SCALARS:
+                ty = type(y)
+                if ty not in _SCALARS:
                     return None
+                items.append((k2, ty, y))
+            out.append((k, t, tuple(items)))
         else:
             return None
-    for k in d:
-        if type(k) is not str:
-            return None
-    return repr(d)
+    return tuple(out)
 
 
 # ---- the engine -------------------------------------------------------------------------------------------
