@@ -199,17 +199,20 @@ def check_openings(self, clauses: list[Clause]) -> tuple[ir.Opening, ...]:
 
 
 def check_aborts(self, clauses: list[Clause]) -> tuple[ir.Abort, ...]:
-    """abort NAME ["label"] [at wins] when CONDITION"""
+    """abort NAME ["label"] [at wins | on first_turn] when CONDITION"""
     out = []
     seen: set[str] = set()
     for c in clauses:
-        r = Reader(c, self.col, 'abort NAME ["label"] [at wins] when CONDITION')
+        r = Reader(c, self.col, 'abort NAME ["label"] [at wins | on first_turn] when CONDITION')
         name = r.name("a name")
         label = r.opt_string() or name
         moment = "passed"
         if r.flag("at"):
             r.lit("wins")
             moment = "wins"
+        elif r.flag("on"):
+            r.lit("first_turn")
+            moment = "first_turn"
         r.end()
         if name in seen:
             self.col.error("E018", f"abort '{name}' is defined twice", c.span)

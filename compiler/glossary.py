@@ -45,9 +45,11 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                                                  "which patterns")),
     (VARIANT, "claims"): ("claims { ... }", ("chi, pon and kongs, their priority, robbing a kong, winning on a "
                                              "discard, and who wins a discard several claim")),
-    (VARIANT, "abort"): ('abort NAME ["label"] [at wins] when CONDITION', (
+    (VARIANT, "abort"): ('abort NAME ["label"] [at wins | on first_turn] when CONDITION', (
         "an abortive draw (途中流局): the hand ends with no win and no hand-end payment when the condition holds, "
-        "asked each time a discard is let go, or (at wins) when players claim a win on one tile")),
+        "asked each time a discard is let go, or (at wins) when players claim a win on one tile; on first_turn, a "
+        "player on his first turn, before any claim, may call it (the action `abort`) when it holds of him "
+        "(`caller`)")),
     (VARIANT, "ready_declaration"): ("ready_declaration { ... }", ("declaring ready (报听, 立直): who, when, what it "
                                                                    "requires, what it locks, what it stakes")),
     (VARIANT, "pattern"): ('pattern NAME ["label"] shape standard|pairs|free|knitted [when CONDITION]',

@@ -353,7 +353,7 @@ class Abort:
 
     name: str
     label: str
-    moment: str  # passed | wins
+    moment: str  # passed | wins | first_turn (a player may call it on his first turn: `caller` is his seat)
     cond: Expr   # game context
     src: Src
 

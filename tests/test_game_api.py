@@ -180,7 +180,8 @@ def test_describe_action_covers_every_id():
     for a in range(N_ACTIONS):
         d = describe_action(a, 5 if 85 <= a <= 87 else 1 if 42 <= a < 84 else -1)
         kinds.add(d["type"])
-    assert kinds == {"discard", "kong", "pon", "chi", "win", "pass", "declare_ready", "rob_gold", "select", "choose"}
+    assert kinds == {"discard", "kong", "pon", "chi", "win", "pass", "declare_ready", "rob_gold", "select", "choose",
+                     "abort"}
     with pytest.raises(IllegalAction):
         describe_action(N_ACTIONS, -1)
 
@@ -228,7 +229,7 @@ def test_the_enums_of_the_pxd_are_the_source_values():
     pxd = here.with_name("state.pxd").read_text(encoding="utf-8")
     enum = pxd[pxd.index("cpdef enum:"):pxd.index("\ncdef class")]
     assert dict(re.findall(r"^\s+([A-Z_0-9]+) = (\d+)", enum, re.MULTILINE)) == values
-    assert len(values) == 30
+    assert len(values) == 31
     for name, value in values.items():
         assert getattr(state, name) == int(value), name
 

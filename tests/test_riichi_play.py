@@ -543,3 +543,30 @@ def test_discarding_only_terminals_and_honours_uncalled_is_paid_a_mangan_at_the_
         assert o["payments"] == {0: 12000, 1: -4000, 2: -4000, 3: -4000}
     else:
         assert not nag
+
+
+N_HANDS = ["1m9m1p9p1s9s1z2z3z4z5z6z7z5p"] + W_HANDS[1:]
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_nine_kinds_of_terminals_and_honours_may_abort_on_the_first_turn_only(native, allowed):
+    from mjrules.game.actions import ABORT, DISCARD
+    from mjrules.model.tiles import parse_tiles
+
+    g = scripted(native, N_HANDS, {"nine_terminals": allowed})
+    assert (ABORT in g.legal_ids(0)) == allowed
+    if allowed:
+        again = Game.from_state(native, g.to_state())
+        again.step(ABORT)
+        o = again.outcome
+        assert o["aborted"] == "九種九牌" and not any(o["payments"].values()) and o["next_dealer"] == 0
+        assert again.events[-2]["type"] == "abort" and again.events[-3] == {"type": "action", "seat": 0,
+                                                                            "action": {"type": "abort"}}
+    g.step(DISCARD + parse_tiles("7z")[0].kind)   # it plays on instead: on its next turn it may not call it
+    for seat in (1, 2, 3):
+        while g.phase_name == "claims":
+            g.act(g.to_act, PASS)
+        g.step(DISCARD + g.drawn)
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    assert g.to_act == 0 and g.phase_name == "turn" and ABORT not in g.legal_ids(0)

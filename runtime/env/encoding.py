@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..game.actions import (
+    ABORT,
     CHI_HIGH,
     CHI_LOW,
     CHI_MID,
@@ -127,6 +128,8 @@ class Encoding:
             ids += [SELECT + k for k in kinds]
         choices = max([len(step[1].choices) for step in r.pre if step[0] == "declare"], default=0)
         ids += [CHOOSE + i for i in range(choices)]
+        if r.aborts_first:
+            ids.append(ABORT)
         self.action_ids = np.array(ids, dtype=np.int64)
         self.n_actions = len(ids)
         lut = np.full(N_ACTIONS, -1, dtype=np.int64)

@@ -19,7 +19,8 @@ DECLARE_READY = 90     # 报听 and the like: declare ready before play
 ROB_WILD = 91          # rob the flipped wild indicator (抢金)
 SELECT = 92            # SELECT + kind: pick a tile to pass in an exchange (换三张)
 CHOOSE = 134           # CHOOSE + i: name the i-th choice of a declaration (定缺)
-N_ACTIONS = 142
+ABORT = 142            # call an abortive draw offered on one's first turn (九種九牌)
+N_ACTIONS = 143
 
 SETUP = 0              # phases
 READY = 1
@@ -33,10 +34,11 @@ DECLARE = 8
 
 ACTION_IDS = {"discard": DISCARD, "kong": KONG, "pon": PON, "chi_low": CHI_LOW, "chi_mid": CHI_MID,
               "chi_high": CHI_HIGH, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY,
-              "rob_gold": ROB_WILD, "select": SELECT, "choose": CHOOSE, "n_actions": N_ACTIONS}
+              "rob_gold": ROB_WILD, "select": SELECT, "choose": CHOOSE, "abort": ABORT, "n_actions": N_ACTIONS}
 PHASES = ("setup", "ready", "turn", "rob_wild", "claims", "rob_kong", "over", "exchange", "declare")
 KONG_KINDS = ("exposed", "added", "concealed")
-SIMPLE_ACTIONS = {"pon": PON, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY, "rob_gold": ROB_WILD}
+SIMPLE_ACTIONS = {"pon": PON, "win": WIN, "pass": PASS, "declare_ready": DECLARE_READY, "rob_gold": ROB_WILD,
+                  "abort": ABORT}
 _NAMES = TILE_NAMES
 
 
@@ -50,7 +52,7 @@ def describe_action(a: int, detail: Any) -> dict[str, Any]:
         return {"type": "discard", "tile": _NAMES[a]}
     if SELECT <= a < CHOOSE:
         return {"type": "select", "tile": _NAMES[a - SELECT]}
-    if CHOOSE <= a < N_ACTIONS:
+    if CHOOSE <= a < ABORT:
         return {"type": "choose", "choice": detail if isinstance(detail, str) else a - CHOOSE}
     if KONG <= a < PON:
         return {"type": "kong", "tile": _NAMES[a - KONG], "kind": KONG_KINDS[detail] if detail >= 0 else "any"}

@@ -1,7 +1,7 @@
 # Types for mjrules/game/agents.py when Cython compiles it (pure-Python mode): the same source, typed.
 cimport cython
-from mjrules.game.state cimport (CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD,
-                                 SELECT, WIN)
+from mjrules.game.state cimport (ABORT, CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON,
+                                 ROB_WILD, SELECT, WIN)
 from mjrules.game.rng cimport Rng as _Rng
 from mjrules.game.state cimport Game
 

@@ -22,7 +22,8 @@ from .state import Game, StalledGame
 
 # Compiled (Cython's pure-Python mode, typed by agents.pxd), the action ids are state.pxd's C enums.
 if not cython.compiled:
-    from .actions import CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD, SELECT, WIN
+    from .actions import (ABORT, CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD,
+                          SELECT, WIN)
 
 Action = dict[str, Any]
 
@@ -109,6 +110,8 @@ class GreedyAgent:
             after = self.estimator(game).after_discards(s.counts, len(s.melds), game.wild, game.wild2)
             return min(ids, key=lambda a: (after[a - SELECT] if a - SELECT < len(after) and after[a - SELECT]
                                            is not None else 99, a))
+        if ids[-1] == ABORT:   # (it plays on rather than call an abortive draw)
+            ids = ids[:-1]
         return self._decide(self.estimator(game), s.counts, len(s.melds), game.wild, game.wild2, game.claim_tile,
                             ids)
 

@@ -104,6 +104,7 @@ class Rules:
                     bits |= 16
             self.abort_reads.append(bits)
         self.aborts_wins = [a for a in v.aborts if a.moment == "wins"]       # asked when wins are claimed
+        self.aborts_first = [a for a in v.aborts if a.moment == "first_turn"]   # a player may call on his first turn
         self.marked_kinds = list(v.tiles.marked)   # one copy of each is marked (tiles { marked ... })
         wl0 = v.wall
         self.ind_stacks = wl0.indicator_stacks

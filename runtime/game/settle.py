@@ -31,6 +31,7 @@ class GameEnv(Env):
         self.shower = -1   # (an opening) the seat showing its dealt hand
         self.shown = 0     # ... and the counts of what it showed, summed
         self.win_claims = 0   # (an abort at wins) the players claiming a win on the tile on offer
+        self.caller = -1      # (an abort on first_turn) the seat whose turn it is
         self.defines = {d.name: d for d in (*g.v.defines, *g.v.table_defines)}
         self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
@@ -88,6 +89,8 @@ class GameEnv(Env):
             return len(fr) == g.n and len(set(fr)) == 1
         if name == "win_claims":
             return self.win_claims
+        if name == "caller":
+            return self.caller
         if name == "aborted":
             return bool(g.aborted)
         if name == "win_by":
@@ -110,6 +113,12 @@ class GameEnv(Env):
             seat = int(args[0])
             w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
             return horse_hits(self.g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < self.g.n else 0
+        if name == "kinds_in":
+            seat = int(args[0])
+            if not 0 <= seat < self.g.n:
+                raise ValueError(f"{name}({seat}): there is no seat {seat}")
+            counts = self.g.seats[seat].counts
+            return sum(1 for k in args[1] if counts[k])
         if name == "clean_discards":
             seat = int(args[0])
             if not 0 <= seat < self.g.n:

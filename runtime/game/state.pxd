@@ -21,7 +21,8 @@ cpdef enum:
     ROB_WILD = 91
     SELECT = 92
     CHOOSE = 134
-    N_ACTIONS = 142
+    ABORT = 142
+    N_ACTIONS = 143
     SETUP = 0
     READY = 1
     TURN = 2
@@ -165,6 +166,9 @@ cdef class Game:
     @cython.locals(i=int, passed=bint, seen=cython.longlong)
     cdef bint _aborts(self, list rules, int win_claims) except -1
     cdef long long _abort_inputs(self, int reads)
+    cdef _end_aborted(self, object a)
+    @cython.locals(i=int, s=Seat)
+    cdef int _first_turn_abort(self, int seat) except -2
     cdef _interrupt(self)
     @cython.locals(pos=int)
     cdef _turn_indicator(self)

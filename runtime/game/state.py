@@ -40,6 +40,7 @@ from .seat import Seat, Winner, meld_of, tiles_of
 # values; a test holds them equal).
 if not cython.compiled:
     from .actions import (
+        ABORT,
         CHI_HIGH,
         CHI_LOW,
         CHI_MID,
@@ -428,7 +429,7 @@ class Game:
             return self._kong_kind(seat, a - KONG)
         if CHI_LOW <= a <= CHI_HIGH:
             return self.ld_tile
-        if CHOOSE <= a < N_ACTIONS and self.phase == DECLARE:
+        if CHOOSE <= a < ABORT and self.phase == DECLARE:
             choices = self.r.pre[self.pre_step - 1][1].choices
             if a - CHOOSE < len(choices):
                 return choices[a - CHOOSE].name
@@ -534,6 +535,8 @@ class Game:
                 acts.extend(discards)
             else:
                 acts = discards
+            if r.aborts_first and source != SRC_CLAIM and self._first_turn_abort(seat) >= 0:
+                acts.append(ABORT)   # (last: a turn's ids begin with a win, kongs, the declaration, the discards)
         self.ask_seats([seat], {seat: acts})
 
     def _may_declare(self, seat: int) -> bool:
@@ -644,6 +647,9 @@ class Game:
     def _resolve_turn(self, seat: int, a: int) -> None:
         if a == WIN:
             self._win([(seat, self._self_win_by(seat), -1)])
+            return
+        if a == ABORT:   # an abortive draw called on its first turn
+            self._end_aborted(self.r.aborts_first[self._first_turn_abort(seat)])
             return
         if a == DECLARE_READY:   # declared with the discard the seat now picks, among those that leave it ready
             self.seats[seat].declaring = True
@@ -1171,11 +1177,32 @@ class Game:
                 if passed:
                     self.abort_seen[i] = seen
             else:
-                self.aborted = a.name
-                self.log.append(("abort", a.name, a.label))
-                self._finish()
+                self._end_aborted(a)
                 return True
         return False
+
+    def _end_aborted(self, a: Any) -> None:
+        """The abortive draw `a` ends the hand."""
+        self.aborted = a.name
+        self.log.append(("abort", a.name, a.label))
+        self._finish()
+
+    def _first_turn_abort(self, seat: int) -> int:
+        """The first of the spec's first-turn aborts the seat may call now (on its first turn, before any claim in
+        the hand), or -1."""
+        s = self.seats[seat]
+        if s.discards or s.called_away or self.claims_made:
+            return -1
+        env = self.abort_env
+        if env is None:
+            env = self.abort_env = _settle().GameEnv(self)
+        env.seat_facts.clear()
+        env.caller = seat
+        rules = self.r.aborts_first
+        for i in range(len(rules)):
+            if _settle().evaluate(rules[i].cond, env):
+                return i
+        return -1
 
     def _abort_inputs(self, reads: int) -> int:
         """A mark of the table facts an abort reads (Rules.abort_reads: bits of their families) that changes whenever
