@@ -179,18 +179,11 @@ def check_openings(self, clauses: list[Clause]) -> tuple[ir.Opening, ...]:
         name = r.name("a name")
         label = r.opt_string() or name
         r.end()
-        if name in seen:
-            self.col.error("E018", f"opening '{name}' is defined twice", c.span)
-        seen.add(name)
         count: ir.Expr = ir.Expr("const", (1,))
         if c.value is not None:
             count = self.x.check(c.value, B.OPENING, ANY_STAGE, "num")
-        if c.cond is None or c.cond_kind != "when":
-            self.col.error("E034", f"opening {name} needs 'when CONDITION': which dealt hands may show it", c.span,
+        cond = _named_when(self, c, "opening", name, seen, B.OPENING, "which dealt hands may show it",
                            "e.g. `opening 四喜 when held_fours(shower) >= 1`")
-            cond: ir.Expr = ir.Expr("const", (False,))
-        else:
-            cond = self.x.cond(c.cond, c.cond_kind, B.OPENING, ANY_STAGE)
         out.append(ir.Opening(name, label, count, cond, self.src(c)))
     if len(out) > MAX_OPENINGS:
         self.col.error("E013", f"at most {MAX_OPENINGS} openings (found {len(out)})", clauses[MAX_OPENINGS].span)
@@ -214,17 +207,22 @@ def check_aborts(self, clauses: list[Clause]) -> tuple[ir.Abort, ...]:
             r.lit("first_turn")
             moment = "first_turn"
         r.end()
-        if name in seen:
-            self.col.error("E018", f"abort '{name}' is defined twice", c.span)
-        seen.add(name)
-        if c.cond is None or c.cond_kind != "when":
-            self.col.error("E034", f"abort {name} needs 'when CONDITION': when the hand is aborted", c.span,
+        cond = _named_when(self, c, "abort", name, seen, B.GAME, "when the hand is aborted",
                            "e.g. `abort 四家立直 when declared_players == 4`")
-            cond: ir.Expr = ir.Expr("const", (False,))
-        else:
-            cond = self.x.cond(c.cond, c.cond_kind, B.GAME, ANY_STAGE)
         out.append(ir.Abort(name, label, moment, cond, self.src(c)))
     return tuple(out)
+
+
+def _named_when(self, c: Clause, kind: str, name: str, seen: set[str], context: str, what: str,
+                example: str) -> ir.Expr:
+    """A named clause of a kind (each name once) and its required `when CONDITION`, checked in `context`."""
+    if name in seen:
+        self.col.error("E018", f"{kind} '{name}' is defined twice", c.span)
+    seen.add(name)
+    if c.cond is None or c.cond_kind != "when":
+        self.col.error("E034", f"{kind} {name} needs 'when CONDITION': {what}", c.span, example)
+        return ir.Expr("const", (False,))
+    return self.x.cond(c.cond, c.cond_kind, context, ANY_STAGE)
 
 
 def check_match(self, c: Clause | None) -> ir.Expr | None:

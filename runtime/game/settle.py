@@ -113,25 +113,12 @@ class GameEnv(Env):
             seat = int(args[0])
             w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
             return horse_hits(self.g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < self.g.n else 0
-        if name == "kinds_in":
+        of_group = _SEAT_GROUP_FUNCTIONS.get(name)
+        if of_group is not None:
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
                 raise ValueError(f"{name}({seat}): there is no seat {seat}")
-            counts = self.g.seats[seat].counts
-            return sum(1 for k in args[1] if counts[k])
-        if name == "clean_discards":
-            seat = int(args[0])
-            if not 0 <= seat < self.g.n:
-                raise ValueError(f"{name}({seat}): there is no seat {seat}")
-            s = self.g.seats[seat]
-            mask = s.discarded_mask
-            return mask != 0 and not s.called_away and all(k in args[1] for k in range(42) if (mask >> k) & 1)
-        if name == "held_in":
-            seat = int(args[0])
-            if not 0 <= seat < self.g.n:
-                raise ValueError(f"{name}({seat}): there is no seat {seat}")
-            counts = self.g.seats[seat].counts
-            return sum(counts[k] for k in args[1])
+            return of_group(self.g.seats[seat], args[1])
         if name in _SEAT_FUNCTIONS:
             seat = int(args[0])
             if not 0 <= seat < self.g.n:
@@ -160,6 +147,19 @@ class GameEnv(Env):
             return dict(self.win.result.fans).get(name, 0)
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
 
+
+def _clean_discards(s: Any, group: Any) -> bool:
+    """Every discard of the seat is of the group, and none was claimed."""
+    mask = s.discarded_mask
+    return mask != 0 and not s.called_away and all(k in group for k in range(42) if (mask >> k) & 1)
+
+
+# The table's functions of a seat and a tile group, each given the seat's holdings and the group's kinds.
+_SEAT_GROUP_FUNCTIONS = {
+    "held_in": lambda s, group: sum(s.counts[k] for k in group),
+    "kinds_in": lambda s, group: sum(1 for k in group if s.counts[k]),
+    "clean_discards": _clean_discards,
+}
 
 _GAME_COUNTS = {
     "declared_players": lambda g: sum(1 for s in g.seats if s.declared_ready),
