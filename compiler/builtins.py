@@ -169,7 +169,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("ready", ("num",), "bool", _TABLE, "the seat's concealed hand is ready: some tile would complete it"),
     Function("ready_as_declared", ("num",), "bool", _TABLE + (ROTATION,),
              "the seat has declared ready, or its hand would be ready were it declared (the declaration's own value "
-             "counted, as a declaration's `requires ready` judges it): riichi's tenpai at a draw"),
+             "counted, as a declaration's `requires ready` judges it): 聴牌 at an exhaustive draw"),
     Function("best_value", ("num",), "num", _TABLE,
              "the highest value the seat's hand would win with, each completing tile judged as a win on a discard "
              "(0 when it is not ready)"),
