@@ -1451,6 +1451,7 @@ class Game:
     # ---- wins and the end -----------------------------------------------------------------------------------
     def _win(self, claims: list) -> None:
         self.stake_seat = -1   # a declaration whose discard is won is void
+        self.on_offer = False  # (and the tile was won, not let go: no abort asks of it)
         dealer_won = any(c[0] == self.dealer for c in claims)
         new = []
         for c in claims:
