@@ -101,8 +101,18 @@ def check_claims(self, c: Clause | None) -> ir.Claims:
     if sc:
         Reader(sc, self.col, "no_swap_calling [when ...]").end()
         nsc = self.x.cond(sc.cond, sc.cond_kind, B.CONFIG, ANY_STAGE) or ir.TRUE
+    liab = []
+    for lc in sec.get("liability", []):
+        r = Reader(lc, self.col, "liability NAME when CONDITION   (`claimer` is the seat that claimed)")
+        name = r.name("the fan, pattern or event it is liable for")
+        r.end()
+        if lc.cond is None or lc.cond_kind != "when":
+            self.col.error("E034", f"liability {name} needs 'when CONDITION': which claims make the discarder liable",
+                           lc.span, "e.g. `liability 大三元 when melds_in(claimer, dragons) == 3`")
+            continue
+        liab.append(ir.Liability(name, self.x.cond(lc.cond, lc.cond_kind, B.GAME, ANY_STAGE), self.src(lc)))
     return ir.Claims(chi_from, chi_honours, pon, tuple(kongs), tuple(priority), tuple(rob), wod, wod_src,
-                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0), furiten, fcond, nsc)
+                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0), furiten, fcond, nsc, tuple(liab))
 
 
 FURITEN_KINDS = ("own_discards", "passed", "declared_passed")

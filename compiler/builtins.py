@@ -113,6 +113,9 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
             "players claiming a win on the tile on offer (an `abort ... at wins` asks it before the wins are taken)"),
     Builtin("aborted", "bool", (GAME, ROTATION), "the hand ended in an abortive draw (`abort`)"),
     Builtin("caller", "num", (GAME,), "(an `abort ... on first_turn`) the seat whose turn it is, who may call it"),
+    Builtin("claimer", "num", (GAME,), "(a `liability`) the seat that claimed the discard"),
+    Builtin("liable", "num", (SETTLE,),
+            "(on_win) the seat liable for the win (包: a `liability` whose name the win counts), -1 when none"),
     Builtin("first_discards_match", "bool", (GAME, ROTATION),
             "the first discard of every player, dealer first, was the same kind with no claim between (前燒)"),
     Builtin("discards_made", "num", (ROTATION,) + _TABLE,
@@ -161,6 +164,8 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("first_discards_in", ("group",), "bool", (GAME, ROTATION),
              "every player has made his first discard, all of one kind of the group, with no claim before the last "
              "(四風連打 with winds)"),
+    Function("melds_in", ("num", "group"), "num", _TABLE,
+             "the seat's pungs and kongs (melds, concealed kongs included) of a kind of the group"),
     Function("kinds_in", ("num", "group"), "num", _TABLE,
              "kinds of the group of which the seat holds a tile in its concealed hand (九種九牌: 9 or more yaojiu)"),
     Function("clean_discards", ("num", "group"), "bool", _TABLE,

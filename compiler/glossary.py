@@ -194,6 +194,10 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
         "hand were it declared ready (no yaku needed). own_discards: a wait is among the seat's own discards of the "
         "hand (those called away too); passed: it let a tile of its waits go, until its own next discard; "
         "declared_passed: it let one go after it declared ready, to the end of the hand")),
+    ("claims", "liability"): ("liability NAME when CONDITION", (
+        "包: when a pon or exposed kong on a discard leaves the condition true of the claimer (`claimer`), the "
+        "discarder becomes liable for a win of the claimer that counts NAME (a fan, pattern, modifier or event); "
+        "the settlement pays through the player set `liable`")),
     ("claims", "no_swap_calling"): ("no_swap_calling [when ...]", (
         "喰い替え: after a chi or pon the claimer may not discard a tile of the claimed kind, nor, after a chi, the "
         "kind at the other end of the two tiles he showed; a call that would leave him no other discard is not "
@@ -318,6 +322,7 @@ PAYERS: dict[str, str] = {
                 "(not in `win`)"),
     "feeder": "(on_win) the discarder of the kong a winning replacement followed (杠爆全包)",
     "shower": "(opening) the seat that showed its dealt hand: the payee of the `opening` block",
+    "liable": "(on_win) the seat liable for the win being paid (包: a `liability` its result counts); none when none is",
 }
 
 # builtins.ALL_CONTEXTS: where an expression is evaluated, and so what it may name

@@ -270,6 +270,18 @@ class Claims:
     furiten_when: Expr | None = None   # config context: the furiten rules apply (None: no furiten clause)
     no_swap_calling: Expr | None = None   # config context: after chi or pon, no discard of the claimed kind (or
                                           # a chi's other end); None: swap-calling allowed
+    liabilities: tuple[Liability, ...] = ()   # 包: a discarder made liable by the claim of his discard
+
+
+@dataclass(frozen=True)
+class Liability:
+    """`liability NAME when CONDITION`: when a pon or exposed kong on a discard leaves the condition true of the
+    claimer (`claimer`), the discarder becomes liable for a win of the claimer whose result counts NAME (a fan, a
+    pattern, a modifier or an event); the settlement's player set `liable` names him (`liable` the seat, -1 none)."""
+
+    name: str
+    cond: Expr   # game context
+    src: Src
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
              "no_calls", "discard"),
     "rob_wild": ("after", "order", "requires"),
     "claims": ("chi", "pon", "kong", "priority", "rob_kong", "win_on_discard", "winners", "pass_blocks_ron", "furiten",
-               "no_swap_calling"),
+               "no_swap_calling", "liability"),
     "ready_declaration": ("by", "requires", "locks_hand", "concealed_kong_keeping_waits", "stake"),
     "score": ("define", "value", "minimum", "forbid", "prefer", "tiebreak"),
     "settlement": ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong", "cap"),
@@ -31,10 +31,11 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "rotation": ("rotate", "streak"),
     "table": ("columns",),
 }
-PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder", "shower")
+PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder", "shower",
+            "liable")
 PAY_BLOCK = ("pay", "refund", "transfer")  # the clauses of a settlement block
 PAY_BLOCKS = ("win", "draw", "hand_end", "wall_end", "on_win", "discard", "first_round", "opening", "kong")  # blocks of payments
-CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "furiten", "no_swap_calling",
+CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "furiten", "no_swap_calling", "liability",
                "kong_indicator",
                "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",

@@ -570,3 +570,58 @@ def test_nine_kinds_of_terminals_and_honours_may_abort_on_the_first_turn_only(na
     while g.phase_name == "claims":
         g.act(g.to_act, PASS)
     assert g.to_act == 0 and g.phase_name == "turn" and ABORT not in g.legal_ids(0)
+
+
+# ---- liability (RI-91) ----------------------------------------------------------------------------------------------
+P_HANDS = ["5z1m2m3m4m5m6m7m8m9m1p2p3p4p", "5z5z6z6z7z7z2m3m4m8s1m9p9s", "6z7z2s3s4s5s6s7s2p3p4p5p",
+           "1s1s2s3s4s6p7p8p9p6m7m8m9m"]
+
+
+@pytest.mark.parametrize("pao", [True, False])
+def test_the_discarder_of_the_third_dragon_pays_for_daisangen(native, pao):
+    from mjrules.game.actions import DISCARD, PON, WIN
+    from mjrules.model.tiles import parse_tiles
+
+    def kind(t: str) -> int:
+        return parse_tiles(t)[0].kind
+
+    hs = [[t.kind for t in parse_tiles(h)] for h in P_HANDS]
+    first = [t.kind for t in parse_tiles("1p2p3p4p1s8s")]
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hs + [first]:
+        pool.subtract(h)
+    assert min(pool.values()) >= 0
+    g = Game(native, hands=hs, wall=first + [k for k in sorted(pool) for _ in range(pool[k])],
+             options={"pao": pao})
+    discard(g, 0, "5z")
+    g.act(1, PON)
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    discard(g, 1, "1m")
+    discard(g, 2, "6z")
+    g.act(1, PON)
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    discard(g, 1, "9p")
+    discard(g, 2, "7z")
+    g.act(1, PON)                                  # the third dragon set, on seat 2's discard: seat 2 is liable
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    assert ([e for e in g.events if e["type"] == "liable"] ==
+            ([{"type": "liable", "seat": 2, "for": 1, "name": "大三元"}] if pao else []))
+    discard(g, 1, "9s")
+    for seat in (2, 3, 0):                         # each lets his draw go
+        while g.phase_name == "claims":
+            g.act(g.to_act, PASS)
+        assert g.to_act == seat
+        g.step(DISCARD + g.drawn)
+    while g.phase_name == "claims":
+        g.act(g.to_act, PASS)
+    assert g.to_act == 1 and g.drawn == kind("8s") and WIN in g.legal_ids()
+    g.step(WIN)
+    o = g.outcome
+    assert "大三元" in dict(o["winners"][0]["fans"])
+    if pao:   # a non-dealer's yakuman by tsumo, 32000, all from the liable seat
+        assert o["payments"] == {0: 0, 1: 32000, 2: -32000, 3: 0}
+    else:
+        assert o["payments"] == {0: -16000, 1: 32000, 2: -8000, 3: -8000}

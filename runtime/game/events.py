@@ -24,6 +24,7 @@ into dicts, in this format (the log format of `mjrules simulate --out` and `mjru
     exhausted     reason
     indicator     tile (an indicator turned: indicator_stacks)
     abort         name, label (an abortive draw ended the hand)
+    liable        seat, for, name (a claim made the discarder liable for the claimer's win counting name: 包)
     stake         seat, amount, pot (a ready declaration stands: its stake goes into the pot, which now holds pot)
     end           winners, payments, next_dealer, next_streak [, pot: the stakes left on the table, where the
                   spec has a stake]
@@ -103,6 +104,8 @@ def event_dict(g: Any, e: tuple) -> dict[str, Any]:
         return {"type": "declare", "seat": e[1], "name": e[2], "choice": e[3]}
     if t == "exhausted":
         return {"type": "exhausted", "reason": e[1]}
+    if t == "liable":
+        return {"type": "liable", "seat": e[1], "for": e[2], "name": e[3]}
     if t == "abort":
         return {"type": "abort", "name": e[1], "label": e[2]}
     if t == "indicator":

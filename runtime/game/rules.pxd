@@ -19,7 +19,7 @@ cdef class Rules:
     cdef public int n, win_size, hand, dealer_hand, dealer_extra, wild_fixed, wild_kinds, chi_from, final_round, retain_const
     cdef public int horse_count
     cdef public unsigned long long discard_win
-    cdef public list marked_kinds, aborts_passed, aborts_wins, abort_reads, aborts_first
+    cdef public list marked_kinds, aborts_passed, aborts_wins, abort_reads, aborts_first, liabilities
     cdef public list tiles, copies, playable, rounds, wild_of, wild2_of, priority, rob_order, pre, horse_seat
     cdef public bytearray scored, at_once, kong_ind
     cdef public int ind_stacks, ind_after

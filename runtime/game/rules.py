@@ -92,6 +92,7 @@ class Rules:
         self.furiten_passes = self.furiten_passed or self.furiten_declared   # a tile let go is remembered
         self.has_furiten = bool(fu)
         self.no_swap = cfg(c.no_swap_calling, False)
+        self.liabilities = list(c.liabilities)
         self.aborts_passed = [a for a in v.aborts if a.moment == "passed"]   # asked when a discard is let go
         # what each of them reads of the table (builtin variables and functions), for Game._abort_inputs
         self.abort_reads = []   # by abort, bits: 1 first-round facts, 2 declarations, 4 kongs, 8 discards, 16 any other

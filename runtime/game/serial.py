@@ -23,13 +23,13 @@ SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild
            "ind_base", "ind_shown", "ind_pending", "ld_marked",
            "aborted", "on_offer", "declarations")
 LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses", "shown", "opening_counts",
-         "dice", "stakes", "wall_marked")   # lists of immutable items
+         "dice", "stakes", "wall_marked", "liabilities")   # lists of immutable items
 CONTAINERS = ("seats", "winners", "legal", "answers", "log", "ledger")   # each copied and written its own way
 _SINCE = {"wild2": -1, "agent_names": None, "prevalent_wind": 0, "shown": [], "opening_counts": [], "dice": [],
           "seating": None, "pot": 0, "stake_seat": -1, "stakes": [], "passing": 0, "ind_base": 0,
           "ind_shown": 0, "ind_pending": 0, "ld_marked": False,
           "wall_marked": [], "aborted": "", "on_offer": False,
-          "declarations": 0}   # fields a state written before them lacks, and their value there
+          "declarations": 0, "liabilities": []}   # fields a state written before them lacks, and their value there
 
 
 def copy_fields(src: Any, dst: Any) -> None:

@@ -32,6 +32,7 @@ class GameEnv(Env):
         self.shown = 0     # ... and the counts of what it showed, summed
         self.win_claims = 0   # (an abort at wins) the players claiming a win on the tile on offer
         self.caller = -1      # (an abort on first_turn) the seat whose turn it is
+        self.claimer = -1     # (a liability) the seat that claimed the discard
         self.defines = {d.name: d for d in (*g.v.defines, *g.v.table_defines)}
         self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
@@ -91,6 +92,18 @@ class GameEnv(Env):
             return self.win_claims
         if name == "caller":
             return self.caller
+        if name == "claimer":
+            return self.claimer
+        if name == "liable":   # the seat liable for the win being settled, by a liability its result counts
+            w = self.win
+            if w is None:
+                return -1
+            r = w.result
+            counted = set(r["patterns"]) | {f[0] for f in (r["fans"] if "fans" in r else ())}
+            for seat, name_, who in g.liabilities:
+                if seat == w.seat and name_ in counted:
+                    return who
+            return -1
         if name == "aborted":
             return bool(g.aborted)
         if name == "win_by":
@@ -155,7 +168,13 @@ def _clean_discards(s: Any, group: Any) -> bool:
 
 
 # The table's functions of a seat and a tile group, each given the seat's holdings and the group's kinds.
+def _melds_in(s: Any, group: Any) -> int:
+    """The seat's pungs and kongs of a kind of the group."""
+    return sum(1 for m in s.melds if m.kind != "chi" and m.tiles[0] in group)
+
+
 _SEAT_GROUP_FUNCTIONS = {
+    "melds_in": _melds_in,
     "held_in": lambda s, group: sum(s.counts[k] for k in group),
     "kinds_in": lambda s, group: sum(1 for k in group if s.counts[k]),
     "clean_discards": _clean_discards,
@@ -665,6 +684,9 @@ def payments(g: Any, env: GameEnv, block: Any, why: str, *, winner: int, discard
     def seats_of(name: str, paying: bool) -> list[int]:
         if name == "shower":
             return [env.shower] if env.shower >= 0 else []
+        if name == "liable":
+            p = env.var("liable")
+            return [p] if p >= 0 else []
         got = _seats(g, name, winner, discarder, konger)
         if paying and g.r.leave and name != "players":
             return [p for p in got if not g.seats[p].out]   # a player who left pays nothing more

@@ -53,6 +53,7 @@ cdef class Game:
     cdef public object abort_env
     cdef public list abort_seen
     cdef public int declarations
+    cdef public list liabilities
     cdef public list wall_marked
     cdef public object pot
     cdef public bint full_wall, indicator_taken, over, ld_first, wall_ended, ld_after_kong
@@ -167,6 +168,7 @@ cdef class Game:
     cdef bint _aborts(self, list rules, int win_claims) except -1
     cdef long long _abort_inputs(self, int reads)
     cdef _end_aborted(self, object a)
+    cdef _liability(self, int p, int d)
     @cython.locals(i=int, s=Seat)
     cdef int _first_turn_abort(self, int seat) except -2
     cdef _interrupt(self)

@@ -160,6 +160,7 @@ class Game:
         self.abort_env = None     # the aborts' expression environment, made when first asked
         self.abort_seen = [-1] * len(r.aborts_passed)   # the mark of what each abort read when last found false
         self.declarations = 0     # ready declarations made in the hand
+        self.liabilities = []     # (claimer, liability name, liable discarder) of each claim that made one
         self.ld_marked = False    # the tile on offer (a discard, an added kong's) is a marked copy
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
@@ -965,6 +966,7 @@ class Game:
                 s.swap_mask = cython.cast(cython.ulonglong, 1) << k
             self._add_meld(s, meld_of("pon", k, False))
             self.log.append(("pon", p, k, d))
+            self._liability(p, d)
             self._turn(p, -1, SRC_CLAIM)
         elif CHI_LOW <= a <= CHI_HIGH:
             lo = k if a == CHI_LOW else k - 1 if a == CHI_MID else k - 2
@@ -987,7 +989,22 @@ class Game:
             self._add_meld(s, meld_of("kong", k, False))
             self._kong_made(p, {"kind": "exposed", "tile": k, "robbed": False, "from": d})
             self.log.append(("kong", p, K_EXPOSED, k, d))
+            self._liability(p, d)
             self._replacement(p)
+
+    def _liability(self, p: int, d: int) -> None:
+        """Seat p's pon or exposed kong on d's discard: each liability whose condition now holds of p, and that p
+        has none of yet, makes d liable (包)."""
+        if not self.r.liabilities:
+            return
+        env = _settle().GameEnv(self)
+        env.claimer = p
+        for x in self.r.liabilities:
+            if any(c == p and name == x.name for c, name, _ in self.liabilities):
+                continue
+            if _settle().evaluate(x.cond, env):
+                self.liabilities.append((p, x.name, d))
+                self.log.append(("liable", d, p, x.name))
 
     def _meld_marks(self, s: Seat, k: int, used: int) -> None:
         """`used` tiles of kind k go from the seat's hand into a meld: its plain copies first, then its marked ones."""
