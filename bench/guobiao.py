@@ -26,7 +26,6 @@ lives in the repository's tests/, not in an installed package).
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib.util
 import json
 import random
@@ -151,8 +150,8 @@ def measure(mcr: ModuleType, hands: int, repeats: int, sim: int, budget: float =
 
     note("distance of hands new to the engine")
     new_short = [list(mcr.short_hands(random.Random(SEED + 199 + r), max(50, hands // 4))) for r in range(repeats)]
-    ours_new = _distance_first_sight(make, short_sits, [[mcr.pre_draw_situation(p, h) for p, h in hs]
-                                                       for hs in new_short])
+    ours_new = first_sight(make, short_sits, [[mcr.pre_draw_situation(p, h) for p, h in hs] for hs in new_short],
+                           "distance")
     theirs_new = [GATE.repeat(lambda hs=hs: _once_timed(_star_loop(MahjongShanten, hs), len(hs))) for hs in new_short]
     rows.append(_row("distance, new hands / MahjongShanten", len(new_short[0]), ours_new, theirs_new))
 
@@ -168,29 +167,6 @@ def measure(mcr: ModuleType, hands: int, repeats: int, sim: int, budget: float =
             sims.append({"agents": agent, "hands": n, "hands_per_s": spread(per_s)})
     return {"variant": VARIANT, "seed": SEED, "repeats": repeats, "hands": len(cases), "agree": agree,
             "rows": rows, "simulate": sims}
-
-
-def _distance_first_sight(make: Any, warm: list[dict], new: list[list[dict]]) -> list[float]:
-    """Seconds per hand of distance on hands the engine has not seen (it remembers a situation's distance): a
-    fresh engine each set, warmed on `warm`, then each hand of the set once (bench.suite.first_sight's way)."""
-    def timing(hands: list[dict]) -> float:
-        dist = make().distance
-        for d in warm:
-            dist(d)
-        gc.collect()
-        for d in warm[:50]:
-            dist(d)
-        t = time.perf_counter()
-        for d in hands:
-            dist(d)
-        return (time.perf_counter() - t) / len(hands)
-
-    gc.collect()
-    gc.freeze()
-    try:
-        return [GATE.repeat(lambda hands=hands: timing(hands)) for hands in new]
-    finally:
-        gc.unfreeze()
 
 
 def _once_timed(once: Any, n: int) -> float:

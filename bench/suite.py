@@ -152,10 +152,11 @@ def per_item(fn: Callable[[Any], Any], items: Sequence[Any], repeats: int, budge
     return _timed(once, len(items), repeats, budget)
 
 
-def first_sight(make: Callable[[], Any], warm: Sequence[dict], new: Sequence[Sequence[dict]]) -> list[float]:
-    """Seconds per hand of evaluate on hands the engine has not evaluated before, one figure per set of new: a
-    fresh engine from make() is warmed on `warm` (as a server's engine is warm), then evaluates each hand of
-    the set once, so nothing it remembers of a result can serve (the hands differ from warm's and each
+def first_sight(make: Callable[[], Any], warm: Sequence[dict], new: Sequence[Sequence[dict]],
+                method: str = "evaluate") -> list[float]:
+    """Seconds per hand of evaluate (or another engine `method`: distance) on hands the engine has not seen, one
+    figure per set of new: a fresh engine from make() is warmed on `warm` (as a server's engine is warm), then
+    evaluates each hand of the set once, so nothing it remembers of a result can serve (the hands differ from warm's and each
     other's: HandMaker's seeds). The collector runs first, so that no garbage of the warming is swept inside
     the timing, and the engine is then warmed again on a few of `warm`: a full collection walks the whole
     heap and leaves the CPU's caches cold, which a server's engine between two hands is not (with 40 new
@@ -164,7 +165,7 @@ def first_sight(make: Callable[[], Any], warm: Sequence[dict], new: Sequence[Seq
     what the set's engine made: otherwise what else the bench imported decides the figure (numpy alone, or the
     environments' packages, took 血战's from 2.0 to 2.5-2.9 us a hand, every other row unchanged)."""
     def timing(hands: Sequence[dict]) -> float:
-        ev = make().evaluate
+        ev = getattr(make(), method)
         for d in warm:
             ev(d)
         gc.collect()
