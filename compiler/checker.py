@@ -9,11 +9,11 @@ from mjrules.model.tiles import tile_name
 
 from . import builtins as B
 from . import ir
-from .ir import asks_placement, reads_vars
 from ._scoring import table_only_defines
 from .errors import Collector, article, one_of
 from .exprs import STAGE, STAGE_VALUE, ExprChecker, Names, _plural
 from .glossary import LINE_BREAK_HINT
+from .ir import asks_placement, reads_vars
 from .limits import MAX_ITEMS
 from .nodes import Citation, Clause, Word
 from .reader import ANY_STAGE, CONDITIONAL, PAY_BLOCKS, SECTIONS, TOP, Reader
@@ -708,12 +708,19 @@ class Checker:
         return out
 
     from ._claims import check_claims, check_ready
-    from ._flow import (check_aborts, check_declarations, check_exchanges, check_horses, check_maps, check_match,
-                        check_openings, check_play)
+    from ._flow import (
+        check_aborts,
+        check_declarations,
+        check_exchanges,
+        check_horses,
+        check_maps,
+        check_match,
+        check_openings,
+        check_play,
+    )
     from ._scoring import (
         check_define,
         check_event,
-        define_label,
         check_fans,
         check_modifier,
         check_pattern,
@@ -722,6 +729,7 @@ class Checker:
         check_settlement,
         check_statuses,
         check_table,
+        define_label,
     )
 
 

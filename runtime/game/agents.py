@@ -22,8 +22,21 @@ from .state import Game, StalledGame
 
 # Compiled (Cython's pure-Python mode, typed by agents.pxd), the action ids are state.pxd's C enums.
 if not cython.compiled:
-    from .actions import (ABORT, CHI_HIGH, CHI_LOW, CHI_MID, CHOOSE, DECLARE_READY, DISCARD, KONG, PASS, PON, ROB_WILD,
-                          SELECT, WIN)
+    from .actions import (
+        ABORT,
+        CHI_HIGH,
+        CHI_LOW,
+        CHI_MID,
+        CHOOSE,
+        DECLARE_READY,
+        DISCARD,
+        KONG,
+        PASS,
+        PON,
+        ROB_WILD,
+        SELECT,
+        WIN,
+    )
 
 Action = dict[str, Any]
 
