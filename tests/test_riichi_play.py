@@ -6,7 +6,6 @@ independent shape test), where it is installed."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 from pathlib import Path
 
 import mjrules
@@ -161,7 +160,7 @@ def test_furiten_and_swap_calling_on_played_hands(native, seed):
     temporary = [False] * 4
     riichi_furiten = [False] * 4
     seen = 0
-    offers = checked_bars = 0
+    checked_bars = 0
     pending: tuple[int, int] | None = None   # (tile, offering seat) of the tile on offer, until it is let go
     waits_at_offer: list[set[int]] = [set()] * 4
     while not g.over:
@@ -205,7 +204,6 @@ def test_furiten_and_swap_calling_on_played_hands(native, seed):
                 furiten = bool(_shape_waits(g, p) & discarded[p]) or temporary[p] or riichi_furiten[p]
                 assert (WIN in ids) == (wins and not furiten), (seed, p, g.hand(p), tile, discarded[p],
                                                                   temporary[p], riichi_furiten[p])
-                offers += wins
         p = g.to_act
         g.act(p, decide(agents[p], g, p))
     assert checked_bars >= 1
@@ -384,7 +382,6 @@ def test_marked_copies_are_dealt_kept_and_let_go_plain_first(native, seed):
     pile = 0            # marked copies in the discard piles
     last_marked = False
     seen = 0
-    let_go = 0
     while not g.over:
         for e in g.events[seen:]:
             if e["type"] == "discard":
@@ -409,7 +406,6 @@ def test_marked_copies_are_dealt_kept_and_let_go_plain_first(native, seed):
             g.act(p, a)
             mine = [e for e in g.events[n:] if e["type"] == "discard"]
             assert mine and bool(mine[0].get("marked")) == only_marked
-            let_go += only_marked
             continue
         g.act(p, a)
 

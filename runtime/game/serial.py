@@ -21,7 +21,7 @@ SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild
            "ld_tile", "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made",
            "kong_feeder", "ld_after_kong", "outcome", "agent_names", "prevalent_wind", "seating", "pot", "stake_seat", "passing",
            "ind_base", "ind_shown", "ind_pending", "ld_marked",
-           "aborted", "on_offer", "declarations")
+           "aborted", "on_offer")
 LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses", "shown", "opening_counts",
          "dice", "stakes", "wall_marked", "liabilities")   # lists of immutable items
 CONTAINERS = ("seats", "winners", "legal", "answers", "log", "ledger")   # each copied and written its own way
@@ -29,7 +29,7 @@ _SINCE = {"wild2": -1, "agent_names": None, "prevalent_wind": 0, "shown": [], "o
           "seating": None, "pot": 0, "stake_seat": -1, "stakes": [], "passing": 0, "ind_base": 0,
           "ind_shown": 0, "ind_pending": 0, "ld_marked": False,
           "wall_marked": [], "aborted": "", "on_offer": False,
-          "declarations": 0, "liabilities": []}   # fields a state written before them lacks, and their value there
+          "liabilities": []}   # fields a state written before them lacks, and their value there
 
 
 def copy_fields(src: Any, dst: Any) -> None:

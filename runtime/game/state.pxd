@@ -52,7 +52,6 @@ cdef class Game:
     cdef public str aborted
     cdef public object abort_env
     cdef public list abort_seen
-    cdef public int declarations
     cdef public list liabilities
     cdef public list wall_marked
     cdef public object pot
@@ -166,6 +165,7 @@ cdef class Game:
     cdef _place_stake(self)
     @cython.locals(i=int, passed=bint, seen=cython.longlong)
     cdef bint _aborts(self, list rules, int win_claims) except -1
+    @cython.locals(s=Seat, mark=cython.longlong)
     cdef long long _abort_inputs(self, int reads)
     cdef _end_aborted(self, object a)
     cdef _liability(self, int p, int d)

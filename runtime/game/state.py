@@ -159,7 +159,6 @@ class Game:
         self.on_offer = False     # a discard is on offer: when it is let go, the aborts are asked
         self.abort_env = None     # the aborts' expression environment, made when first asked
         self.abort_seen = [-1] * len(r.aborts_passed)   # the mark of what each abort read when last found false
-        self.declarations = 0     # ready declarations made in the hand
         self.liabilities = []     # (claimer, liability name, liable discarder) of each claim that made one
         self.ld_marked = False    # the tile on offer (a discard, an added kong's) is a marked copy
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
@@ -669,7 +668,6 @@ class Game:
         if s.declaring:   # the declaration is made with this discard: it stakes once nobody wins the discard
             s.declaring = False
             s.declared_ready = True
-            self.declarations += 1
             s.ready_first = not s.discards and self.claims_made == 0
             s.unbroken = True
             if self.r.rd_stake:
@@ -1229,7 +1227,8 @@ class Game:
         if reads & 1:
             mark = len(self.first_round) * 64 + min(self.claims_made, 63)
         if reads & 2:
-            mark = mark * 16 + self.declarations
+            for s in self.seats:
+                mark = mark * 2 + s.declared_ready
         if reads & 4:
             mark = mark * 16 + self.kongs_made
         if reads & 8:
