@@ -5,6 +5,10 @@
 # partial sets per (sets, pair)), of the pairs shape (distance.pairs_shanten), and of each free pattern's
 # first-fit (distance.free_estimate, on the kernel's three-valued test of the pattern for the facts of a
 # default situation: used only where the free patterns' tests read nothing but the counts), less one per wild.
+# The kernel's test (Spec.viable) answers for every count vector holding the counts, of any size, so its contains
+# is never false; the reference's partial contains is false where the kinds missing outnumber the room a hand of
+# win_size tiles leaves. A pattern whose condition tests contains therefore also comes as a program
+# (distance.FreePrograms), which decides the counts the kernel's test leaves unknown.
 # The reference back end computes the same in Python (mjrules.model.distance.Estimator); the tests compare them.
 
 
@@ -80,6 +84,9 @@ cdef struct Greedy:
     int sets, win_size
     int errs                 # free-pattern tests the kernel could not make (tests expect none)
     VSlot* tests             # the tests' answers by counts (first-fits of related hands share prefixes)
+    const int* progs[16]     # per free pattern: its program where it tests contains (its room), else NULL
+    unsigned long long cmask[16]   # per free pattern: the kinds of a contains its condition requires (an `and`
+    int croom[16]                  # of it at the top), else 0; and that contains' room (win_size)
     long long n_est, n_miss, n_test, n_viable   # how often (for `greedy_stats`)
 
 
@@ -156,11 +163,15 @@ cdef int _g_standard(Greedy* g, const int* c, int n_sets) noexcept nogil:
     return best
 
 
-cdef bint _g_fits(Greedy* g, int p, int* counts, unsigned long long a, unsigned long long b) noexcept nogil:
-    """The pattern's three-valued test on these counts is not false (distance.free_estimate's ok), remembered by
-    the packed counts (a, b)."""
+cdef bint _g_fits(Greedy* g, int f, int* counts, unsigned long long a, unsigned long long b) noexcept nogil:
+    """Free pattern f's three-valued test on these counts is not false (distance.free_estimate's ok), remembered
+    by the packed counts (a, b). Where the kernel's test does not tell and the pattern has a program (it tests
+    contains), the program decides: false where contains' missing kinds outnumber the room left."""
+    cdef int p = g.free[f], k, v, total = 0, pos = 0
     cdef unsigned long long h = (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ <unsigned long long>p
+    cdef unsigned long long nz = 0, multi = 0
     cdef VSlot* slot = &g.tests[(h ^ (h >> 29)) & (GV_SLOTS - 1)]
+    cdef signed char r
     cdef bint ok
     b |= (<unsigned long long>p << 40) | (1ULL << 63)
     g.n_test += 1
@@ -168,9 +179,19 @@ cdef bint _g_fits(Greedy* g, int p, int* counts, unsigned long long a, unsigned 
         return (slot.b >> 48) & 1
     g.n_viable += 1
     g.gx.err = 0
-    ok = g.sp.viable(g.gx, counts, p) != 0 or g.gx.err != 0
+    r = g.sp.viable(g.gx, counts, p)
+    ok = r != 0 or g.gx.err != 0
     if g.gx.err:
         g.errs += 1
+    if ok and (r != 1 or g.gx.err) and g.progs[f] != NULL:
+        for k in range(NK):
+            v = counts[k]
+            if v:
+                nz |= 1ULL << k
+                if v > 1:
+                    multi |= 1ULL << k
+                total += v
+        ok = _dp_eval(g.progs[f], &pos, nz, multi, total) != T_F
     slot.a, slot.b = a, b | (<unsigned long long>ok << 48)
     return ok
 
@@ -208,25 +229,36 @@ for _gk in range(NK):
     _g_unit[_gk] = 1ULL << (3 * (_gk % 21))
 
 
-cdef int _g_free(Greedy* g, int p, const int* held, const int* by_count, int n, int cap) noexcept nogil:
-    """distance.free_estimate: first-fit of the tiles in three orders -- as held, reversed, by (count, kind) --
-    under the pattern's three-valued test; exact when below `cap`, else `cap` (the caller keeps the least
-    estimate, so an order that can no longer fit enough tiles to beat it stops early)."""
+cdef int _g_free(Greedy* g, int f, const int* held, const int* by_count, int n, int cap) noexcept nogil:
+    """distance.free_estimate of free pattern f: first-fit of the tiles in three orders -- as held, reversed, by
+    (count, kind) -- under the pattern's three-valued test; exact when below `cap`, else `cap` (the caller keeps
+    the least estimate, so an order that can no longer fit enough tiles to beat it stops early). A contains the
+    condition requires bounds every order's fit: its kinds the hand lacks stay missing, and the tiles fitted
+    leave room for them."""
     cdef int counts[NK]
-    cdef int k, i, r, size, need = (g.win_size - 1) - cap, best
+    cdef int k, i, r, size, need = (g.win_size - 1) - cap, best, top = n
     cdef unsigned long long a, b, d
     best = need if need > 0 else 0
+    if g.cmask[f]:
+        a = 0
+        for i in range(n):
+            a |= 1ULL << held[i]
+        k = g.croom[f] - _dp_bits(g.cmask[f] & ~a)
+        if k < top:
+            top = k
     for r in range(3):
+        if best >= top:                                 # no order fits more
+            break
         memset(counts, 0, sizeof(counts))
         a = b = 0
         size = 0
         for i in range(n):
-            if size + (n - i) <= best:                  # this order cannot fit more than the best any more
+            if size + (n - i) <= best or size >= top:   # this order cannot fit more than the best any more
                 break
             k = held[i] if r == 0 else held[n - 1 - i] if r == 1 else by_count[i]
             d = _g_unit[k]
             counts[k] += 1
-            if _g_fits(g, p, counts, a + d if k < 21 else a, b + d if k >= 21 else b):
+            if _g_fits(g, f, counts, a + d if k < 21 else a, b + d if k >= 21 else b):
                 size += 1
                 if k < 21:
                     a += d
@@ -285,7 +317,7 @@ cdef int _g_estimate(Greedy* g, const int* hand, int melds, int wild, int wild2=
     if melds == 0 and g.nfree:
         n = _g_orders(c, held, by_count)
         for i in range(g.nfree):
-            e = _g_free(g, g.free[i], held, by_count, n, est if any else 1 << 20)
+            e = _g_free(g, i, held, by_count, n, est if any else 1 << 20)
             if not any or e < est:
                 est = e
             any = True
@@ -305,13 +337,29 @@ cdef class ShapeEstimator:
     cdef Greedy g
     cdef Kernel kernel       # holds the Spec
     cdef double* opts
+    cdef bytes programs      # holds the free patterns' programs (Greedy.progs)
 
-    def __cinit__(self, Kernel kernel, tuple opts, double win_by, bint standard, bint pairs, tuple free):
-        cdef int i
+    def __cinit__(self, Kernel kernel, tuple opts, double win_by, bint standard, bint pairs, tuple free,
+                  bytes programs=b"", int nprograms=0):
+        """`programs`: the free patterns' partial tests as programs (distance.FreePrograms, `free`'s order), or
+        none (nprograms 0); those that test contains decide where the kernel's test does not tell."""
+        cdef int i, at = 0
+        cdef const int* p
         if len(free) > 16:
             raise ValueError("at most 16 free patterns")
         if len(opts) != kernel.sp.nopt:
             raise ValueError("wrong number of option values")
+        if nprograms not in (0, len(free)):
+            raise ValueError("a program for each free pattern, or none")
+        self.programs = programs
+        p = <const int*>PyBytes_AsString(programs)
+        for i in range(nprograms):
+            if len(programs) < 4 * (at + 1) or p[at] < 0 or len(programs) < 4 * (at + 1 + p[at]):
+                raise ValueError("short programs")
+            self.g.progs[i] = &p[at + 1] if _dp_tests_contains(&p[at + 1], p[at]) else NULL
+            if self.g.progs[i] != NULL:
+                _dp_required_contains(&p[at + 1], 0, &self.g.cmask[i], &self.g.croom[i])
+            at += 1 + p[at]
         self.kernel = kernel
         self.g.sp = kernel.sp
         self.opts = <double*>calloc(kernel.sp.nopt + 1, sizeof(double))
@@ -516,6 +564,54 @@ cdef bint _dp_persistent(const int* p, int n) noexcept nogil:
         i += 2 if op == DP_CONST or op == DP_AND or op == DP_OR or op == DP_SPACING else \
             3 if op == DP_ALL_IN else 4 if op == DP_CONTAINS else 1
     return True
+
+
+cdef bint _dp_tests_contains(const int* p, int n) noexcept nogil:
+    """Does the program (n words) test contains?"""
+    cdef int i = 0, op
+    while i < n:
+        op = p[i]
+        if op == DP_CONTAINS:
+            return True
+        i += 2 if op == DP_CONST or op == DP_AND or op == DP_OR or op == DP_SPACING else \
+            3 if op == DP_ALL_IN else 1
+    return False
+
+
+cdef int _dp_skip(const int* p, int at) noexcept nogil:
+    """The position after the program's node at `at` (and its children)."""
+    cdef int op = p[at], n, i
+    if op == DP_AND or op == DP_OR:
+        n = p[at + 1]
+        at += 2
+        for i in range(n):
+            at = _dp_skip(p, at)
+        return at
+    if op == DP_NOT:
+        return _dp_skip(p, at + 1)
+    if op == DP_IF:
+        at += 1
+        for i in range(3):
+            at = _dp_skip(p, at)
+        return at
+    return at + (2 if op == DP_CONST or op == DP_SPACING else 3 if op == DP_ALL_IN else 4 if op == DP_CONTAINS
+                 else 1)
+
+
+cdef int _dp_required_contains(const int* p, int at, unsigned long long* mask, int* room) noexcept nogil:
+    """The first contains the program's node at `at` requires (itself, or a child of an `and` it is or that
+    its `and`s hold) into mask and room, if none is there yet; the position after the node."""
+    cdef int op = p[at], n, i
+    if op == DP_AND:
+        n = p[at + 1]
+        at += 2
+        for i in range(n):
+            at = _dp_required_contains(p, at, mask, room)
+        return at
+    if op == DP_CONTAINS and mask[0] == 0:
+        mask[0] = _dp_mask(p, at + 1)
+        room[0] = p[at + 3]
+    return _dp_skip(p, at)
 
 
 cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsigned long long* knits, int best,

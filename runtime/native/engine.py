@@ -242,7 +242,8 @@ class NativeEngine(Plays):
 
     def estimator(self, options: dict[str, Any] | None = None, patterns: Any = None) -> Any:
         """The shape distance of hands by the shapes of all patterns, or of those named (mjrules.model.distance's
-        Estimator interface): in C (ShapeEstimator) where every free pattern's condition reads only the counts,
+        Estimator interface): in C (ShapeEstimator) where every free pattern's condition reads only the counts
+        (and, where one tests contains, the free patterns' partial tests have programs: they add contains' room),
         else in C where the free patterns' partial tests have programs (ProgramEstimator, distance.FreePrograms),
         else distance.Estimator; made once per option values and patterns."""
         from ..model.distance import Estimator, reads_counts_only
@@ -257,10 +258,18 @@ class NativeEngine(Plays):
             free = tuple(i for i, p in pats if p.shape == "free")
             sd = self._strings.get("self_draw")
             shapes = {p.shape for _, p in pats}
-            if opts is not None and sd is not None and len(free) <= 16 and "knitted" not in shapes and all(
-                    v.patterns[i].cond is None or reads_counts_only(v.patterns[i].cond) for i in free):
+            programs = None
+            shape_c = opts is not None and sd is not None and len(free) <= 16 and "knitted" not in shapes and all(
+                v.patterns[i].cond is None or reads_counts_only(v.patterns[i].cond) for i in free)
+            if shape_c and any(v.patterns[i].cond is not None and "contains" in v.patterns[i].cond.names("call") for i in free):
+                # the kernel's test never rules out contains; the programs add its room (the reference's)
+                programs = FreePrograms(v, self._reference().partial_test, patterns).programs(
+                    Situation(options=dict(options or {})))
+                shape_c = programs is not None
+            if shape_c:
                 got = self._core.ShapeEstimator(self._kernel, opts, float(sd), "standard" in shapes,
-                                                "pairs" in shapes and v.win_size % 2 == 0, free)
+                                                "pairs" in shapes and v.win_size % 2 == 0, free,
+                                                *(programs or (b"", 0)))
             else:
                 got = Estimator(v, options, patterns, self._reference().partial_test)
                 programs = FreePrograms(v, self._reference().partial_test, patterns).programs(
