@@ -9,7 +9,7 @@ before any timing, so only the calls are timed. The rules are the book's default
 both peers are set to (open tanyao, red fives, double yakuman, no kiriage). Each row gives µs a hand, median
 (min..max) over the repeats, and each peer's time over ours (above 1: mjrules is faster):
 
-* evaluate, seen: `engine.evaluate(situation, explain=False)` of the spec tests/data/riichi.mj (native back end),
+* evaluate, seen: `engine.evaluate(situation, explain=False)` of the shipped variant riichi (native back end),
   looped over the hands (the engine remembers results: hands it has seen), against riichienv's Rust
   `HandEvaluator(tiles, melds).calc(...)` and `HandCalculator.estimate_hand_value` on the same hands;
 * evaluate, new hands: each hand new to the engine (a fresh engine each repeat, warmed on the looped hands:
@@ -42,13 +42,13 @@ from .suite import _timed, first_sight, machine_speed, spread
 
 ROOT = Path(__file__).resolve().parents[1]
 ORACLE = ROOT / "tests" / "oracles" / "riichi.py"
-SPEC = ROOT / "tests" / "data" / "riichi.mj"
+SPEC = "riichi"   # the shipped variant
 SEED = 20261207
 
 
 def load_oracle() -> ModuleType | None:
     """tests/oracles/riichi.py of the repository this package runs from, as a module; None where it is missing."""
-    if not ORACLE.is_file() or not SPEC.is_file():
+    if not ORACLE.is_file():
         return None
     spec = importlib.util.spec_from_file_location("mjrules_bench_riichi_oracle", ORACLE)
     if spec is None or spec.loader is None:
@@ -135,7 +135,7 @@ def measure(R: ModuleType, hands: int, repeats: int, budget: float = 0.2, note: 
             kyoku: int = 0) -> dict:
     import mjrules
 
-    eng = mjrules.load(str(SPEC), backend="native")
+    eng = mjrules.load(SPEC, backend="native")
     note(f"generating {hands} winning hands")
     cases = R.generate(hands, SEED)
     sits = [c.situation() for c in cases]
@@ -159,14 +159,14 @@ def measure(R: ModuleType, hands: int, repeats: int, budget: float = 0.2, note: 
     note("evaluate, hands new to the engine")
     new_cases = [R.generate(max(50, hands // 4), SEED + 1 + r) for r in range(repeats)]
     new_sits = [[c.situation() for c in cs] for cs in new_cases]
-    ours_new = first_sight(lambda: mjrules.load(str(SPEC), backend="native"), sits, new_sits)
+    ours_new = first_sight(lambda: mjrules.load(SPEC, backend="native"), sits, new_sits)
     new_renv, new_mj = [], []
     for cs in new_cases:
         a, b = peer_calls(R, cs)
         new_renv.append(GATE.repeat(lambda a=a, n=len(cs): _once_timed(_calls(a), n)))
         new_mj.append(GATE.repeat(lambda b=b, n=len(cs): _once_timed(_calls(b), n)))
     rows.append(_row("evaluate, new hands", len(new_sits[0]), ours_new, new_renv, new_mj))
-    out = {"spec": str(SPEC.relative_to(ROOT)), "seed": SEED, "repeats": repeats, "hands": len(cases),
+    out = {"spec": SPEC, "seed": SEED, "repeats": repeats, "hands": len(cases),
            "agree": agree, "rows": rows}
     if kyoku:
         from .play import side_by_side
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     R = load_oracle()
     if R is None:
-        print(f"mjrules.bench.riichi: {ORACLE} or {SPEC} is not there: run this from a checkout of the repository "
+        print(f"mjrules.bench.riichi: {ORACLE} is not there: run this from a checkout of the repository "
               "(pip install -e .)", file=sys.stderr)
         return 2
     note = (lambda m: print(f"  {m} ...", file=sys.stderr, flush=True)) if not args.json else (lambda m: None)

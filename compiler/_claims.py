@@ -8,6 +8,7 @@ from .reader import ANY_STAGE, SECTIONS, Reader
 
 CLAIM_KINDS = ("win", "kong", "pon", "chi")
 KONG_KINDS = ("exposed", "added", "concealed")
+ROB_KINDS = ("added", "concealed")   # (an exposed kong's tile was a discard: any player could have won on it)
 
 
 def check_claims(self, c: Clause | None) -> ir.Claims:
@@ -56,15 +57,33 @@ def check_claims(self, c: Clause | None) -> ir.Claims:
                            "usage: priority win > kong pon > chi")
         priority = [tuple(lv) for lv in levels if lv]
     rob: list[str] = []
-    rc = self.single(sec, "rob_kong", "claims")
-    if rc:
-        r = Reader(rc, self.col, "rob_kong none | rob_kong added [exposed concealed]")
+    robs: list[ir.RobRule] = []
+    for rc in sec.get("rob_kong", []):
+        usage = "rob_kong none | rob_kong added|concealed... [by PATTERN...] [when CONDITION]"
+        r = Reader(rc, self.col, usage)
+        kinds: list[str] = []
+        pats: list[str] = []
         if not r.flag("none"):
-            rob = r.names_rest("kong kinds: exposed, added, concealed", KONG_KINDS)
+            what = "kinds of kong that may be robbed: added, concealed"
+            while (w := r.peek()) is not None and w.value != "by" and not r.failed:
+                k = r.choice(what, ROB_KINDS)
+                if k not in kinds:
+                    kinds.append(k)
+            if not kinds and not r.failed:
+                r.choice(what, ROB_KINDS)
+            if r.flag("by"):
+                pats = self.pattern_names(rc, r.rest())
         r.end()
-        for k in rob:
+        for k in kinds:
             if k not in kongs:
                 self.col.error("E023", f"rob_kong names '{k}' kongs, which the claims do not allow", rc.span)
+            if k in rob:
+                self.col.error("E018", f"'{k}' kongs are robbed by two rob_kong clauses", rc.span)
+            rob.append(k)
+        if kinds:
+            robs.append(ir.RobRule(tuple(kinds), tuple(pats),
+                                   self.x.cond(rc.cond, rc.cond_kind, B.CONFIG, ANY_STAGE) if rc.cond else None,
+                                   self.src(rc)))
     wod, wod_src = None, None
     wc = self.single(sec, "win_on_discard", "claims")
     if wc:
@@ -112,7 +131,8 @@ def check_claims(self, c: Clause | None) -> ir.Claims:
             continue
         liab.append(ir.Liability(name, self.x.cond(lc.cond, lc.cond_kind, B.GAME, ANY_STAGE), self.src(lc)))
     return ir.Claims(chi_from, chi_honours, pon, tuple(kongs), tuple(priority), tuple(rob), wod, wod_src,
-                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0), furiten, fcond, nsc, tuple(liab))
+                     tuple(winners), pbr, self.src(c) if c else ir.Src((), "", 0), furiten, fcond, nsc, tuple(liab),
+                     tuple(robs))
 
 
 FURITEN_KINDS = ("own_discards", "passed", "declared_passed")

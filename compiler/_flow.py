@@ -225,13 +225,74 @@ def _named_when(self, c: Clause, kind: str, name: str, seen: set[str], context: 
     return self.x.cond(c.cond, c.cond_kind, context, ANY_STAGE)
 
 
-def check_match(self, c: Clause | None) -> ir.Expr | None:
-    """match hands = COUNT"""
+def check_match(self, c: Clause | None) -> ir.Match | None:
+    """match hands = COUNT  |  match { hands|rounds = COUNT; start = SCORE; end ["label"] when CONDITION;
+    extend = ROUNDS when CONDITION; pot to first; result = EXPRESSION }"""
     if c is None:
         return None
-    r = Reader(c, self.col, "match hands = COUNT")
-    r.lit("hands")
-    r.end()
-    if not self.need_value(c, "the number of hands in a match"):
-        return None
-    return self.x.check(c.value, B.CONFIG, ANY_STAGE, "num")
+    if c.body is None:   # the one-line form
+        r = Reader(c, self.col, "match hands = COUNT  |  match { ... }")
+        r.lit("hands")
+        r.end()
+        if not self.need_value(c, "the number of hands in a match"):
+            return None
+        return ir.Match(hands=self.x.check(c.value, B.CONFIG, ANY_STAGE, "num"), src=self.src(c))
+    Reader(c, self.col, "match { ... }").end()
+    self.no_value(c)
+    sec = self.section(c.body, SECTIONS["match"], "match")
+
+    def count(kw: str, what: str) -> ir.Expr | None:
+        k = self.single(sec, kw, "match")
+        if k is None:
+            return None
+        Reader(k, self.col, f"{kw} = EXPRESSION").end()
+        return self.x.check(k.value, B.CONFIG, ANY_STAGE, "num") if self.need_value(k, what) else None
+
+    hands, rounds = count("hands", "the number of hands"), count("rounds", "the number of rounds")
+    if sec.get("hands") and sec.get("rounds"):
+        self.col.error("E018", "a match has 'hands' or 'rounds', not both", sec["rounds"][0].key_span,
+                       "hands: a fixed number of hands; rounds: the deal goes round the table so many times")
+    if not sec.get("hands") and not sec.get("rounds"):
+        self.col.error("E019", "match has no length", c.key_span,
+                       "add `rounds = 2` (the deal goes round the table twice) or `hands = 16`")
+    start = count("start", "each player's starting score")
+    ends = []
+    for e in sec.get("end", []):
+        r = Reader(e, self.col, 'end ["label"] when CONDITION')
+        label = r.opt_string() or "end"
+        r.end()
+        self.no_value(e)
+        if e.cond is None:
+            self.col.error("E034", "'end' needs 'when CONDITION': when the match ends after a hand", e.span,
+                           "e.g. `end \"a score below 0\" when lowest_score < 0`")
+            continue
+        ends.append(ir.MatchEnd(label, self.x.cond(e.cond, e.cond_kind, B.MATCH, ANY_STAGE), self.src(e)))
+    ext_rounds = ext_cond = None
+    x = self.single(sec, "extend", "match")
+    if x is not None:
+        Reader(x, self.col, "extend = ROUNDS when CONDITION").end()
+        if self.need_value(x, "the most rounds the match is extended by"):
+            ext_rounds = self.x.check(x.value, B.CONFIG, ANY_STAGE, "num")
+        if x.cond is None:
+            self.col.error("E034", "'extend' needs 'when CONDITION': the match plays on while it holds", x.span,
+                           "e.g. `extend = 1 when highest_score < 30000`")
+        else:
+            ext_cond = self.x.cond(x.cond, x.cond_kind, B.MATCH, ANY_STAGE)
+        if rounds is None:
+            self.col.error("E033", "'extend' adds rounds to a match of rounds", x.key_span,
+                           "give the match's length as `rounds = N`")
+    pot_to = ""
+    p = self.single(sec, "pot", "match")
+    if p is not None:
+        r = Reader(p, self.col, "pot to first")
+        r.lit("to")
+        pot_to = r.choice("who takes the stakes left on the table at the end", ("first",))
+        r.end()
+        self.no_value(p)
+    result = None
+    rc = self.single(sec, "result", "match")
+    if rc is not None:
+        Reader(rc, self.col, "result = EXPRESSION").end()
+        if self.need_value(rc, "each seat's final result (`seat`, `score(seat)`, `rank(seat)`)"):
+            result = self.x.check(rc.value, B.MATCH, ANY_STAGE, "num")
+    return ir.Match(hands, rounds, start, tuple(ends), ext_rounds, ext_cond, pot_to, result, self.src(c))

@@ -456,6 +456,7 @@ def check_settlement(self, c: Clause | None) -> ir.Settlement:
 # every player still in, no horses turned, no kong fed.
 _AS_FIRST_WIN = {"horse_hits": ir.Expr("const", (0,)), "fed": ir.Expr("const", (False,)),
                  "first_winners": ir.Expr("const", (1,)), "wall_ended": ir.Expr("const", (False,)),
+                 "win_place": ir.Expr("const", (1,)),
                  "winner": ir.Expr("var", ("seat",))}
 _WIN_PAYERS = frozenset({"others", "discarder", "dealer", "non_dealers", "winner"})
 

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 #   settle    the game's settlement of one win at the moment it happens (on_win): game, plus that win's facts
 #   opening   a hand shown right after the deal (an `opening` clause, the settlement's `opening` block): game, plus
 #             the seat showing (`shower`) and what it showed
+#   match     a match's end, extension and results (the `match` block), asked after each hand: rotation, plus the
+#             players' scores and ranks and where the match stands
 HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG = "hand", "win", "game", "rotation", "wall", "claim", "config"
-SETTLE, OPENING = "settle", "opening"
-ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG, SETTLE, OPENING)
+SETTLE, OPENING, MATCH = "settle", "opening", "match"
+ALL_CONTEXTS = (HAND, WIN, GAME, ROTATION, WALL, CLAIM, CONFIG, SETTLE, OPENING, MATCH)
 _TABLE = (GAME, SETTLE, OPENING)  # what the game knows of the table
 _HW = (HAND, WIN)
 _SITUATION = (HAND, WIN, CLAIM)
@@ -41,12 +43,13 @@ class Builtin:
 
 
 VARIABLES: dict[str, Builtin] = {b.name: b for b in [
-    Builtin("win_by", "winby", _SITUATION + (ROTATION, SETTLE),
+    Builtin("win_by", "winby", _SITUATION + (ROTATION, MATCH, SETTLE),
             "how the hand was won: self_draw, discard, rob_kong, kong_replacement, rob_gold, dealt "
             "(none in rotation after a draw)"),
     Builtin("is_dealer", "bool", _SITUATION + (SETTLE,), "the winner (or claimant) is the dealer"),
-    Builtin("seat", "num", _SITUATION, "the winner's seat, 0..players-1"),
-    Builtin("dealer", "num", _SITUATION + _TABLE + (ROTATION,), "the dealer's seat"),
+    Builtin("seat", "num", _SITUATION + (MATCH,),
+            "the winner's seat, 0..players-1 (in a match's `result`: the seat whose result it is; -1 elsewhere there)"),
+    Builtin("dealer", "num", _SITUATION + _TABLE + (ROTATION, MATCH), "the dealer's seat"),
     Builtin("discarder", "num", _SITUATION, "the discarder's (or robbed konger's) seat; -1 on a self-draw"),
     Builtin("first_turn", "bool", _SITUATION, "the player has not drawn or claimed yet (天胡, 地胡, 抢金 windows)"),
     Builtin("first_discard", "bool", _SITUATION, "the discard won on is the first discard of the hand"),
@@ -57,7 +60,7 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("first_draw", "bool", _SITUATION,
             "a self-drawn win on the player's first draw, with no claim made in the hand before it (地胡)"),
     Builtin("wild_discards", "num", _SITUATION, "wilds this player discarded earlier in the hand (飞宝)"),
-    Builtin("dealer_streak", "num", _SITUATION + _TABLE + (ROTATION,), "consecutive dealer wins before this hand (連莊)"),
+    Builtin("dealer_streak", "num", _SITUATION + _TABLE + (ROTATION, MATCH), "consecutive dealer wins before this hand (連莊)"),
     Builtin("flowers", "num", _HW, "scored flower tiles this player collected"),
     Builtin("kongs", "num", _HW + (WALL,), "kongs declared (every player's in a wall context)"),
     Builtin("kongs_exposed", "num", _HW + (WALL,), "exposed and added kongs (every player's in a wall context)"),
@@ -102,35 +105,47 @@ VARIABLES: dict[str, Builtin] = {b.name: b for b in [
     Builtin("fan_points", "num", _HW, "the points of every fan that counts, each times its count", True),
     Builtin("bonus_points", "num", _HW, "the points of the bonus fans that count, each times its count", True),
     Builtin("value", "num", (WIN, SETTLE), "the hand value of the winner"),
-    Builtin("someone_won", "bool", (WIN, ROTATION) + _TABLE, "the hand ended with a win (so far, in on_win)"),
-    Builtin("winners", "num", (WIN, ROTATION) + _TABLE, "how many players won the hand (so far, in on_win)"),
-    Builtin("dealer_won", "bool", (WIN, ROTATION) + _TABLE, "the dealer is among the winners"),
+    Builtin("someone_won", "bool", (WIN, ROTATION, MATCH) + _TABLE, "the hand ended with a win (so far, in on_win)"),
+    Builtin("winners", "num", (WIN, ROTATION, MATCH) + _TABLE, "how many players won the hand (so far, in on_win)"),
+    Builtin("dealer_won", "bool", (WIN, ROTATION, MATCH) + _TABLE, "the dealer is among the winners"),
     Builtin("robbed", "bool", (GAME,), "(kong settlements) the kong was robbed"),
-    Builtin("declared_players", "num", (GAME, ROTATION), "players who declared ready in the hand"),
-    Builtin("kong_players", "num", (GAME, ROTATION), "players who made a kong in the hand"),
-    Builtin("kongs_made", "num", (GAME, ROTATION), "kongs made in the hand, by every player"),
+    Builtin("declared_players", "num", (GAME, ROTATION, MATCH), "players who declared ready in the hand"),
+    Builtin("kong_players", "num", (GAME, ROTATION, MATCH), "players who made a kong in the hand"),
+    Builtin("kongs_made", "num", (GAME, ROTATION, MATCH), "kongs made in the hand, by every player"),
     Builtin("win_claims", "num", (GAME,),
             "players claiming a win on the tile on offer (an `abort ... at wins` asks it before the wins are taken)"),
-    Builtin("aborted", "bool", (GAME, ROTATION), "the hand ended in an abortive draw (`abort`)"),
+    Builtin("aborted", "bool", (GAME, ROTATION, MATCH), "the hand ended in an abortive draw (`abort`)"),
     Builtin("caller", "num", (GAME,), "(an `abort ... on first_turn`) the seat whose turn it is, who may call it"),
     Builtin("claimer", "num", (GAME,), "(a `liability`) the seat that claimed the discard"),
     Builtin("liable", "num", (SETTLE,),
             "(on_win) the seat liable for the win (包: a `liability` whose name the win counts), -1 when none"),
-    Builtin("first_discards_match", "bool", (GAME, ROTATION),
+    Builtin("first_discards_match", "bool", (GAME, ROTATION, MATCH),
             "the first discard of every player, dealer first, was the same kind with no claim between (前燒)"),
-    Builtin("discards_made", "num", (ROTATION,) + _TABLE,
+    Builtin("discards_made", "num", (ROTATION, MATCH) + _TABLE,
             "discards made in the hand so far (in a `discard` block, the one being paid included)"),
-    Builtin("player_count", "num", (ROTATION,) + _TABLE, "players at the table (the variant's `players`)"),
-    Builtin("first_winners", "num", (ROTATION,) + _TABLE,
+    Builtin("player_count", "num", (ROTATION, MATCH) + _TABLE, "players at the table (the variant's `players`)"),
+    Builtin("first_winners", "num", (ROTATION, MATCH) + _TABLE,
             "how many players won on the hand's first winning tile (more than one: 一炮多响)"),
-    Builtin("players_in", "num", (ROTATION,) + _TABLE, "players who have not won (are still in the hand)"),
-    Builtin("wall_ended", "bool", (ROTATION,) + _TABLE, "the hand ended because the wall did"),
+    Builtin("players_in", "num", (ROTATION, MATCH) + _TABLE, "players who have not won (are still in the hand)"),
+    Builtin("wall_ended", "bool", (ROTATION, MATCH) + _TABLE, "the hand ended because the wall did"),
+    Builtin("highest_score", "num", (MATCH,), "(match) the highest of the players' scores"),
+    Builtin("lowest_score", "num", (MATCH,), "(match) the lowest of the players' scores"),
+    Builtin("last_hand", "bool", (MATCH,),
+            "(match) the hand just played was dealt by the last dealer of the match's last round (of an extension "
+            "round, while one is played)"),
+    Builtin("round", "num", (MATCH,),
+            "(match) the round of the hand just played, from 0 (its prevalent wind: 0 East, 1 South, ...)"),
+    Builtin("hands_played", "num", (MATCH,), "(match) the hands played so far, the last one included"),
+    Builtin("extension", "bool", (MATCH,), "(match) the hand just played was in an extension round (`extend`)"),
     Builtin("payer", "num", _TABLE, "(a payment) the paying seat, asked of each pair of payer and payee"),
     Builtin("payee", "num", _TABLE, "(a payment) the paid seat, asked of each pair of payer and payee"),
     Builtin("winner", "num", (SETTLE,), "(on_win) the winner's seat"),
     Builtin("shower", "num", (OPENING,), "(opening) the seat showing its dealt hand"),
     Builtin("shown", "num", (OPENING,),
             "(the settlement's opening block) how many openings the shower showed, each times its count"),
+    Builtin("win_place", "num", (SETTLE,),
+            "(on_win) the place of the win being settled among the wins on one tile, from 1, in play order from "
+            "the discarder (the nearest winner is 1; a self-draw is 1; a hand scored alone is its first win)"),
     Builtin("horse_hits", "num", (SETTLE,), "(on_win) horses that point at the winner (买马): hits(winner)"),
     Builtin("fed", "bool", (SETTLE,),
             "(on_win) the win is on a kong's replacement and that kong was made on a discard: its discarder is "
@@ -161,7 +176,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "kinds of the group of which all copies were collected as flowers"),
     Function("flower_complete", ("group",), "num", _HW + (WALL,),
              "1 if every kind of the group was collected as a flower, else 0 (summed over players in a wall context)"),
-    Function("first_discards_in", ("group",), "bool", (GAME, ROTATION),
+    Function("first_discards_in", ("group",), "bool", (GAME, ROTATION, MATCH),
              "every player has made his first discard, all of one kind of the group, with no claim before the last "
              "(四風連打 with winds)"),
     Function("melds_in", ("num", "group"), "num", _TABLE,
@@ -172,7 +187,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
              "the seat's discards of the hand are all of the group and none was claimed (流し満貫 with yaojiu); "
              "false before its first discard"),
     Function("ready", ("num",), "bool", _TABLE, "the seat's concealed hand is ready: some tile would complete it"),
-    Function("ready_as_declared", ("num",), "bool", _TABLE + (ROTATION,),
+    Function("ready_as_declared", ("num",), "bool", _TABLE + (ROTATION, MATCH),
              "the seat has declared ready, or its hand would be ready were it declared (the declaration's own value "
              "counted, as a declaration's `requires ready` judges it): 聴牌 at an exhaustive draw"),
     Function("best_value", ("num",), "num", _TABLE,
@@ -207,6 +222,14 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("alike", ("setkind",), "num", _HW,
              "pairs of identical sets of the kind in the reading, melds included, each set in one pair at most "
              "(two identical sequences: 1; three: 1; four: 2)", True),
+    Function("score", ("num",), "num", (MATCH,),
+             "(match) the seat's score: the match's `start` plus every payment so far (and the pot, once `pot to` "
+             "has given it)"),
+    Function("rank", ("num",), "num", (MATCH,),
+             "(match) the seat's place by score, 1 for the highest; equal scores are ranked in seating order from "
+             "the match's first dealer"),
+    Function("nth", ("num", "num*"), "num", (GAME, ROTATION, WALL, CONFIG, SETTLE, OPENING, MATCH),
+             "the value at a place in the list, counted from 1: nth(rank(seat), 15, 5, -5, -15); 0 past its end"),
     Function("round_up", ("num", "num"), "num", ALL_CONTEXTS,
              "the first multiple of the step at or above the number: round_up(x, 100); a step of 0 or less "
              "leaves the number"),

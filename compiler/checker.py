@@ -157,7 +157,7 @@ class Checker:
             horses=self.check_horses(self.single(top, "horses", "the variant"), maps),
             openings=self.check_openings(top.get("opening", [])),
             aborts=self.check_aborts(top.get("abort", [])),
-            match_hands=self.check_match(self.single(top, "match", "the variant")),
+            match=self.check_match(self.single(top, "match", "the variant")),
             indicator_cycles=self.check_indicators(self.single(top, "indicators", "the variant")),
         )
         variant = dataclasses.replace(variant, places_win=asks_placement(variant))

@@ -21,7 +21,7 @@ _CTX_NAMES = {
     B.HAND: "hand scoring", B.WIN: "win settlements", B.GAME: "hand-end settlements",
     B.ROTATION: "rotation rules", B.WALL: "wall rules", B.CLAIM: "claim conditions",
     B.CONFIG: "switch conditions (options only)", B.SETTLE: "a win's settlement by the game (on_win)",
-    B.OPENING: "hands shown at the deal (opening)",
+    B.OPENING: "hands shown at the deal (opening)", B.MATCH: "a match's end and results (the match block)",
 }
 
 
@@ -371,6 +371,12 @@ class ExprChecker:
                 self.col.error("E030", f"'{fn.name}' needs at least one argument", e.span)
             args = [self.check(a, ctx, stage, "num") for a in e.args]
             return Expr(fn.name, tuple(args)), fn.type
+        if fn.params[-1:] == ("num*",):   # some numbers, then a list of them (nth)
+            if len(e.args) < len(fn.params):
+                self.col.error("E030", f"'{fn.name}' takes at least {len(fn.params)} arguments, found {len(e.args)}",
+                               e.span, f"{fn.name}: {fn.doc}")
+                return Expr("const", (0,)), "error"
+            return Expr("call", (fn.name, *(self.check(a, ctx, stage, "num") for a in e.args))), fn.type
         if len(e.args) != len(fn.params):
             self.col.error("E030", f"'{fn.name}' takes {len(fn.params)} argument(s), found {len(e.args)}", e.span,
                            f"{fn.name}: {fn.doc}")

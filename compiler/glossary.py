@@ -104,7 +104,9 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                            ("a dealt hand a player may show right after the deal, before the first discard (起手胡), "
                             "when the condition holds of it (`shower` is its seat; COUNT, 1 by default, is how many "
                             "times it counts); the settlement's `opening` block pays each seat that showed")),
-    (VARIANT, "match"): ("match hands = COUNT", "how many hands a match has (`play_match`; options only)"),
+    (VARIANT, "match"): ("match hands = COUNT  |  match { ... }",
+                         "a match (`mjrules.game.Match`, `play_match`): its length, the starting score, its end and "
+                         "each player's result"),
     # ---- tiles ----
     ("tiles", "use"): ("use GROUP...", "the kinds in the tile set (`use suited honours flowers`)"),
     ("tiles", "copies"): ("copies N [for GROUP...]", ("copies of each kind (default 4); with `for`, of those kinds "
@@ -179,8 +181,10 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("claims", "kong"): ("kong exposed added concealed", "the kongs allowed"),
     ("claims", "priority"): ("priority win > kong pon > chi", ("claim priority, highest first; kinds on one level "
                                                                "rank by play order")),
-    ("claims", "rob_kong"): ("rob_kong none | rob_kong added [exposed] [concealed]",
-                             "which kongs may be robbed to win (抢杠)"),
+    ("claims", "rob_kong"): ("rob_kong none | rob_kong added|concealed... [by PATTERN...] [when CONDITION]",
+                             ("which kongs may be robbed to win (抢杠): an added kong, a concealed one; `by` names the "
+                              "patterns a robbing hand must win by (a concealed kong by 国士無双形 alone); one clause "
+                              "per kind, each with its condition (options only)")),
     ("claims", "win_on_discard"): ("win_on_discard [when CONDITION]",
                                    ("winning on a discard is allowed (while the claim condition holds); without "
                                     "this clause, never")),
@@ -215,7 +219,8 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
     ("ready_declaration", "locks_hand"): ("locks_hand", ("a declared hand is locked: every drawn tile that does not "
                                                          "win is discarded; no chi, pon or kong")),
     ("ready_declaration", "concealed_kong_keeping_waits"): (
-     "concealed_kong_keeping_waits [when ...]", "a declared player may make a concealed kong that keeps his waits"),
+     "concealed_kong_keeping_waits [when ...]", ("a declared player may make a concealed kong of the tile he just "
+                                                  "drew, where it keeps his waits")),
     # ---- score ----
     ("score", "define"): ('define NAME ["label"] = EXPRESSION', "a named value, its label shown in explanations"),
     ("score", "value"): ("value = EXPRESSION", "the value of a reading; the best legal reading is scored"),
@@ -262,6 +267,23 @@ CLAUSES: dict[tuple[str, str], tuple[str, str]] = {
                               "rule may not name them")),
     ("rotation", "streak"): ("streak = EXPRESSION", ("the new dealer streak (default: one more when the dealer won "
                                                      "and keeps the deal, else 0)")),
+    # ---- match ----
+    ("match", "hands"): ("hands = COUNT", "the match is this many hands (options only)"),
+    ("match", "rounds"): ("rounds = COUNT", (
+        "the match is this many rounds (options only): a round ends when the deal has gone once round the table, "
+        "a dealer's repeats not counted; the prevalent wind is the round's (East, South, West, North)")),
+    ("match", "start"): ("start = SCORE", "each player's score at the start (options only; default 0)"),
+    ("match", "end"): ('end ["label"] when CONDITION', (
+        "after each hand, the match ends when the condition holds (the match context: the hand's rotation facts, "
+        "`score(seat)`, `rank(seat)`, `highest_score`, `lowest_score`, `last_hand`, `round`); the label names the "
+        "reason in the match's result")),
+    ("match", "extend"): ("extend = ROUNDS when CONDITION", (
+        "when the match reaches its length, it plays on into at most ROUNDS more rounds while the condition holds, "
+        "asked then and after each hand of the extension")),
+    ("match", "pot"): ("pot to first", "the stakes left on the table at the match's end go to the first-ranked player"),
+    ("match", "result"): ("result = EXPRESSION", (
+        "each seat's final result, asked per seat (`seat`) once the match is over (default: its score): "
+        "`(score(seat) - 30000) / 1000 + nth(rank(seat), 15, 5, -5, -15)`")),
     # ---- play ----
     ("play", "after_win"): ("after_win end|leave", ("end: a win ends the hand (the default); leave: the winners "
                                                     "leave it and play goes on among the others")),
@@ -342,6 +364,9 @@ CONTEXTS: dict[str, str] = {
                "(`winner`, `value`, `win_by`, `horse_hits`, `fed`, and its patterns by name)"),
     "opening": ("a hand shown at the deal (an `opening` clause and the settlement's `opening` block): the table, "
                 "plus `shower` (the seat showing) and `shown` (the counts of what it showed)"),
+    "match": ("a match's `end`, `extend` and `result`, asked after a hand: the rotation's facts of that hand, plus "
+              "the scores (`score(seat)`, `rank(seat)`, `highest_score`, `lowest_score`) and where the match stands "
+              "(`last_hand`, `round`, `hands_played`, `extension`; `seat` in `result`)"),
 }
 
 # the operators of the expression language, loosest first (grammar/mjspec.lark)

@@ -271,6 +271,19 @@ class Claims:
     no_swap_calling: Expr | None = None   # config context: after chi or pon, no discard of the claimed kind (or
                                           # a chi's other end); None: swap-calling allowed
     liabilities: tuple[Liability, ...] = ()   # 包: a discarder made liable by the claim of his discard
+    robs: tuple[RobRule, ...] = ()   # the rob_kong clauses (rob_kong: the kinds any of them names)
+
+
+@dataclass(frozen=True)
+class RobRule:
+    """`rob_kong KINDS [by PATTERN...] [when CONDITION]`: a kong of these kinds (added, concealed) may be robbed by a
+    hand that wins on its tile, by one of the patterns where some are named (a concealed kong by 国士無双形 alone),
+    where the condition (options only) holds."""
+
+    kinds: tuple[str, ...]
+    patterns: tuple[str, ...]
+    cond: Expr | None
+    src: Src
 
 
 @dataclass(frozen=True)
@@ -574,6 +587,30 @@ class Rotation:
 
 
 @dataclass(frozen=True)
+class MatchEnd:
+    label: str
+    cond: Expr    # the match context, asked after every hand
+    src: Src
+
+
+@dataclass(frozen=True)
+class Match:
+    """A match (mjrules.game.Match): its length in hands or in rounds (a round: the deal goes once round the table,
+    repeats not counted), the players' starting score, the conditions that end it early, an extension while a
+    condition holds, where stakes left on the table go at its end, and each seat's final result."""
+
+    hands: Expr | None = None     # config: a fixed number of hands
+    rounds: Expr | None = None    # config: a number of rounds
+    start: Expr | None = None     # config: each player's starting score (0)
+    ends: tuple[MatchEnd, ...] = ()
+    extend_rounds: Expr | None = None   # config: at most this many more rounds ...
+    extend_cond: Expr | None = None     # ... while this holds (the match context)
+    pot_to: str = ""              # "first": the first-ranked player takes the stakes left at the end
+    result: Expr | None = None    # the match context, per seat (`seat`): each seat's final result (default: score)
+    src: Src | None = None
+
+
+@dataclass(frozen=True)
 class Variant:
     """A checked, fully resolved variant."""
 
@@ -613,7 +650,7 @@ class Variant:
     exchanges: tuple[Exchange, ...] = ()
     maps: tuple[TileMap, ...] = ()
     horses: Horses | None = None
-    match_hands: Expr | None = None  # config: hands in a match (mjrules.game.play_match)
+    match: Match | None = None  # a match's length, end and results (mjrules.game.Match)
     fans: tuple[Fan, ...] = ()        # counted fans, in the spec's order (their explanation order)
     openings: tuple[Opening, ...] = ()  # hands a player may show at the deal (起手胡), in the spec's order
     aborts: tuple[Abort, ...] = ()      # abortive draws, in the spec's order

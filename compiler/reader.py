@@ -29,6 +29,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "map": ("value",),
     "horses": ("point_by", "count_from", "taken"),
     "rotation": ("rotate", "streak"),
+    "match": ("hands", "rounds", "start", "end", "extend", "pot", "result"),
     "table": ("columns",),
 }
 PAY_SETS = ("others", "discarder", "dealer", "non_dealers", "winner", "konger", "players", "feeder", "shower",
@@ -40,7 +41,7 @@ CONDITIONAL = {"seating", "wall_break", "chi", "winners", "pass_blocks_ron", "fu
                "concealed_kong_keeping_waits",
                "win_on_discard", "minimum", "forbid", "pay", "cap", "rotate", "pattern", "modifier", "event",
                "status", "declare", "exchange", "ends", "fan", "refund", "transfer", "none", "fixed", "kinds", "opening",
-               "abort"}
+               "abort", "end", "extend", "rob_kong"}
 
 
 class Reader:

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from mjrules.cli.main import main
 
 SHIPPED = ["shangrao", "fuzhou_jiangxi", "fuzhou_fujian"]
@@ -174,9 +173,7 @@ def test_a_transfer_is_listed_as_paid_in_play(capsys):
 
 
 def test_score_takes_indicators_marked_copies_and_ready_facts(capsys):
-    from pathlib import Path
-
-    spec = str(Path(__file__).parent / "data" / "riichi.mj")
+    spec = "riichi"
     argv = ["score", spec, "--hand", "234m456m789p234s55p", "--win-tile", "2m", "--discard-from", "0", "--seat",
             "1", "--declared-ready", "--indicators", "4p", "--marked", "5p", "--json"]
     code, out, _ = run(capsys, *argv)

@@ -29,7 +29,7 @@ import uvicorn
 from mjrules.play.server import bind, config, make_app
 from mjrules.play.table import Table
 
-VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu", "zhuanzhuan"]
+VARIANTS = ["shangrao", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu", "zhuanzhuan", "riichi"]
 
 
 def person(state: dict) -> int:
@@ -70,7 +70,7 @@ def test_the_table_plays_the_hand_the_step_api_plays(variant):
     played = table.game
 
     twin = Table(eng, seat=1, agents=["greedy"], seed=5)       # the same deal, played by `run` instead
-    g = Game(eng, seed=5)
+    g = Game(eng, seed=5, dealer=played.dealer)   # (the match's first dealer: the seating procedure's, from the seed)
     agents = [Person(twin) if p == 1 else make_agent("greedy", eng.variant, agent_seed(5, p)) for p in range(4)]
     twin.game = g
     run(g, agents)
@@ -125,13 +125,42 @@ def fetch(url: str, body: dict | None = None) -> tuple[int, str]:
         return e.code, e.read().decode()
 
 
+def test_the_table_plays_a_match():
+    """The table keeps the match: each finished hand counts in the scores, the next hand takes the dealer, streak,
+    wind and sticks the match gives, and once the match is over (here a tonpuu of riichi) the next hand begins a
+    new one. It is the match play_match plays: the same hands, scores, ranks and results."""
+    eng = mjrules.load("riichi")
+    opts = {"match": "tonpuu", "uma_1": 10, "uma_2": 5, "uma_3": -5, "uma_4": -10}
+    table = Table(eng, seat=2, agents=["greedy"], seed=11, options=opts)
+    games = []
+    while True:
+        while not table.state()["over"]:
+            table.act(person(table.state()))
+        s = table.state()
+        games.append(table.game)
+        assert sum(s["match"]["scores"]) + s["match"]["pot"] == 100_000
+        assert s["match"]["scores"][2] == s["players"][2]["score"] if "score" in s["players"][2] else True
+        if s["match"]["over"]:
+            break
+        table.new_hand()
+        nxt = table.state()
+        assert (nxt["dealer"], nxt["match"]["prevalent_wind"]) == (s["result"]["next_dealer"], 0)
+    m = s["match"]
+    assert m["ended_by"] in ("length", "飛び", "和了り止め") and sorted(m["ranks"]) == [1, 2, 3, 4]
+    assert sum(m["results"]) == pytest.approx(0)
+    assert [g.dealer for g in games][0] == games[0].dealer and len(games) == m["hands_played"]
+    table.new_hand()
+    again = table.state()["match"]
+    assert (again["number"], again["scores"], again["hands_played"]) == (2, [25000] * 4, 0)
+
+
 def test_the_routes():
     eng = mjrules.load("shangrao")
     with serving(Table(eng, seed=3)) as base:
         assert "table.js" in fetch(base + "/")[1]
         assert fetch(base + "/static/table.js")[0] == 200
         s = json.loads(fetch(base + "/api/state")[1])
-        assert s["legal"] and s["to_act"] == 0
+        assert s["legal"] and s["to_act"] == s["dealer"]
         code, text = fetch(base + "/api/act", {"id": 999})
         assert code == 400 and "not legal" in json.loads(text)["error"]
         assert json.loads(fetch(base + "/api/state")[1]) == s        # an illegal action changes nothing
@@ -142,8 +171,8 @@ def test_the_routes():
         code, text = fetch(base + "/api/abandon", {"hand": 1})
         gone = json.loads(text)
         assert code == 200 and gone["over"] and gone["abandoned"] and gone["seed"] == 3
-        assert gone["result"]["replay"] == {"variant": "shangrao", "seed": 3, "dealer": 0, "dealer_streak": 0,
-                                            "options": {}}
+        assert gone["result"]["replay"] == {"variant": "shangrao", "seed": 3, "dealer": s["dealer"],
+                                            "dealer_streak": 0, "prevalent_wind": 0, "options": {}}
         nxt = json.loads(fetch(base + "/api/new", {"hand": 1})[1])
         assert (nxt["hand"], nxt["seed"], nxt["over"]) == (2, None, False)
         assert fetch(base + "/api/new", {"hand": 1})[0] == 409       # a stale hand number

@@ -1,24 +1,23 @@
 """A ready declaration made on one's turn with a discard, with a stake (`ready_declaration { by all with_discard;
-requires ready concealed drawable N; stake = X }`), as riichi's RI-10 and RI-74 use it (tests/data/riichi.mj):
+requires ready concealed drawable N; stake = X }`), as riichi's RI-10 and RI-74 use it (specs/riichi.mj):
 who may declare, which discards declare, the stake put into the pot once the discard is not won on, the pot the
 next winner takes and play_match carries, the locked hand, and the facts a win reads (ready_first_turn,
 ready_uninterrupted). Both back ends where a game is short; the native one on many games."""
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import mjrules
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from mjrules.compiler import SpecError, compile_text
+from mjrules.compiler import SpecError, compile_text, locate
 from mjrules.game import Game, make_agent, play_hand, play_match
-from mjrules.game.agents import decide
 from mjrules.game.actions import DECLARE_READY, DISCARD, KONG, PASS, PON, WIN
+from mjrules.game.agents import decide
 from mjrules.model.tiles import TILE_NAMES, parse_tiles
 
-SPEC = str(Path(__file__).parent / "data" / "riichi.mj")
+SPEC = "riichi"
 K = {n: i for i, n in enumerate(TILE_NAMES)}
 
 
@@ -193,7 +192,7 @@ def with_declaration(body: str) -> str:
     """The riichi spec with its ready_declaration block's body replaced."""
     import re
 
-    text = Path(SPEC).read_text(encoding="utf-8")
+    text = locate(SPEC).read_text(encoding="utf-8")
     return re.sub(r"(\n  ready_declaration \{[^\n]*\n).*?(\n  \}\n)", lambda m: m.group(1) + "    " + body + m.group(2),
                   text, count=1, flags=re.S)
 

@@ -1,4 +1,4 @@
-"""Riichi (the spec tests/data/riichi.mj) against two independent scorers, hand by hand: the `mahjong` package's HandCalculator
+"""Riichi (the spec specs/riichi.mj) against two independent scorers, hand by hand: the `mahjong` package's HandCalculator
 and riichienv's Rust HandEvaluator.
 
 The cases come from tests/oracles/riichi.py: seeded winning situations, stratified by recipe so that every yaku
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,9 +29,7 @@ import mjrules
 from oracles import riichi as R
 from strategies import SLOW
 
-# the riichi spec: its hand scoring is complete and checked here; it ships as a variant (specs/riichi.mj) once its
-# rules of play are (issue #59)
-VARIANT = str(Path(__file__).parent / "data" / "riichi.mj")
+VARIANT = "riichi"   # the shipped variant (specs/riichi.mj)
 SEED = 20261207
 CHUNK = 10_000
 SHOW = 20

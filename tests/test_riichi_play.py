@@ -1,4 +1,4 @@
-"""Riichi's exhaustive draw (RI-75, RI-76) as tests/data/riichi.mj says it with general constructs: a player is
+"""Riichi's exhaustive draw (RI-75, RI-76) as specs/riichi.mj says it with general constructs: a player is
 tenpai when he declared riichi or his hand would be ready were it declared (`ready_as_declared`: no yaku needed,
 waits on kinds he holds all four of not counted); the noten players pay 3000 in all to the tenpai ones, and the
 dealer keeps the deal when he is tenpai. Checked on greedy games against the `mahjong` package's agari test (an
@@ -6,14 +6,14 @@ independent shape test), where it is installed."""
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import mjrules
 import pytest
+from mjrules.compiler import locate
 from mjrules.game import Game, play_hand
 from mjrules.game.actions import PASS
 
-SPEC = str(Path(__file__).parent / "data" / "riichi.mj")
+SPEC = "riichi"
 mahjong_agari = pytest.importorskip("mahjong.agari", reason="the `mahjong` package (extra `oracles`) is not installed")
 
 
@@ -248,7 +248,7 @@ def offered(g: Game, seat: int) -> bool:
 
 @pytest.fixture(scope="module")
 def no_furiten(tmp_path_factory):
-    text = Path(SPEC).read_text(encoding="utf-8")
+    text = locate(SPEC).read_text(encoding="utf-8")
     assert "    furiten own_discards passed declared_passed" in text
     path = tmp_path_factory.mktemp("spec") / "riichi_no_furiten.mj"
     path.write_text(text.replace("    furiten own_discards passed declared_passed", "    # (no furiten)"),
@@ -621,3 +621,50 @@ def test_the_discarder_of_the_third_dragon_pays_for_daisangen(native, pao):
         assert o["payments"] == {0: 0, 1: 32000, 2: -32000, 3: 0}
     else:
         assert o["payments"] == {0: -16000, 1: 32000, 2: -8000, 3: -8000}
+
+
+# ---- robbing a concealed kong (RI-14) ---------------------------------------------------------------------------------
+K_HANDS = ["1111m234p567p789s3z", "9m9m1p9p1s9s1z2z3z4z5z6z7z", "23m456p789s1z1z1z2z2z", "4455m6677p3344s5s"]
+
+
+@pytest.mark.parametrize("backend", ["reference", "native"])
+@pytest.mark.parametrize("allowed", [True, False])
+def test_thirteen_orphans_alone_robs_a_concealed_kong(backend, allowed):
+    """The dealer declares a concealed kong of 1m. Seat 1's thirteen orphans wait on 1m: with
+    kokushi_robs_concealed_kong it may rob the kong (RI-14, RI-50); seat 2 also waits on 1m, by a standard hand, and
+    may not. Robbed, the kong is never made and no indicator turns; otherwise the kong stands."""
+    from mjrules.game.actions import KONG, WIN
+
+    g = scripted(mjrules.load(SPEC, backend=backend), K_HANDS, {"kokushi_robs_concealed_kong": allowed})
+    m1 = kinds_of(["1m"])[0]
+    assert KONG + m1 in g.legal_ids(0)
+    turned = sum(e["type"] == "indicator" for e in g.events)
+    g.step(KONG + m1)
+    if allowed:
+        assert g.phase_name == "rob_kong" and list(g.pending()) == [1] and g.legal_ids(1) == [WIN, PASS]
+        g.act(1, WIN)
+        o = g.outcome
+        assert [(w["seat"], w["win_by"], w["discarder"]) for w in o["winners"]] == [(1, "rob_kong", 0)]
+        assert o["winners"][0]["value"] == 8000 and o["payments"][0] == -32000   # a yakuman the kong's maker pays
+        assert sum(e["type"] == "indicator" for e in g.events) == turned and not g.seats[0].melds
+    else:
+        assert g.phase_name != "rob_kong" and g.to_act == 0
+        assert [m.kind for m in g.seats[0].melds] == ["kong"]
+
+
+def test_a_kong_robbed_by_and_when_are_checked():
+    from mjrules.compiler import SpecError, compile_text
+
+    text = locate(SPEC).read_text(encoding="utf-8")
+    line = "    rob_kong concealed by 国士無双形 when kokushi_robs_concealed_kong"
+    assert line in text
+    for bad, code, message in [
+        ("    rob_kong exposed", "E013", "kinds of kong that may be robbed: added, concealed"),
+        ("    rob_kong concealed by 国士", "E015", "unknown pattern '国士'"),
+        ("    rob_kong added by 和了形", "E018", "robbed by two rob_kong clauses"),
+        ("    rob_kong concealed when score(0) > 0", "E026", "not available"),
+    ]:
+        with pytest.raises(SpecError) as e:
+            compile_text(text.replace(line, bad), "riichi.mj")
+        assert any(d.code == code and message in d.message for d in e.value.diagnostics), \
+            [str(d) for d in e.value.diagnostics]

@@ -25,7 +25,7 @@ from mjrules.compiler import builtins as B
 GOLDEN_DIR = Path(__file__).parent / "golden" / "ir"
 UPDATE = os.environ.get("MJRULES_UPDATE_GOLDENS") == "1"
 # The golden IR covers the three base variants; the other checks run on every shipped spec, overlays too.
-VARIANTS = ["fuzhou_fujian", "fuzhou_jiangxi", "guangdong_tuidaohu", "guobiao", "shangrao", "sichuan_xuezhan",
+VARIANTS = ["fuzhou_fujian", "fuzhou_jiangxi", "guangdong_tuidaohu", "guobiao", "riichi", "shangrao", "sichuan_xuezhan",
             "zhuanzhuan"]
 ALL = shipped_names()
 

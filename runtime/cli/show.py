@@ -290,7 +290,10 @@ def _claims_section(v: Variant, out: list[str]) -> None:
     out.append("- Pon: " + ("allowed" if c.pon else "not allowed"))
     out.append("- Kongs: " + (", ".join(c.kongs) or "none"))
     out.append("- Priority: `" + " > ".join(" = ".join(level) for level in c.priority) + "`")
-    out.append("- Rob kong: " + (", ".join(c.rob_kong) + " kongs may be robbed" if c.rob_kong else "never"))
+    out.append("- Rob kong: " + ("; ".join(", ".join(rr.kinds) + " kongs may be robbed"
+                                           + (f" by {', '.join(rr.patterns)}" if rr.patterns else "")
+                                           + (f" when {_code(rr.cond)}" if rr.cond is not None else "")
+                                           for rr in c.robs) if c.robs else "never"))
     wod = "never" if c.win_on_discard is None else _when(c.win_on_discard, " always").lstrip()
     out.append(f"- Win on a discard: {wod}")
     for w in c.winners:
@@ -458,8 +461,22 @@ def _flow_section(v: Variant, out: list[str]) -> None:
                    f"{h.count_from} by map `{h.map}`{_ids(h.src)}")
     for m in v.maps:
         out.append(f"- Map `{m.name}`: " + "; ".join(f"{n} ← {_tiles(k)}" for n, k in m.entries) + _ids(m.src))
-    if v.match_hands is not None:
-        out.append(f"- A match is {_code(v.match_hands)} hands.")
+    m = v.match
+    if m is not None:
+        out.append(f"- A match is {_code(m.hands)} hands" if m.hands is not None else
+                   f"- A match is {_code(m.rounds)} rounds (the deal goes round the table; repeats do not count)")
+        if m.start is not None:
+            out[-1] += f"; each player starts with {_code(m.start)}"
+        out[-1] += _ids(m.src)
+        for e in m.ends:
+            out.append(f"- The match ends ({e.label}) after a hand when {_code(e.cond)}{_ids(e.src)}")
+        if m.extend_cond is not None:
+            out.append(f"- At its length it goes on, at most {_code(m.extend_rounds)} more rounds, while "
+                       f"{_code(m.extend_cond)}")
+        if m.pot_to:
+            out.append("- Stakes left on the table at the end go to the player ranked first")
+        if m.result is not None:
+            out.append(f"- Each seat's result: {_code(m.result)}")
 
 
 def _coverage(v: Variant) -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]], list[str]]:

@@ -157,7 +157,9 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
     put("claims", "pon", "pon" if c.pon else "no pon", cr)
     put("claims", "kongs", f"kong {' '.join(c.kongs) or 'none'}", cr)
     put("claims", "priority", "priority " + " > ".join(" ".join(lv) for lv in c.priority), cr)
-    put("claims", "rob_kong", f"rob_kong {' '.join(c.rob_kong) or 'none'}", cr)
+    put("claims", "rob_kong", "; ".join(f"rob_kong {' '.join(rr.kinds)}" + (f" by {' '.join(rr.patterns)}" if rr.patterns
+                                                                          else "") + _cond(rr.cond) for rr in c.robs)
+        or "rob_kong none", cr)
     put("claims", "win_on_discard", "no win on a discard" if c.win_on_discard is None
         else "win_on_discard" + _cond(c.win_on_discard), _r(c.win_on_discard_src) or cr)
     seq("claims.winners", [(f"winners {wr_.mode}" + (f" prefer {' '.join(wr_.prefer)}" if wr_.prefer else "")
@@ -224,8 +226,20 @@ def clauses(v: Any) -> tuple[dict[tuple[str, str], Clause], dict[str, list[Claus
     for m in v.maps:
         put("play", f"map {m.name}", f"map {m.name}: " + "; ".join(f"{n}: {_kinds(k)}" for n, k in m.entries),
             _r(m.src))
-    if v.match_hands is not None:
-        put("play", "match", f"match hands = {_x(v.match_hands)}")
+    m = v.match
+    if m is not None:
+        put("match", "length", f"hands = {_x(m.hands)}" if m.hands is not None else f"rounds = {_x(m.rounds)}",
+            _r(m.src))
+        if m.start is not None:
+            put("match", "start", f"start = {_x(m.start)}")
+        for e in m.ends:
+            put("match", f"end {e.label}", f"end when {_x(e.cond)}", _r(e.src))
+        if m.extend_cond is not None:
+            put("match", "extend", f"extend = {_x(m.extend_rounds)} when {_x(m.extend_cond)}")
+        if m.pot_to:
+            put("match", "pot", f"pot to {m.pot_to}")
+        if m.result is not None:
+            put("match", "result", f"result = {_x(m.result)}")
 
     st = v.settlement
     for name in ("win", "on_win", "draw", "hand_end", "wall_end", "discard", "first_round", "opening", "kong_exposed",
@@ -261,7 +275,7 @@ _ORDER = ["tiles", "players", "deal", "seating", "wall_break", "wall", "flowers"
           "settlement.hand_end", "settlement.wall_end", "settlement.discard", "settlement.first_round",
           "settlement.opening", "openings",
           "settlement.kong_exposed", "settlement.kong_added",
-          "settlement.kong_concealed", "settlement.kong_at_once", "settlement.cap", "rotation", "options"]
+          "settlement.kong_concealed", "settlement.kong_at_once", "settlement.cap", "rotation", "match", "options"]
 
 
 def _entry(section: str, key: str, a: Clause | None, b: Clause | None,

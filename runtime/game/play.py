@@ -43,48 +43,23 @@ def play_hand(engine: Any, agents: list[Any] | None = None, *, seed: int = 0, de
 
 def play_match(engine: Any, hands: int | None = None, agents: list[Any] | None = None, *, seed: int = 0,
                options: dict[str, Any] | None = None, seating_dice: Any = None) -> dict[str, Any]:
-    """A match: `hands` hands (default: the spec's `match hands`, else 1) with rotation and streaks; running
-    totals per seat. The first dealer comes from the spec's seating procedure (`seating`: its throws, from
-    `seating_dice` where given, else from the seed); the prevalent wind starts East and moves on (South, West,
-    North, then East again) each time the deal comes back to the match's first dealer; the stakes a hand leaves
-    on the table (its outcome's `pot`) go on to the next. The result: the hands (games), the totals, the pot left
-    at the end, and the seating (procedure, throws, first dealer)."""
-    n = engine.variant.players
-    if hands is None:
-        hands = match_length(engine, options)
-    totals = [0] * n
-    seating = seating_throws(engine.variant, seed, seating_dice)
-    dealer, streak = seating["dealer"], 0
-    first, wind = dealer, 0
+    """A match by the spec's `match` block (mjrules.game.match): its length in hands or rounds, its end and
+    extension, the players' scores from its `start`, and each seat's final `result`; `hands` plays that many hands
+    instead of its length (its `end` rules still end it early). The first dealer comes from the spec's seating
+    procedure (`seating`: its throws, from `seating_dice` where given, else from the seed); each hand takes the
+    dealer, streak, prevalent wind and stakes the one before left. The result: the hands (games) and the match's
+    `Match.result()` (scores, ranks, totals of the payments, the pot, why it ended, the results, the seating)."""
+    from .match import Match
+
+    m = Match(engine, options, seating=seating_throws(engine.variant, seed, seating_dice), hands=hands)
     games = []
-    pot: Any = 0
-    for i in range(hands):
-        g = play_hand(engine, agents, seed=seed * 100_003 + i, dealer=dealer, dealer_streak=streak, options=options,
-                      prevalent_wind=wind, pot=pot)
-        pot = g.outcome.get("pot", 0)
-        if i == 0:
-            g.seating = seating   # the first hand's log says how its dealer was chosen
-        for p, v in g.outcome["payments"].items():
-            totals[int(p)] += v
+    while not m.over:
+        g = play_hand(engine, agents, seed=seed * 100_003 + m.hands_played, options=options, **m.deal())
+        if not games:
+            g.seating = m.seating   # the first hand's log says how its dealer was chosen
+        m.record(g)
         games.append(g)
-        nxt, streak = g.outcome["next_dealer"], g.outcome["next_streak"]
-        if nxt == first and dealer != first:   # the deal went round the table
-            wind = (wind + 1) % 4
-        dealer = nxt
-    return {"hands": games, "totals": totals, "pot": pot, "seating": seating}
-
-
-def match_length(engine: Any, options: dict[str, Any] | None = None) -> int:
-    """The hands of a match by the spec's `match hands = N` under these options (1 where it says nothing)."""
-    from .rules import rules_for
-
-    e = engine.variant.match_hands
-    if e is None:
-        return 1
-    from ..model.interp import evaluate
-    from .settle import TableEnv
-
-    return max(1, int(evaluate(e, TableEnv(rules_for(engine, options), 0, 0))))
+    return {"hands": games, **m.result()}
 
 
 def first_dealer(variant: Any, seed: int, dice: Any = None) -> int:

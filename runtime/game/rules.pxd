@@ -26,6 +26,8 @@ cdef class Rules:
     cdef public bint leave
     cdef public bint has_wild, wild_after_flowers, indicator_tail, flowers_to_dealer, dice_stack, no_calls
     cdef public bint discard_unclaimable, has_flowers, chi_honours, pon, kong_exposed, kong_added, kong_concealed
+    cdef public list rob_concealed_by, rob_added_by
+    cdef public bint rob_kong_concealed
     cdef public bint rob_kong_added, pass_blocks_ron, one_winner, has_rd, rd_all, locks_hand, ckkw, has_rob_wild, pays_discards, pays_first_round
     cdef public bint last_discard_win_only, kong_needs_replacement, horse_at_win, rd_turn, rd_ready, rd_concealed
     cdef public int rd_drawable

@@ -83,7 +83,12 @@ class Rules:
         self.kong_added = "added" in c.kongs
         self.kong_concealed = "concealed" in c.kongs
         self.priority = [sum(_CLAIM_BITS.get(t, 0) for t in level) for level in c.priority]
-        self.rob_kong_added = "added" in c.rob_kong
+        robs = [rr for rr in c.robs if rr.cond is None or cfg(rr.cond, False)]
+        self.rob_kong_added = any("added" in rr.kinds for rr in robs)
+        self.rob_kong_concealed = any("concealed" in rr.kinds for rr in robs)
+        # the patterns a concealed kong may be robbed by (empty: any)
+        self.rob_concealed_by = next((list(rr.patterns) for rr in robs if "concealed" in rr.kinds), [])
+        self.rob_added_by = next((list(rr.patterns) for rr in robs if "added" in rr.kinds), [])
         self.pass_blocks_ron = cfg(c.pass_blocks_ron, False)
         fu = c.furiten if cfg(c.furiten_when, False) else ()
         self.furiten_discards = "own_discards" in fu

@@ -20,14 +20,14 @@ SCALARS = ("seed", "dealer", "dealer_streak", "head", "tail", "full_wall", "wild
            "indicator_taken", "discard_count", "claims_made", "over", "phase", "current", "drawn", "source", "ld_seat",
            "ld_tile", "ld_first", "rk_seat", "rk_tile", "pre_step", "first_winners", "wall_ended", "kongs_made",
            "kong_feeder", "ld_after_kong", "outcome", "agent_names", "prevalent_wind", "seating", "pot", "stake_seat", "passing",
-           "ind_base", "ind_shown", "ind_pending", "ld_marked",
+           "ind_base", "ind_shown", "ind_pending", "ld_marked", "drawn_marked", "rk_concealed",
            "aborted", "on_offer")
 LISTS = ("wall", "first_round", "loose", "asking", "rob_queue", "horses", "shown", "opening_counts",
          "dice", "stakes", "wall_marked", "liabilities")   # lists of immutable items
 CONTAINERS = ("seats", "winners", "legal", "answers", "log", "ledger")   # each copied and written its own way
 _SINCE = {"wild2": -1, "agent_names": None, "prevalent_wind": 0, "shown": [], "opening_counts": [], "dice": [],
           "seating": None, "pot": 0, "stake_seat": -1, "stakes": [], "passing": 0, "ind_base": 0,
-          "ind_shown": 0, "ind_pending": 0, "ld_marked": False,
+          "ind_shown": 0, "ind_pending": 0, "ld_marked": False, "drawn_marked": False, "rk_concealed": False,
           "wall_marked": [], "aborted": "", "on_offer": False,
           "liabilities": []}   # fields a state written before them lacks, and their value there
 

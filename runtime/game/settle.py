@@ -33,6 +33,7 @@ class GameEnv(Env):
         self.win_claims = 0   # (an abort at wins) the players claiming a win on the tile on offer
         self.caller = -1      # (an abort on first_turn) the seat whose turn it is
         self.claimer = -1     # (a liability) the seat that claimed the discard
+        self.win_place = 1    # (on_win) the place of the win being settled among the wins on its tile
         self.defines = {d.name: d for d in (*g.v.defines, *g.v.table_defines)}
         self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
@@ -66,6 +67,8 @@ class GameEnv(Env):
                 return horse_hits(g, w.seat, w.seat, self.payer)
             if name == "fed":
                 return _feeder(g, w) >= 0
+            if name == "win_place":
+                return self.win_place
         if name in ("kongs_exposed", "kongs_concealed", "kongs"):
             melds = [m for s in g.seats for m in s.melds if m.kind == "kong"]
             if name == "kongs_exposed":
@@ -645,8 +648,10 @@ def pay_win_now(g: Any, winners: list[Any]) -> None:
     if not block:
         return
     env = GameEnv(g)
+    order = sorted(winners, key=lambda w: (w.seat - w.discarder) % g.n)   # the nearest after the discarder first
     for w in winners:
         env.win = w
+        env.win_place = order.index(w) + 1
         _record(g, payments(g, env, block, f"win by seat {w.seat}", winner=w.seat, discarder=w.discarder, konger=-1,
                             kind="win"))
     env.win = None

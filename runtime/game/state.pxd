@@ -48,7 +48,7 @@ cdef class Game:
     cdef public int pre_step, first_winners, kongs_made, kong_feeder, prevalent_wind, stake_seat
     cdef public unsigned long long passing
     cdef public int ind_base, ind_shown, ind_pending
-    cdef public bint ld_marked, on_offer
+    cdef public bint ld_marked, on_offer, drawn_marked, rk_concealed
     cdef public str aborted
     cdef public object abort_env
     cdef public list abort_seen
@@ -133,6 +133,8 @@ cdef class Game:
     cdef bint _kong_room(self, int exposed, int concealed)
     @cython.locals(s=Seat, o=Seat, i=int, p=int, seats=list, legal=dict)
     cdef _declare_kong(self, int seat, int k)
+    cdef bint _may_rob(self, int p, int k, int seat, list by) except -1
+    cdef _complete_concealed_kong(self, int seat, int k)
     @cython.locals(seat=int, k=int, s=Seat)
     cdef _resolve_rob_kong(self, dict answers)
     @cython.locals(seat=int, k=int, s=Seat, i=int)

@@ -139,6 +139,7 @@ class Game:
         self.ld_first = False
         self.ld_after_kong = False
         self.rk_seat = -1
+        self.rk_concealed = False   # the kong on offer to robbers is a concealed one
         self.rk_tile = -1
         self.asking = []
         self.legal = {}
@@ -161,6 +162,7 @@ class Game:
         self.abort_seen = [-1] * len(r.aborts_passed)   # the mark of what each abort read when last found false
         self.liabilities = []     # (claimer, liability name, liable discarder) of each claim that made one
         self.ld_marked = False    # the tile on offer (a discard, an added kong's) is a marked copy
+        self.drawn_marked = False  # the tile last drawn is a marked copy (a locked hand lets that very copy go)
         self.horses = []          # tiles turned as horses (set aside before play, or turned at the first win)
         self.shown = []           # (seat, opening index) of each hand shown at the deal
         self.opening_counts = []  # (seat, opening index, count) of each opening a dealt hand qualified for
@@ -207,6 +209,17 @@ class Game:
                 for k in hands[p]:
                     s.counts[k] += 1
                 s.size = len(hands[p])
+            if r.marked_kinds:   # as dealt from a shuffle: the first copy of a marked kind (by seat, then wall)
+                self.wall_marked = [0] * self.tail
+                for mk in r.marked_kinds:
+                    for p in range(n):
+                        s = self.seats[p]
+                        if s.counts[mk]:
+                            s.marked_hand[mk] += 1
+                            break
+                    else:
+                        if mk in self.wall:
+                            self.wall_marked[self.wall.index(mk)] = 1
         self.log.append(("deal", tuple([bytes(s.counts) for s in self.seats]), self.tail - self.head))
         if r.ind_stacks:   # the first indicator is turned at the deal
             self.ind_base = self.tail
@@ -660,7 +673,10 @@ class Game:
             return
         k = a - DISCARD
         s = self.seats[seat]
-        self.ld_marked = s.marked_hand[k] >= s.counts[k]   # (a player lets his plain copies go first)
+        if k == self.drawn and self._locked(seat):   # a locked hand lets the very copy it drew go
+            self.ld_marked = self.drawn_marked and s.marked_hand[k] > 0
+        else:
+            self.ld_marked = s.marked_hand[k] >= s.counts[k]   # (a player lets his plain copies go first)
         if self.ld_marked:
             s.marked_hand[k] -= 1
         s.counts[k] -= 1
@@ -1027,8 +1043,8 @@ class Game:
         if r.kong_concealed and fours:
             found = [k for k in range(N_KINDS) if s.counts[k] == 4 and not self._no_call(k)]
             if found and self._kong_room(0, 1):
-                for k in found:
-                    if not locked or self._keeps_waits(seat, k):
+                for k in found:   # (a locked hand: only the tile just drawn, where the kong keeps its waits)
+                    if not locked or (k == self.drawn and self._keeps_waits(seat, k)):
                         out.append(KONG + k)
         if r.kong_added and not locked and s.melds:
             found = [m.tiles[0] for m in s.melds if m.kind == "pon" and s.counts[m.tiles[0]] > 0]
@@ -1058,35 +1074,53 @@ class Game:
 
     def _declare_kong(self, seat: int, k: int) -> None:
         s = self.seats[seat]
-        if s.counts[k] == 4:
-            self._meld_marks(s, k, 4)
-            s.counts[k] -= 4
-            s.size -= 4
-            self._add_meld(s, meld_of("kong", k, True))
-            self._kong_made(seat, {"kind": "concealed", "tile": k, "robbed": False, "from": seat})
-            self.log.append(("kong", seat, K_CONCEALED, k, -1))
-            self._replacement(seat)
+        concealed = s.counts[k] == 4
+        if concealed and not self.r.rob_kong_concealed:
+            self._complete_concealed_kong(seat, k)
             return
-        # an added kong: the others may rob it first
+        # the others may rob it first (an added kong; a concealed one where the spec says so)
         self.rk_seat = seat
         self.rk_tile = k
+        self.rk_concealed = concealed
         self.ld_marked = s.marked_hand[k] >= s.counts[k]   # (the tile added: a plain copy where he holds one)
         seats = []
         legal = {}
-        if self.r.rob_kong_added:
+        if self.r.rob_kong_added or concealed:
+            by = self.r.rob_concealed_by if concealed else self.r.rob_added_by
             for i in range(1, self.n):
                 p = (seat + i) % self.n
-                o = self.seats[p]
-                if self._may_win_on(o, k) and self.r.wins(self._situation(p, k, "rob_kong", seat, False)) \
-                        and not (self.r.has_furiten and self._furiten(p)):
+                if self._may_rob(p, k, seat, by):
                     seats.append(p)
                     legal[p] = [WIN, PASS]
+        if concealed and not seats:
+            self._complete_concealed_kong(seat, k)
+            return
         self.log.append(("kong_declared", seat, k))
         if seats:
             self.phase = ROB_KONG
             self.ask_seats(seats, legal)
         else:
             self._complete_added_kong()
+
+    def _may_rob(self, p: int, k: int, seat: int, by: list) -> bool:
+        """May seat p rob seat's kong of k: its hand wins on the tile (by one of the patterns `by`, where given)?"""
+        if not self._may_win_on(self.seats[p], k) or (self.r.has_furiten and self._furiten(p)):
+            return False
+        sit = self._situation(p, k, "rob_kong", seat, False)
+        if not by:
+            return self.r.wins(sit)
+        res = self.engine.evaluate(sit, explain=False)
+        return bool(res["win"]) and any(x in by for x in res["patterns"])
+
+    def _complete_concealed_kong(self, seat: int, k: int) -> None:
+        s = self.seats[seat]
+        self._meld_marks(s, k, 4)
+        s.counts[k] -= 4
+        s.size -= 4
+        self._add_meld(s, meld_of("kong", k, True))
+        self._kong_made(seat, {"kind": "concealed", "tile": k, "robbed": False, "from": seat})
+        self.log.append(("kong", seat, K_CONCEALED, k, -1))
+        self._replacement(seat)
 
     def _resolve_rob_kong(self, answers: dict) -> None:
         seat = self.rk_seat
@@ -1097,7 +1131,10 @@ class Game:
                 for p in answers:
                     self.passing |= 1 << p
                 self._discard_passed()
-            self._complete_added_kong()
+            if self.rk_concealed:
+                self._complete_concealed_kong(seat, k)
+            else:
+                self._complete_added_kong()
             return
         if self._aborts(self.r.aborts_wins, len(wins)):
             return
@@ -1107,7 +1144,8 @@ class Game:
         s.counts[k] -= 1
         s.size -= 1
         self.loose.append(k)  # the robbed tile goes to the winner(s); counted once
-        s.kongs.append({"kind": "added", "tile": k, "robbed": True, "from": seat})
+        s.kongs.append({"kind": "concealed" if self.rk_concealed else "added", "tile": k, "robbed": True,
+                        "from": seat})
         self.ret_cache = -1
         self._win(self._pick_winners([(p, "rob_kong", seat) for p in wins]))
 
@@ -1322,13 +1360,13 @@ class Game:
                 return -1
             if tail:
                 k = self._take_tail()
-                if self.wall_marked and self.wall_marked[self.tail]:
-                    s.marked_hand[k] += 1
+                self.drawn_marked = bool(self.wall_marked) and self.wall_marked[self.tail] != 0
             else:
                 k = self.wall[self.head]
-                if self.wall_marked and self.wall_marked[self.head]:
-                    s.marked_hand[k] += 1
+                self.drawn_marked = bool(self.wall_marked) and self.wall_marked[self.head] != 0
                 self.head += 1
+            if self.drawn_marked:
+                s.marked_hand[k] += 1
             s.first_turn = False
             s.ron_blocked = False
             s.draws += 1

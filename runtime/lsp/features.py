@@ -28,9 +28,10 @@ CONDITION_WORDS = {"when": "the clause applies where the condition holds",
 _CONTEXT: dict[str, Any] = {
     VARIANT: {"pattern": B.HAND, "modifier": B.HAND, "event": B.HAND, "status": B.HAND, "define": None, "fan": B.HAND,
               "table": B.HAND, "seating": B.CONFIG, "wall_break": B.CONFIG, "declare": B.CONFIG,
-              "exchange": B.CONFIG, "horses": B.CONFIG, "match": B.CONFIG, "opening": B.OPENING},
+              "exchange": B.CONFIG, "horses": B.CONFIG, "match": B.CONFIG, "opening": B.OPENING, "abort": B.GAME},
+    "match": {"end": B.MATCH, "extend": B.MATCH, "result": B.MATCH, "*": B.CONFIG},
     "score": B.HAND, "table": B.HAND, "rotation": B.ROTATION, "wall": B.WALL, "play": B.GAME, "settlement": B.GAME,
-    "claims": {"win_on_discard": B.CLAIM, "*": B.CONFIG}, "wild": B.CONFIG, "declare": B.CONFIG,
+    "claims": {"win_on_discard": B.CLAIM, "liability": B.GAME, "*": B.CONFIG}, "wild": B.CONFIG, "declare": B.CONFIG,
     "exchange": B.CONFIG, "horses": B.CONFIG, "ready_declaration": B.CONFIG,
 }
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .arith import ARITHMETIC, neg, round_up
 from ..compiler.ir import Expr
+from .arith import ARITHMETIC, neg, round_up
 
 UNKNOWN = None  # the third truth value of partial evaluation
 
@@ -68,6 +68,12 @@ def _cmp_op(op: str) -> Callable[[Any, Any], Any]:
 _BIN = {**ARITHMETIC, **{op: _cmp_op(op) for op in ("eq", "ne", "lt", "le", "gt", "ge")}}
 
 
+def nth(i: Any, values: tuple) -> Any:
+    """Builtin nth: the i-th of the values counted from 1 (a fractional place: its whole part); 0 past the end."""
+    k = int(i)
+    return values[k - 1] if 1 <= k <= len(values) else 0
+
+
 def evaluate(e: Expr, env: Env) -> Any:
     """Evaluate an expression. In a partial environment, any value may be UNKNOWN, and the result is
     UNKNOWN unless it is decided whatever the unknowns are (Kleene logic for and, or, not, if)."""
@@ -86,8 +92,10 @@ def evaluate(e: Expr, env: Env) -> Any:
         return a[1]
     if op == "call":
         args = tuple(evaluate(x, env) for x in a[1:])
-        if a[0] == "round_up":   # the one function of numbers alone: every context has it
+        if a[0] == "round_up":   # the functions of numbers alone: round_up (every context has it), nth
             return UNKNOWN if UNKNOWN in args else round_up(args[0], args[1])
+        if a[0] == "nth":
+            return UNKNOWN if UNKNOWN in args else nth(args[0], args[1:])
         return env.call(a[0], args)
     if op in _BIN:
         x, y = evaluate(a[0], env), evaluate(a[1], env)

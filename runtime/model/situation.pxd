@@ -52,6 +52,7 @@ cdef class Reader:
     cpdef Fields read(self, d, bint pre_draw=*)
     cpdef check(self, Fields f, bint pre_draw=*)
     cdef _check_marks(self, Fields f)
+    cdef _held_marks(self, Fields f)
 
 
 cpdef Fields fields(s)

@@ -698,6 +698,8 @@ class Reader:
                                  "first_draw")
         if f.indicators or f.hidden_indicators or f.marked:
             self._check_marks(f)
+        if self.marked:
+            self._held_marks(f)
         if (f.ready_first_turn or f.ready_uninterrupted) and not f.declared_ready:
             key = "ready_first_turn" if f.ready_first_turn else "ready_uninterrupted"
             raise SituationError(f"'{key}' is a fact of a ready declaration: the situation needs 'declared_ready'",
@@ -739,6 +741,23 @@ class Reader:
                     n += y == k
             if n < 1:
                 raise SituationError(f"'marked': the hand holds no {tile_name(k)}", "marked")
+
+    @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int)
+    def _held_marks(self, f: Fields) -> None:
+        """A hand holding every copy of a kind the spec marks holds its marked copy (a red five among four fives):
+        it counts as marked whether or not 'marked' names it."""
+        for k in range(NKINDS):
+            if not (self.marked >> k) & 1 or k in f.marked:
+                continue
+            n = 0
+            for i in range(f.nkinds):
+                n += f.kinds[i] == k
+            if n < self.copies[k]:
+                for m in f.melds:
+                    for y in m.tiles:
+                        n += y == k
+            if n >= self.copies[k] > 0:
+                f.marked = (*f.marked, k)
 
     def _hand_wild(self, opts: dict) -> Any:
         """wildmode.hand_wild for these options, remembered by the values of the options the wild's cases read."""

@@ -13,7 +13,8 @@ import threading
 from typing import Any
 
 from ..game import MAX_DECISIONS, Game, IllegalAction, make_agent
-from ..game.play import agent_seed
+from ..game.match import Match
+from ..game.play import agent_seed, seating_throws
 from ..game.simulate import check_options
 from ..game.state import StalledGame
 from ..model.tiles import tile_name
@@ -28,9 +29,10 @@ class Conflict(Exception):
 
 
 class Table:
-    """A sequence of hands of one variant: the person at `seat`, agents (by name) at the others. Each new hand
-    takes the previous hand's next dealer and streak, as a match does, and a new seed: the next one after `seed`
-    when one is given (a reproducible sequence), else a fresh secret one from `secrets` for every hand."""
+    """Matches of one variant (mjrules.game.match): the person at `seat`, agents (by name) at the others. Each new
+    hand takes the dealer, streak, prevalent wind and stakes the match gives it, and a new seed: the next one after
+    `seed` when one is given (a reproducible sequence), else a fresh secret one from `secrets` for every hand. A
+    finished hand counts in the match's scores; once the match is over, the next hand begins a new match."""
 
     def __init__(self, engine: Any, *, seat: int = 0, agents: list[str] | None = None, seed: int | None = None,
                  options: dict[str, Any] | None = None):
@@ -50,9 +52,13 @@ class Table:
         self.secret = seed is None
         self.seed = secrets.randbits(SECRET_BITS) if seed is None else seed
         self.hand_no, self.abandoned = 0, False
-        self.dealer, self.streak = 0, 0
-        self.pot: Any = 0   # the stakes left on the table by the hands before
+        self.match_no = 0
+        self.match = self._new_match()
         self.game: Game = self._deal()
+
+    def _new_match(self) -> Match:
+        self.match_no += 1
+        return Match(self.engine, self.options or None, seating=seating_throws(self.engine.variant, self.seed))
 
     @property
     def finished(self) -> bool:
@@ -60,8 +66,8 @@ class Table:
         return self.abandoned or self.game.over
 
     def _deal(self) -> Game:
-        g = Game(self.engine, seed=self.seed, dealer=self.dealer, dealer_streak=self.streak,
-                 options=self.options or None, pot=self.pot)
+        self.deal = self.match.deal()   # the dealer, streak, prevalent wind and pot of this hand
+        g = Game(self.engine, seed=self.seed, options=self.options or None, **self.deal)
         self.agents = [None if p == self.seat else make_agent(a, self.engine.variant, agent_seed(self.seed, p))
                        for p, a in enumerate(self.agent_names)]
         self.hand_no += 1
@@ -71,10 +77,13 @@ class Table:
 
     def _advance(self, g: Game) -> None:
         """Let the agents decide, in the order the game asks (`to_act`, as `run` does), until it is the person's
-        turn to decide or the hand is over."""
+        turn to decide or the hand is over (then the match counts it)."""
         for _ in range(MAX_DECISIONS):
             p = g.to_act
-            if g.over or p == self.seat:
+            if g.over:
+                self.match.record(g)
+                return
+            if p == self.seat:
                 return
             g.act(p, self.agents[p].act(g, p))
         raise StalledGame(f"no end after {MAX_DECISIONS} decisions")
@@ -95,7 +104,8 @@ class Table:
 
     def abandon(self, hand: int | None = None) -> None:
         """Void the live hand `hand` (None: the present one): no settlement, every hand is laid open and the seed
-        shown; the next hand keeps this one's dealer and streak. Conflict when it is over or not the table's."""
+        shown; the next hand is dealt as this one was (dealer, streak, wind, pot). Conflict when it is over or not
+        the table's."""
         with self.lock:
             self._check_hand(hand)
             if self.finished:
@@ -104,16 +114,15 @@ class Table:
 
     def new_hand(self, hand: int | None = None) -> None:
         """Deal the next hand once hand `hand` (None: the present one) is over or abandoned: a new seed; the
-        dealer and streak the last hand's rotation gives (an abandoned hand's own). Conflict otherwise."""
+        dealer, streak and wind the match gives (an abandoned hand's own); a new match once the match is over.
+        Conflict otherwise."""
         with self.lock:
             self._check_hand(hand)
             if not self.finished:
                 raise Conflict(f"hand {self.hand_no} is not over; abandon it first")
-            if self.game.over and not self.abandoned:
-                out = self.game.outcome
-                self.dealer, self.streak = out["next_dealer"], out["next_streak"]
-                self.pot = out.get("pot", 0)
             self.seed = secrets.randbits(SECRET_BITS) if self.secret else self.seed + 1
+            if self.match.over:
+                self.match = self._new_match()
             self.game = self._deal()
 
     # ---- what the page shows ----------------------------------------------------------------------------------
@@ -145,18 +154,21 @@ class Table:
                 "log": ([describe_event(e, me, reveal=done) for e in g.events if e["type"] != "action"]
                         + (["the hand was abandoned: no settlement"] if self.abandoned else []))[-LOG_LINES:],
                 "over": done, "abandoned": self.abandoned, "result": self._result() if done else None,
+                "match": {"number": self.match_no, "prevalent_wind": self.deal["prevalent_wind"],
+                          **{k: x for k, x in self.match.result().items() if k != "seating"}},
             }
 
     def _result(self) -> dict[str, Any]:
         g = self.game
         if self.abandoned:
             out = {"wins": [], "hands": _hands(g), "payments": {str(p): 0 for p in range(g.n)}, "ledger": [],
-                   "next_dealer": self.dealer, "next_streak": self.streak}
+                   "next_dealer": g.dealer, "next_streak": g.dealer_streak}
         else:
             out = _result(g)
         out["abandoned"] = self.abandoned
-        out["replay"] = {"variant": self.engine.variant.name, "seed": self.seed, "dealer": self.dealer,
-                         "dealer_streak": self.streak, "options": dict(self.options)}
+        out["replay"] = {"variant": self.engine.variant.name, "seed": self.seed, "dealer": g.dealer,
+                         "dealer_streak": g.dealer_streak, "prevalent_wind": g.prevalent_wind,
+                         "options": dict(self.options), **({"pot": self.deal["pot"]} if self.deal["pot"] else {})}
         return out
 
 

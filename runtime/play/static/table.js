@@ -58,7 +58,8 @@ function renderSeats(s) {
   box.replaceChildren();
   s.players.forEach((p) => {
     const head = el("div", { class: "who" }, `Seat ${p.seat} · ${p.name}`, p.dealer ? " · dealer" : "",
-                    p.declared_ready ? " · ready" : "");
+                    p.declared_ready ? " · ready" : "",
+                    el("span", { class: "score", "data-score": s.match.scores[p.seat], text: ` · ${s.match.scores[p.seat]}` }));
     const hidden = p.seat === s.seat ? null :
       el("div", { class: "row tiles" }, ...Array.from({ length: p.concealed_count }, () => el("span", { class: "tile small back" })));
     const melds = el("div", { class: "row" }, "melds: ", ...p.melds.map((m) => el("span", { class: "meld" }, tiles(m, { small: true }))));
@@ -130,8 +131,20 @@ function renderResult(s) {
     el("td", { class: "rule", text: (p.rules || [p.rule]).filter(Boolean).join(" ") }), el("td", { text: p.why }))));
   const rp = r.replay;
   document.getElementById("next").textContent = `Next dealer: seat ${r.next_dealer} (streak ${r.next_streak}). ` +
-    `This hand: seed ${rp.seed}, dealer ${rp.dealer}, streak ${rp.dealer_streak}.`;
+    `This hand: seed ${rp.seed}, dealer ${rp.dealer}, streak ${rp.dealer_streak}, wind ${WINDS[rp.prevalent_wind]}.`;
+  const m = s.match, end = document.getElementById("match-end");
+  end.hidden = !m.over;
+  if (m.over) {
+    document.getElementById("match-why").textContent = `Match ${m.number} is over (${m.ended_by}) after ` +
+      `${m.hands_played} hands` + (m.pot_to !== undefined ? `; seat ${m.pot_to} took the stakes left on the table.` : ".");
+    document.querySelector("#ranks tbody").replaceChildren(...m.ranks.map((rank, seat) => [rank, seat])
+      .sort((a, b) => a[0] - b[0]).map(([rank, seat]) => el("tr", { "data-seat": seat },
+        el("td", { text: String(rank) }), el("td", { text: `seat ${seat}${seat === s.seat ? " (you)" : ""}` }),
+        el("td", { text: String(m.scores[seat]) }), el("td", { text: String(m.results[seat]) }))));
+  }
 }
+
+const WINDS = ["East", "South", "West", "North"];
 
 function render(s) {
   current = s;
@@ -141,6 +154,8 @@ function render(s) {
   facts.replaceChildren(
     el("span", { class: "fact", text: s.seed === null ? `hand ${s.hand}` : `hand ${s.hand} · seed ${s.seed}` }),
     el("span", { class: "fact", text: `you: seat ${s.seat}` }),
+    el("span", { class: "fact", text: `match ${s.match.number} · ${WINDS[s.match.prevalent_wind]} round` +
+                 (s.match.pot ? ` · on the table: ${s.match.pot}` : "") }),
     el("span", { class: "fact", text: `wall: ${s.wall}` }),
     s.wild.length ? el("span", { class: "fact" }, "wild: ", tiles(s.wild, { small: true })) : null,
     s.indicator ? el("span", { class: "fact" }, "indicator: ", tiles([s.indicator], { small: true })) : null,
@@ -150,7 +165,7 @@ function render(s) {
   renderResult(s);
   document.getElementById("log").replaceChildren(...s.log.map((t) => el("li", { text: t })));
   const button = document.getElementById("new-hand");
-  button.textContent = s.over ? "New hand" : "Abandon hand";
+  button.textContent = s.over ? (s.match.over ? "New match" : "New hand") : "Abandon hand";
   button.dataset.action = s.over ? "new" : "abandon";
   document.body.dataset.over = s.over;
   document.body.dataset.step = `${s.hand}.${s.step}`;
