@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
+from importlib import resources
 from pathlib import Path
 
 import pytest
-from importlib import resources
-
 from mjrules.compiler import compile_variant as _compile_variant
 from mjrules.compiler import shipped_names
 
@@ -29,11 +28,12 @@ VARIANT_RULES = [
     ("guangdong_tuidaohu", "guangdong-tuidaohu.md"),
     ("guobiao", "guobiao.md"),
     ("zhuanzhuan", "zhuanzhuan.md"),
+    ("riichi", "riichi.md"),
 ]
 
 RULES_OF = dict(VARIANT_RULES)
 # the books rewritten from the workspace's shared/rules/ (the others were written in the project, from public texts)
-FROM_SHARED = [(v, f) for v, f in VARIANT_RULES if v not in ("guobiao", "zhuanzhuan")]
+FROM_SHARED = [(v, f) for v, f in VARIANT_RULES if v not in ("guobiao", "zhuanzhuan", "riichi")]
 ALL = shipped_names()
 # compiled once per session: these tests read the IR, they do not test the compiler's determinism
 compile_variant = functools.cache(_compile_variant)

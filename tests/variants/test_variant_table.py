@@ -24,6 +24,20 @@ pattern its fans name. Without PyMahjongGB the guobiao column's cases skip.
 转转 (zhuanzhuan) has a fixed wild, the 红中 (5z): where a row names no wild, its 5z are wild there. A row that
 names another kind as the wild, or an `indicator`, is refused there (ZZ-03: only the 红中 are wild). A row's
 `options` go to every column: an option a variant does not have makes the situation illegal there.
+
+立直 (riichi) has an independent implementation of its scoring, the `mahjong` package's HandCalculator (through
+tests/oracles/riichi.py, as tests/test_riichi_oracle.py uses it): its column, where a row does not give it, is that
+calculator's verdict (`ri_expected`), with the book's default rules: None where the rule book makes the situation
+impossible (a tile marked wild or a flower: RI-01 has 136 tiles, no wilds, no flowers; a hand that is not 14 tiles
+with kongs counted as three: RI-03, RI-12; an option the spec does not have; 抢金); NO where the calculator finds no
+winning shape or no yaku (RI-12); else a win by the shape the calculator read (国士無双形 for kokushi, 七対子形 for its
+25-fu seven pairs, 和了形 otherwise) worth the spec's `value`, the base points of RI-71: the calculator's limit
+(mangan 2000 .. six yakuman 48000) or fu x 2^(2 + han) below it, checked against the payments it computes. The
+situation is put to it as the table's defaults say (seat 0 deals, East round, no dora indicator, no honba): a
+win on a kong replacement is rinshan, on a robbed kong chankan, a self-draw on `first_draw` chiihou, `last_tile`
+haitei or houtei, `declared_ready` riichi; a hand holding all four copies of a five holds its red one (RI-01,
+red_fives on by default); what riichi has no rule for (a named wild none of the tiles is, `first_turn`,
+`after_kong`, wild discards) is not put to it. Without `mahjong` the riichi column's cases skip.
 """
 from __future__ import annotations
 
@@ -36,8 +50,8 @@ from mjrules.compiler import compile_variant, shipped_names
 
 SR, WY, JX, FJ, FN = ("shangrao", "shangrao_wuyuan", "fuzhou_jiangxi", "fuzhou_fujian",
                       "fuzhou_fujian_no_gold_penalty")
-SC, GD, GB, ZZ = "sichuan_xuezhan", "guangdong_tuidaohu", "guobiao", "zhuanzhuan"
-COLUMNS = (SR, WY, JX, FJ, FN, SC, GD, GB, ZZ)
+SC, GD, GB, ZZ, RI = "sichuan_xuezhan", "guangdong_tuidaohu", "guobiao", "zhuanzhuan", "riichi"
+COLUMNS = (SR, WY, JX, FJ, FN, SC, GD, GB, ZZ, RI)
 BACKENDS = ("reference", "native")
 NO = (False, None, 0)
 
@@ -403,11 +417,14 @@ ROWS = [
     row("tianhu", "123m456m789p234s55z", win_by="dealt", seat=0, wild="9s",
         shangrao=(True, "平胡", 16, {"天胡"}), fuzhou_jiangxi=(True, "平胡", 12, {"天胡"}), fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 4, {"无鬼"}),
-        guobiao=no("fewer fans"), zhuanzhuan=None,
+        guobiao=no("fewer fans"), zhuanzhuan=None, riichi=(True, "和了形", 8000),
         why="SR-17 天胡 16; JX-14 x12"
             ". SC-01: no honours in 血战's 108 tiles; GD-07 has no 天胡: the dealt hand is the dealer's self-"
             "draw (GD-04): 鸡胡 无鬼 4. GB: 不求人 4 + 连六 1 (123m 456m); a 中 pair is no 平和: 5 < 8 (GB-88)"
-            ". ZZ-03: only the 红中 (5z) are wild: a situation naming another wild is refused"),
+            ". ZZ-03: only the 红中 (5z) are wild: a situation naming another wild is refused"
+            ". RI-60: the dealer's win on his first draw is 天和, a yakuman: base 8000 (RI-62, which counts no other "
+            "yaku or dora beside it); no other yakuman fits (one pair of 中, no triplet); riichi has no wilds, the "
+            "named 9s is none of these tiles"),
     row("rob-kong", "123m456m789p234s55z", "5z", win_by="rob_kong", discarder=3, seat=2,
         shangrao=no("robbing a kong"), fuzhou_jiangxi=(True, "平胡", 2, {"抢杠"}), fuzhou_fujian=None,
         sichuan_xuezhan=None, guangdong_tuidaohu=(True, "鸡胡", 4, {"抢杠胡"}),
@@ -688,7 +705,7 @@ ROWS = [
         guangdong_tuidaohu=(True, "鸡胡", 8, {"碰碰胡", "无鬼"}), zhuanzhuan=(True, "平胡", 2),
         why="SC: four sets exposed (an exposed kong counts), won on the single pair tile: 对对胡 1 + 金钩钓 1 + 根 1 "
             "(the 5p kong) = 3 fan: 8. SR 碰碰胡 无宝 16; JX 3 (a kong is not 四規一); GD 碰碰胡 无鬼 8"
-            ". ZZ: 平胡 2, no 金钩钓 (ZZ-13)"),
+            ". ZZ: 平胡 2, no 金钩钓 (ZZ-13). RI: the four 5p hold the red one (RI-01), so its dora counts (RI-05)"),
     row("sc-jingoudiao-concealed-kong", "99p", "9p", melds=["{1111m}", "[333m]", "[555p]", "[777p]"], wild="5z",
         shangrao=(True, "碰碰胡", 16, {"无宝"}), fuzhou_jiangxi=(True, "碰碰胡", 3), fuzhou_fujian=None,
         sichuan_xuezhan=(True, "平胡", 4, {"对对胡"}), guangdong_tuidaohu=(True, "鸡胡", 8, {"碰碰胡", "无鬼"}),
@@ -752,8 +769,9 @@ ROWS = [
     row("sc-tianhu", "123m456m789m11p999p", win_by="dealt", seat=0, wild="5z",
         shangrao=(True, "平胡", 16, {"天胡"}), fuzhou_jiangxi=(True, "平胡", 12, {"天胡"}), fuzhou_fujian=None,
         sichuan_xuezhan=(True, "平胡", 16, {"天胡"}), guangdong_tuidaohu=(True, "鸡胡", 4, {"无鬼"}),
-        guobiao=(True, "和", 23), zhuanzhuan=(True, "平胡", 2),
-        why="SC-10 天胡 = max_fan 4: 16; SR-17 16; JX-14 x12: 12; GD has no 天胡: the dealer's self-draw, 鸡胡 无鬼 4. "
+        guobiao=(True, "和", 23), zhuanzhuan=(True, "平胡", 2), riichi=(True, "和了形", 8000),
+        why="RI-60 天和 8000, alone (RI-62): no other yakuman fits (one triplet, two suits). "
+            "SC-10 天胡 = max_fan 4: 16; SR-17 16; JX-14 x12: 12; GD has no 天胡: the dealer's self-draw, 鸡胡 无鬼 4. "
             "GB (no 天和 in the 81 fans): 清龙 16 + 不求人 4 (自摸 not counted, GB-56) + 幺九刻 1 (999p) + 缺一门 1 + "
             "无字 1 = 23; a dealt hand has no wait (no 边张 坎张 单钓将)"
             ". ZZ-08: the dealer's dealt hand is a self-draw: 平胡 2"),
@@ -862,11 +880,75 @@ def _gb_expected(rid: str) -> Any:
     return (True, pattern, total)
 
 
+# the `mahjong` package's limit names and their base points (RI-62, RI-63, RI-71)
+_RI_LIMITS = {"mangan": 2000, "haneman": 3000, "baiman": 4000, "sanbaiman": 6000, "yakuman": 8000,
+              "kazoe yakuman": 8000, "2x yakuman": 16000, "3x yakuman": 24000, "4x yakuman": 32000,
+              "5x yakuman": 40000, "6x yakuman": 48000}
+
+
+def _round_up(x: int) -> int:
+    return -(-x // 100) * 100
+
+
+@functools.cache
+def _ri_expected(rid: str) -> Any:
+    """Riichi's column from the `mahjong` package's HandCalculator (the module docstring says how)."""
+    r = next(x for x in ROWS if x["id"] == rid)
+    s = r["situation"]
+    from collections import Counter
+
+    from mjrules.model.tiles import parse_melds, parse_tiles
+    tiles = parse_tiles(s["concealed"])
+    melds = parse_melds(" ".join(s.get("melds", [])))
+    unknown = set(s.get("options") or ()) - {o.name for o in compile_variant(RI).options}
+    if "*" in s["concealed"] or s.get("flowers") or len(tiles) + 3 * len(melds) != 14 \
+            or s.get("win_by") == "rob_gold" or unknown:
+        return None
+    assert s.get("win_by") != "dealt", f"row {rid}: a dealt hand has no winning tile for the calculator: give its " \
+                                       "riichi column by hand"
+    from optional import need
+
+    need("mahjong")
+    from oracles import riichi as R
+    win_by = s.get("win_by", "self_draw")
+    case = R.Case(concealed=sorted(t.kind for t in tiles),
+                  melds=[(m.kind, min(m.tiles), not m.concealed) for m in melds],
+                  win_tile=parse_tiles(s["win_tile"])[0].kind, tsumo=win_by in ("self_draw", "kong_replacement"),
+                  seat=s.get("seat", 1), dealer=s.get("dealer", 0), prevalent=s.get("prevalent_wind", 0),
+                  riichi=bool(s.get("declared_ready")), last_tile=bool(s.get("last_tile")),
+                  rinshan=win_by == "kong_replacement", chankan=win_by == "rob_kong",
+                  chiihou=bool(s.get("first_draw")) and win_by == "self_draw")
+    held = Counter(case.concealed) + Counter(k for m in melds for k in m.tiles)
+    case.red = [k for k in R.FIVES if held[k] == 4]   # all four fives: the red one among them (RI-01)
+    o = R.oracle(case)
+    if not o["win"]:
+        reason = {"hand_not_winning": "no pattern fits", "no_yaku": "no yaku"}.get(o["error"])
+        assert reason, f"row {rid}: the calculator refuses the situation ({o['error']}): give its riichi column by hand"
+        return no(reason)
+    cost = o["cost"]
+    level = cost["yaku_level"]
+    base = _RI_LIMITS[level] if level else o["fu"] * 2 ** (2 + o["han"])
+    dealer = case.seat == case.dealer
+    if case.tsumo:   # RI-72: the calculator's payments are the base's, rounded up
+        assert (cost["main"], cost["additional"]) == (_round_up(2 * base), _round_up((2 if dealer else 1) * base)), rid
+    else:
+        assert cost["main"] == _round_up((6 if dealer else 4) * base), rid
+    if any(y.startswith("Kokushi") for y in o["yaku"]):
+        pattern = "国士無双形"
+    elif o["fu"] == 25:
+        pattern = "七対子形"
+    else:
+        pattern = "和了形"
+    return (True, pattern, base)
+
+
 def expected(r: dict[str, Any], variant: str) -> Any:
-    """The row's column for a variant, or its base's column for an overlay that leaves it out (guobiao's: the
-    reference calculator's, gb_expected, where the row does not give it)."""
+    """The row's column for a variant, or its base's column for an overlay that leaves it out (guobiao's and
+    riichi's: the reference calculator's, gb_expected and ri_expected, where the row does not give it)."""
     if variant == GB and GB not in r["expect"]:
         return _gb_expected(r["id"])
+    if variant == RI and RI not in r["expect"]:
+        return _ri_expected(r["id"])
     name = variant
     while name not in r["expect"]:
         base = _base_of(name)
