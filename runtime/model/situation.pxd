@@ -39,6 +39,7 @@ cdef class Reader:
     cdef int copies[42]
     cdef int wild_of[42]
     cdef unsigned long long playable, scored, marked   # marked: the kinds the spec marks a copy of
+    cdef tuple marked_kinds                            # ... in order
     cdef bint has_indicators
     cdef bint chi, kongs, has_wild, fixed, no_calls, indicator_stays, indicator_copy, rob_gold
     cdef int fixed_wild

@@ -365,6 +365,7 @@ class Reader:
         for k in t.marked:
             if 0 <= k < NKINDS:
                 self.marked |= 1 << k
+        self.marked_kinds = tuple(k for k in range(NKINDS) if (self.marked >> k) & 1)
 
     # ---- reading a dict --------------------------------------------------------------------------------
     @cython.wraparound(False)
@@ -746,8 +747,8 @@ class Reader:
     def _held_marks(self, f: Fields) -> None:
         """A hand holding every copy of a kind the spec marks holds its marked copy (a red five among four fives):
         it counts as marked whether or not 'marked' names it."""
-        for k in range(NKINDS):
-            if not (self.marked >> k) & 1 or k in f.marked:
+        for k in self.marked_kinds:
+            if k in f.marked:
                 continue
             n = 0
             for i in range(f.nkinds):
