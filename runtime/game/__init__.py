@@ -8,6 +8,7 @@
     agents      the built-in agents and the loop that asks agents (compiled)
     phases, events, observe, serial
                 exchanges and declarations before play; the log; a seat's observation as arrays; a saved state
+    match       a match by the spec's `match` block: what passes from hand to hand, the scores, its end
     play, simulate, scenario
                 hands and matches with agents, logs that replay; many seeded hands; scenarios
 """
