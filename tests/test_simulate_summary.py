@@ -96,3 +96,36 @@ def test_diff_games_take_one_name_and_name_the_agents(capsys):
     g = json.loads(out)["games"]
     assert code == 0 and g["agents"] == ["greedy"] * 4, "diff --games defaults to the agents simulate does"
     assert g["a"]["win_rate"] > 0.5
+
+
+# ---- whole matches (simulate --matches) --------------------------------------------------------------------------
+def test_matches_are_summarised_by_seat_and_do_not_depend_on_jobs(capsys):
+    """`simulate --matches N` plays N of the spec's matches (riichi: hanchan) and summarises them per seat; the same
+    numbers in one process and in two, and the same as play_match's."""
+    from mjrules.game.simulate import hand_seed, simulate_matches
+
+    code, out = _run(capsys, "simulate", "riichi", "--matches", "6", "--seed", "2", "--json")
+    s = json.loads(out)
+    assert code == 0 and s["matches"] == 6 and s["agents"] == ["greedy"] * 4
+    assert sum(s["ended_by"].values()) == 6 and set(s["ended_by"]) <= {"length", "飛び", "和了り止め"}
+    assert sum(x["mean_rank"] for x in s["seats"]) == pytest.approx(10)   # ranks 1..4 in every match
+    assert sum(x["first_rate"] for x in s["seats"]) == pytest.approx(1)
+    assert sum(x["mean_score"] for x in s["seats"]) <= 100_000   # (sticks left on the table go to first place)
+    two = simulate_matches("riichi", 6, seed=2, agents=["greedy"], jobs=2)
+    assert {k: v for k, v in two.items() if k not in ("seconds", "matches_per_second")} == \
+        {k: v for k, v in s.items() if k not in ("seconds", "matches_per_second")}
+    import mjrules
+    from mjrules.game import play_match
+
+    m = play_match(mjrules.load("riichi"), agents=["greedy"], seed=hand_seed(2, 0))
+    first = simulate_matches("riichi", 1, seed=2, agents=["greedy"])
+    assert first["hands"] == len(m["hands"]) and [x["mean_score"] for x in first["seats"]] == m["scores"]
+    code, out = _run(capsys, "simulate", "riichi", "--matches", "2", "--quiet", "--option", 'match="tonpuu"')
+    assert code == 0 and out.startswith("riichi: 2 matches (") and "seat 3: mean rank" in out
+
+
+@pytest.mark.parametrize("extra", [["--games", "5"], ["--out", "x"], ["--compress"]])
+def test_matches_refuse_what_belongs_to_hands(capsys, extra):
+    code = main(["simulate", "riichi", "--matches", "2", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and "is for simulating hands" in err and len(err.strip().splitlines()) == 1

@@ -307,12 +307,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from ..game.simulate import agents_note, simulate
 
     agents = args.agents.split(",") if args.agents else [DEFAULT_AGENT]
+    if args.matches is not None:
+        return _simulate_matches(args, agents)
     problem = _out_problem(args.out, folder=True) if args.out else None
     if problem:
         return _fail(args, problem, EXIT_INPUT)
     try:
         options = dict(parse_option(o) for o in args.option or ())
-        summary = simulate(args.variant, args.games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
+        games = 100 if args.games is None else args.games
+        summary = simulate(args.variant, games, seed=args.seed, agents=agents, jobs=args.jobs, out=args.out,
                            backend=args.backend, options=options, compress=args.compress,
                            progress=not args.json and not args.quiet, ray=args.ray)
     except SpecError as e:
@@ -338,6 +341,36 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print("  net per seat: " + "  ".join(f"seat {i}: {v:+}" for i, v in enumerate(s["net_per_seat"])))
     if args.out:
         print(f"  wrote {args.out}/logs.jsonl{'.gz' if args.compress else ''} and {args.out}/summary.json")
+    return EXIT_OK
+
+
+def _simulate_matches(args: argparse.Namespace, agents: list[str]) -> int:
+    """simulate --matches N: whole matches, summarised by seat."""
+    from ..compiler import SpecError
+    from ..game.simulate import simulate_matches
+
+    given = [flag for flag, on in (("--games", args.games is not None), ("--out", args.out),
+                                   ("--compress", args.compress), ("--ray", args.ray is not None)) if on]
+    if given:
+        return _fail(args, f"--matches plays and summarises whole matches; {', '.join(given)} "
+                           f"{'is' if len(given) == 1 else 'are'} for simulating hands", EXIT_INPUT)
+    try:
+        options = dict(parse_option(o) for o in args.option or ())
+        s = simulate_matches(args.variant, args.matches, seed=args.seed, agents=agents, jobs=args.jobs,
+                             backend=args.backend, options=options, progress=not args.json and not args.quiet)
+    except SpecError as e:
+        return _spec_error(e, args.json)
+    except ValueError as e:
+        return _input_error(e, args.json)
+    if args.json:
+        print(json.dumps(s, ensure_ascii=False, indent=1))
+        return EXIT_OK
+    print(f"{s['variant']}: {s['matches']} matches ({s['hands']} hands, {s['hands_per_match']} a match), seed "
+          f"{s['seed']}, agents {','.join(s['agents'])}, {s['backend']} backend, {s['matches_per_second']} matches/s")
+    print("  ended by: " + "  ".join(f"{k} {v}" for k, v in s["ended_by"].items()))
+    for p, seat in enumerate(s["seats"]):
+        print(f"  seat {p}: mean rank {seat['mean_rank']}  first {seat['first_rate']:.1%}  mean result "
+              f"{seat['mean_result']:+}  mean score {seat['mean_score']}")
     return EXIT_OK
 
 
@@ -614,7 +647,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play many seeded hands with agents and summarise them")
     p.add_argument("variant", metavar="VARIANT")
-    p.add_argument("--games", type=_count(1), default=100, help="hands to play (default 100)")
+    p.add_argument("--games", type=_count(1), default=None, help="hands to play (default 100)")
+    p.add_argument("--matches", type=_count(1), metavar="N",
+                   help="play N whole matches instead (the spec's `match`: its length, end and results) and "
+                        "summarise ranks and results per seat")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--agents", help="random, greedy or seeker for every seat, or one per seat, e.g. "
                                     "greedy,greedy,random,random (default: greedy on every seat; random is "

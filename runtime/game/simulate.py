@@ -32,7 +32,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: temporary files are not locked, and not swept
     fcntl = None  # type: ignore[assignment]
 
-from .play import log_lines, play_hand
+from .play import log_lines, play_hand, play_match
 
 _ENGINE: Any = None
 _ENGINE_KEY: Any = None
@@ -78,6 +78,78 @@ def _play(args: tuple[int, int, list[str], dict, bool]) -> dict[str, Any]:
     if keep_log:
         rec["log"] = "".join(line + "\n" for line in log_lines(g))
     return rec
+
+
+def _play_match(args: tuple[int, int, list[str], dict]) -> dict[str, Any]:
+    i, seed, agents, options = args
+    m = play_match(_ENGINE, agents=agents, seed=hand_seed(seed, i), options=options or None)
+    return {"i": i, "hands": len(m["hands"]), "ended_by": m["ended_by"], "scores": m["scores"], "ranks": m["ranks"],
+            "results": m["results"]}
+
+
+def simulate_matches(spec: str, matches: int, *, seed: int = 0, agents: list[str] | None = None, jobs: int = 1,
+                     backend: str | None = None, options: dict | None = None,
+                     progress: bool = False) -> dict[str, Any]:
+    """Play `matches` whole matches of a variant (its `match` block: mjrules.game.play_match; match i from the seed
+    hand_seed(seed, i)) and summarise them: the hands they took, why they ended, and per seat the mean rank, the
+    share of first places, the mean final result and score. `agents` as in `simulate`; `jobs` processes (the
+    numbers do not depend on it)."""
+    if not isinstance(matches, int) or isinstance(matches, bool) or matches < 0:
+        raise ValueError(f"matches must be a whole number 0 or more, not {matches!r}")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}")
+    _init(spec, backend)
+    v = _ENGINE.variant
+    n = v.players
+    agents = list(agents or ["random"])
+    if len(agents) == 1:
+        agents *= n
+    if len(agents) != n:
+        raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(agents)})")
+    from .agents import make_agent
+
+    for a in agents:
+        make_agent(a, v, 0)
+    opts = check_options(v, options)
+    work = [(i, seed, agents, opts) for i in range(matches)]
+    recs: list[dict[str, Any]] = []
+    bar = _Progress(matches, progress)
+    t0 = time.perf_counter()
+    try:
+        if jobs > 1 and matches > 1:
+            import multiprocessing as mp
+
+            ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+            with ctx.Pool(jobs, initializer=_worker_init, initargs=(spec, backend)) as pool:
+                for rec in pool.imap(_play_match, work):
+                    recs.append(rec)
+                    bar.tick()
+        else:
+            for w in work:
+                recs.append(_play_match(w))
+                bar.tick()
+    finally:
+        bar.done()
+    elapsed = time.perf_counter() - t0
+    m = len(recs)
+
+    def mean(xs: list[Any]) -> Any:
+        return round(statistics.fmean(xs), 3) if xs else None
+
+    out: dict[str, Any] = {
+        "variant": v.name, "matches": m, "seed": seed, "agents": agents, "backend": _ENGINE.backend,
+        "hands": sum(r["hands"] for r in recs), "hands_per_match": mean([r["hands"] for r in recs]),
+        "ended_by": dict(sorted(Counter(r["ended_by"] for r in recs).items())),
+        "seats": [{"mean_rank": mean([r["ranks"][p] for r in recs]),
+                   "first_rate": round(sum(r["ranks"][p] == 1 for r in recs) / m, 4) if m else 0,
+                   "mean_result": mean([r["results"][p] for r in recs]),
+                   "mean_score": mean([r["scores"][p] for r in recs])} for p in range(n)],
+        "seconds": round(elapsed, 3),
+        "matches_per_second": round(m / elapsed, 2) if elapsed and m else None,
+    }
+    if opts:
+        out["options"] = opts
+    return out
 
 
 def _worker_init(spec: str, backend: str | None) -> None:
