@@ -139,7 +139,6 @@ def test_the_table_plays_a_match():
         s = table.state()
         games.append(table.game)
         assert sum(s["match"]["scores"]) + s["match"]["pot"] == 100_000
-        assert s["match"]["scores"][2] == s["players"][2]["score"] if "score" in s["players"][2] else True
         if s["match"]["over"]:
             break
         table.new_hand()
@@ -148,7 +147,7 @@ def test_the_table_plays_a_match():
     m = s["match"]
     assert m["ended_by"] in ("length", "飛び", "和了り止め") and sorted(m["ranks"]) == [1, 2, 3, 4]
     assert sum(m["results"]) == pytest.approx(0)
-    assert [g.dealer for g in games][0] == games[0].dealer and len(games) == m["hands_played"]
+    assert len(games) == m["hands_played"]
     table.new_hand()
     again = table.state()["match"]
     assert (again["number"], again["scores"], again["hands_played"]) == (2, [25000] * 4, 0)

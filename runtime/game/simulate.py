@@ -87,15 +87,12 @@ def _play_match(args: tuple[int, int, list[str], dict]) -> dict[str, Any]:
             "results": m["results"]}
 
 
-def simulate_matches(spec: str, matches: int, *, seed: int = 0, agents: list[str] | None = None, jobs: int = 1,
-                     backend: str | None = None, options: dict | None = None,
-                     progress: bool = False) -> dict[str, Any]:
-    """Play `matches` whole matches of a variant (its `match` block: mjrules.game.play_match; match i from the seed
-    hand_seed(seed, i)) and summarise them: the hands they took, why they ended, and per seat the mean rank, the
-    share of first places, the mean final result and score. `agents` as in `simulate`; `jobs` processes (the
-    numbers do not depend on it)."""
-    if not isinstance(matches, int) or isinstance(matches, bool) or matches < 0:
-        raise ValueError(f"matches must be a whole number 0 or more, not {matches!r}")
+def _prepare(spec: str, backend: str | None, what: str, count: Any, jobs: Any, agents: list[str] | None,
+             options: dict | None) -> tuple[Any, list[str], dict]:
+    """A simulation's arguments checked before anything is played, and this process's engine loaded: the variant,
+    the agent of every seat (one name: every seat; default random) and the options."""
+    if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+        raise ValueError(f"{what} must be a whole number 0 or more, not {count!r}")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}")
     _init(spec, backend)
@@ -103,14 +100,25 @@ def simulate_matches(spec: str, matches: int, *, seed: int = 0, agents: list[str
     n = v.players
     agents = list(agents or ["random"])
     if len(agents) == 1:
-        agents *= n
+        agents *= n   # one name: every seat
     if len(agents) != n:
         raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(agents)})")
     from .agents import make_agent
 
     for a in agents:
-        make_agent(a, v, 0)
-    opts = check_options(v, options)
+        make_agent(a, v, 0)  # an unknown name fails here, before any hand
+    return v, agents, check_options(v, options)
+
+
+def simulate_matches(spec: str, matches: int, *, seed: int = 0, agents: list[str] | None = None, jobs: int = 1,
+                     backend: str | None = None, options: dict | None = None,
+                     progress: bool = False) -> dict[str, Any]:
+    """Play `matches` whole matches of a variant (its `match` block: mjrules.game.play_match; match i from the seed
+    hand_seed(seed, i)) and summarise them: the hands they took, why they ended, and per seat the mean rank, the
+    share of first places, the mean final result and score. `agents` as in `simulate`; `jobs` processes (the
+    numbers do not depend on it)."""
+    v, agents, opts = _prepare(spec, backend, "matches", matches, jobs, agents, options)
+    n = v.players
     work = [(i, seed, agents, opts) for i in range(matches)]
     recs: list[dict[str, Any]] = []
     bar = _Progress(matches, progress)
@@ -204,23 +212,7 @@ def simulate(spec: str, games: int, *, seed: int = 0, agents: list[str] | None =
     ("auto", "ray://host:10001"); the numbers are the same as a local run's. `agents`: one built-in agent's name
     for every seat, or one per seat (default: random on every seat, the fastest, which rarely wins; `mjrules
     simulate` defaults to greedy); the summary's "agents" lists them per seat."""
-    if not isinstance(games, int) or isinstance(games, bool) or games < 0:
-        raise ValueError(f"games must be a whole number 0 or more, not {games!r}")
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a whole number 1 or more, not {jobs!r}")
-    _init(spec, backend)
-    v = _ENGINE.variant
-    n = v.players
-    agents = list(agents or ["random"])
-    if len(agents) == 1:
-        agents *= n   # one name: every seat
-    if len(agents) != n:
-        raise ValueError(f"give one agent for every seat, or {n}, one per seat (got {len(agents)})")
-    from .agents import make_agent
-
-    for a in agents:
-        make_agent(a, v, 0)  # an unknown name fails here, before any hand
-    opts = check_options(v, options)
+    v, agents, opts = _prepare(spec, backend, "games", games, jobs, agents, options)
     folder = Path(out) if out is not None else None
     with _terminate_as_exit(folder is not None):   # SIGTERM removes the temporary file too
         writer = _LogWriter(folder, compress) if folder is not None else None
