@@ -41,117 +41,51 @@ class GameEnv(Env):
         return self.g.r.options[name]
 
     def var(self, name: str) -> Any:
-        g = self.g
         got = _GAME_COUNTS.get(name)
-        if got is not None:   # (the counts an abort asks at every discard let go: first, without the chain below)
-            return got(g)
-        if name == "payer":
-            return self.payer
-        if name == "payee":
-            return self.payee
-        if name == "shower":
-            return self.shower
-        if name == "shown":
-            return self.shown
-        w = self.win
-        if w is not None:  # the win being settled (on_win)
-            if name == "value":
-                return w.result["value"]
-            if name == "win_by":
-                return w.win_by
-            if name == "winner":
-                return w.seat
-            if name == "is_dealer":
-                return w.seat == g.dealer
-            if name == "horse_hits":
-                return horse_hits(g, w.seat, w.seat, self.payer)
-            if name == "fed":
-                return _feeder(g, w) >= 0
-            if name == "win_place":
-                return self.win_place
-        if name in ("kongs_exposed", "kongs_concealed", "kongs"):
-            melds = [m for s in g.seats for m in s.melds if m.kind == "kong"]
-            if name == "kongs_exposed":
-                return sum(not m.concealed for m in melds) + self.extra_kongs[0]
-            if name == "kongs_concealed":
-                return sum(m.concealed for m in melds) + self.extra_kongs[1]
-            return len(melds) + sum(self.extra_kongs)
-        if name == "dealer":
-            return g.dealer
-        if name == "dealer_streak":
-            return g.dealer_streak
-        if name == "someone_won":
-            return bool(g.winners)
-        if name == "winners":
-            return len(g.winners)
-        if name == "dealer_won":
-            return any(w.seat == g.dealer for w in g.winners)
-        if name == "robbed":
-            return bool(self.kong and self.kong["robbed"])
-        if name == "first_discards_match":
-            fr = g.first_round
-            return len(fr) == g.n and len(set(fr)) == 1
-        if name == "win_claims":
-            return self.win_claims
-        if name == "caller":
-            return self.caller
-        if name == "claimer":
-            return self.claimer
-        if name == "liable":   # the seat liable for the win being settled, by a liability its result counts
-            w = self.win
-            if w is None:
-                return -1
-            r = w.result
-            counted = set(r["patterns"]) | {f[0] for f in (r["fans"] if "fans" in r else ())}
-            for seat, name_, who in g.liabilities:
-                if seat == w.seat and name_ in counted:
-                    return who
-            return -1
-        if name == "aborted":
-            return bool(g.aborted)
-        if name == "win_by":
-            return g.winners[0].win_by if g.winners else "none"
-        if name == "player_count":
-            return g.n
-        if name == "first_winners":
-            return getattr(g, "first_winners", 0)
-        if name == "players_in":
-            return sum(1 for s in g.seats if not getattr(s, "out", False))
-        if name == "wall_ended":
-            return bool(getattr(g, "wall_ended", False))
+        if got is not None:
+            return got(self.g)
+        fact = _WIN_FACTS.get(name)
+        if fact is not None and self.win is not None:   # the win being settled (on_win)
+            return fact(self, self.g, self.win)
+        fact = _TABLE_FACTS.get(name)
+        if fact is not None:
+            return fact(self, self.g)
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
-        if name == "first_discards_in":
-            fr = self.g.first_round
-            return len(fr) == self.g.n and len(set(fr)) == 1 and fr[0] in args[0]
-        if name == "hits":
-            seat = int(args[0])
-            w = self.win if self.win is not None else self.g.winners[0] if self.g.winners else None
-            return horse_hits(self.g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < self.g.n else 0
+        g = self.g
         of_group = _SEAT_GROUP_FUNCTIONS.get(name)
         if of_group is not None:
             seat = int(args[0])
-            if not 0 <= seat < self.g.n:
+            if not 0 <= seat < g.n:
                 raise ValueError(f"{name}({seat}): there is no seat {seat}")
-            return of_group(self.g.seats[seat], args[1])
-        if name in _SEAT_FUNCTIONS:
+            return of_group(g.seats[seat], args[1])
+        of_seat = _SEAT_FUNCTIONS.get(name)
+        if of_seat is not None:
             seat = int(args[0])
-            if not 0 <= seat < self.g.n:
+            if not 0 <= seat < g.n:
                 raise ValueError(f"{name}({seat}): there is no seat {seat}")
             if name in _OF_THE_HAND:   # the hands do not change while a settlement is asked: each once a seat
-                got = self.seat_facts.get((name, seat), _NONE)
+                key = (name, seat)
+                got = self.seat_facts.get(key, _NONE)
                 if got is _NONE:
-                    got = self.seat_facts[(name, seat)] = _SEAT_FUNCTIONS[name](self.g, seat)
+                    got = self.seat_facts[key] = of_seat(g, seat)
                 return got
-            return _SEAT_FUNCTIONS[name](self.g, seat)
+            return of_seat(g, seat)
+        if name == "first_discards_in":
+            fr = g.first_round
+            return len(fr) == g.n and len(set(fr)) == 1 and fr[0] in args[0]
+        if name == "hits":
+            seat = int(args[0])
+            w = self.win if self.win is not None else g.winners[0] if g.winners else None
+            return horse_hits(g, seat, w.seat if w is not None else -1, self.payer) if 0 <= seat < g.n else 0
         counts = []
-        for s in self.g.seats:
+        for s in g.seats:
             c = [0] * 42
             for k in s.flowers:
                 c[k] += 1
             counts.append(c)
-        return flower_call(name, args, counts, self.g.v.tiles.copies)
+        return flower_call(name, args, counts, g.v.tiles.copies)
 
     def ref(self, kind: str, name: str) -> Any:
         if kind == "define":
@@ -171,6 +105,23 @@ def _clean_discards(s: Any, group: Any) -> bool:
 
 
 # The table's functions of a seat and a tile group, each given the seat's holdings and the group's kinds.
+def _held_in(counts: Any, group: Any) -> int:
+    """The seat's concealed tiles of the group's kinds."""
+    n = 0
+    for k in group:
+        n += counts[k]
+    return n
+
+
+def _kinds_in(counts: Any, group: Any) -> int:
+    """The group's kinds of which the seat holds a concealed copy."""
+    n = 0
+    for k in group:
+        if counts[k]:
+            n += 1
+    return n
+
+
 def _melds_in(s: Any, group: Any) -> int:
     """The seat's pungs and kongs of a kind of the group."""
     return sum(1 for m in s.melds if m.kind != "chi" and m.tiles[0] in group)
@@ -178,8 +129,8 @@ def _melds_in(s: Any, group: Any) -> int:
 
 _SEAT_GROUP_FUNCTIONS = {
     "melds_in": _melds_in,
-    "held_in": lambda s, group: sum(s.counts[k] for k in group),
-    "kinds_in": lambda s, group: sum(1 for k in group if s.counts[k]),
+    "held_in": lambda s, group: _held_in(s.counts, group),
+    "kinds_in": lambda s, group: _kinds_in(s.counts, group),
     "clean_discards": _clean_discards,
 }
 
@@ -188,6 +139,69 @@ _GAME_COUNTS = {
     "kong_players": lambda g: sum(1 for s in g.seats if s.kongs),
     "kongs_made": lambda g: g.kongs_made,
     "discards_made": lambda g: g.discard_count,
+}
+
+
+def _kongs(g: Any, extra: tuple[int, int], exposed: bool | None) -> int:
+    """The kongs made at the table (exposed ones, concealed ones, or all: None), with the settlement's extra."""
+    n = 0
+    for s in g.seats:
+        for m in s.melds:
+            if m.kind == "kong" and (exposed is None or exposed != bool(m.concealed)):
+                n += 1
+    return n + (extra[0] if exposed else extra[1] if exposed is False else extra[0] + extra[1])
+
+
+def _liable(env: Any, g: Any) -> int:
+    """The seat liable for the win being settled, by a liability its result counts (-1: none)."""
+    w = env.win
+    if w is None:
+        return -1
+    r = w.result
+    counted = set(r["patterns"]) | {f[0] for f in (r["fans"] if "fans" in r else ())}
+    for seat, name_, who in g.liabilities:
+        if seat == w.seat and name_ in counted:
+            return who
+    return -1
+
+
+# the facts of the win being settled (on_win): (env, game, win) -> value
+_WIN_FACTS: dict[str, Any] = {
+    "value": lambda env, g, w: w.result["value"],
+    "win_by": lambda env, g, w: w.win_by,
+    "winner": lambda env, g, w: w.seat,
+    "is_dealer": lambda env, g, w: w.seat == g.dealer,
+    "horse_hits": lambda env, g, w: horse_hits(g, w.seat, w.seat, env.payer),
+    "fed": lambda env, g, w: _feeder(g, w) >= 0,
+    "win_place": lambda env, g, w: env.win_place,
+}
+
+# the facts of the table (and of the pair, the opening or the abort asked): (env, game) -> value
+_TABLE_FACTS: dict[str, Any] = {
+    "payer": lambda env, g: env.payer,
+    "payee": lambda env, g: env.payee,
+    "shower": lambda env, g: env.shower,
+    "shown": lambda env, g: env.shown,
+    "kongs_exposed": lambda env, g: _kongs(g, env.extra_kongs, True),
+    "kongs_concealed": lambda env, g: _kongs(g, env.extra_kongs, False),
+    "kongs": lambda env, g: _kongs(g, env.extra_kongs, None),
+    "dealer": lambda env, g: g.dealer,
+    "dealer_streak": lambda env, g: g.dealer_streak,
+    "someone_won": lambda env, g: bool(g.winners),
+    "winners": lambda env, g: len(g.winners),
+    "dealer_won": lambda env, g: any(w.seat == g.dealer for w in g.winners),
+    "robbed": lambda env, g: bool(env.kong and env.kong["robbed"]),
+    "first_discards_match": lambda env, g: len(g.first_round) == g.n and len(set(g.first_round)) == 1,
+    "win_claims": lambda env, g: env.win_claims,
+    "caller": lambda env, g: env.caller,
+    "claimer": lambda env, g: env.claimer,
+    "liable": _liable,
+    "aborted": lambda env, g: bool(g.aborted),
+    "win_by": lambda env, g: g.winners[0].win_by if g.winners else "none",
+    "player_count": lambda env, g: g.n,
+    "first_winners": lambda env, g: getattr(g, "first_winners", 0),
+    "players_in": lambda env, g: sum(1 for s in g.seats if not getattr(s, "out", False)),
+    "wall_ended": lambda env, g: bool(getattr(g, "wall_ended", False)),
 }
 
 

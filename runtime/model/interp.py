@@ -1,5 +1,6 @@
 # cython: annotation_typing=False
-"""A tree-walking interpreter of IR expressions, with three-valued evaluation for pruning.
+"""The interpreter of IR expressions, with three-valued evaluation for pruning: each expression made once into
+nested functions of its environment.
 
 Arithmetic is mjrules.model.arith': a value outside +-10^300 raises ValueRangeError (a ValueError).
 """
@@ -74,75 +75,172 @@ def nth(i: Any, values: tuple) -> Any:
     return values[k - 1] if 1 <= k <= len(values) else 0
 
 
+Compiled = Callable[[Env], Any]   # an expression made a function of its environment
+_COMPILED: dict[int, tuple[Expr, Compiled]] = {}   # id(expression) -> (the expression, kept alive; its function)
+_MAX_COMPILED = 200_000   # (expressions made at run time must not grow it without end)
+
+
 def evaluate(e: Expr, env: Env) -> Any:
     """Evaluate an expression. In a partial environment, any value may be UNKNOWN, and the result is
-    UNKNOWN unless it is decided whatever the unknowns are (Kleene logic for and, or, not, if)."""
+    UNKNOWN unless it is decided whatever the unknowns are (Kleene logic for and, or, not, if).
+
+    An expression is made once into nested functions of the environment (`compiled`), each node's operator
+    decided when it is made, not at every evaluation; this is the interpreter's one definition of the operators."""
+    hit = _COMPILED.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1](env)
+    return compiled(e)(env)
+
+
+def compiled(e: Expr) -> Compiled:
+    """The expression as a function of an environment (remembered per expression): evaluate's meaning."""
+    hit = _COMPILED.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    fn = _compile(e)
+    if len(_COMPILED) >= _MAX_COMPILED:
+        _COMPILED.clear()
+    _COMPILED[id(e)] = (e, fn)
+    return fn
+
+
+def _compile(e: Expr) -> Compiled:
     op, a = e.op, e.args
-    if op == "const":
-        return a[0]
-    if op == "enum":
-        return a[0]
-    if op == "var":
-        return env.var(a[0])
-    if op == "opt":
-        return env.opt(a[0])
-    if op == "ref":
-        return env.ref(a[0], a[1])
+    if op == "const" or op == "enum":
+        value = a[0]
+        return lambda env: value
     if op == "group":
-        return a[1]
+        kinds = a[1]
+        return lambda env: kinds
+    if op == "var":
+        name = a[0]
+        return lambda env: env.var(name)
+    if op == "opt":
+        name = a[0]
+        return lambda env: env.opt(name)
+    if op == "ref":
+        kind, name = a[0], a[1]
+        return lambda env: env.ref(kind, name)
     if op == "call":
-        args = tuple(evaluate(x, env) for x in a[1:])
-        if a[0] == "round_up":   # the functions of numbers alone: round_up (every context has it), nth
-            return UNKNOWN if UNKNOWN in args else round_up(args[0], args[1])
-        if a[0] == "nth":
-            return UNKNOWN if UNKNOWN in args else nth(args[0], args[1:])
-        return env.call(a[0], args)
+        return _compile_call(a[0], [compiled(x) for x in a[1:]])
     if op in _BIN:
-        x, y = evaluate(a[0], env), evaluate(a[1], env)
+        return _compile_binary(_BIN[op], compiled(a[0]), compiled(a[1]))
+    if op == "neg":
+        return _compile_neg(compiled(a[0]))
+    if op == "not":
+        return _compile_not(compiled(a[0]))
+    if op == "and":
+        return _compile_and([compiled(x) for x in a])
+    if op == "or":
+        return _compile_or([compiled(x) for x in a])
+    if op == "if":
+        return _compile_if(compiled(a[0]), compiled(a[1]), compiled(a[2]))
+    if op == "in":
+        return _compile_in(compiled(a[0]), [compiled(o) for o in a[1:]])
+    if op in ("max", "min"):
+        return _compile_extreme(max if op == "max" else min, [compiled(x) for x in a])
+
+    def unknown_op(env: Env) -> Any:
+        raise ValueError(f"unknown IR op {op!r}")
+    return unknown_op
+
+
+def _compile_call(name: str, parts: list[Compiled]) -> Compiled:
+    if name == "round_up":   # the functions of numbers alone: round_up (every context has it), nth
+        def call_round_up(env: Env) -> Any:
+            args = tuple([p(env) for p in parts])
+            return UNKNOWN if UNKNOWN in args else round_up(args[0], args[1])
+        return call_round_up
+    if name == "nth":
+        def call_nth(env: Env) -> Any:
+            args = tuple([p(env) for p in parts])
+            return UNKNOWN if UNKNOWN in args else nth(args[0], args[1:])
+        return call_nth
+    if len(parts) == 1:
+        p0 = parts[0]
+        return lambda env: env.call(name, (p0(env),))
+    if len(parts) == 2:
+        p0, p1 = parts
+        return lambda env: env.call(name, (p0(env), p1(env)))
+    return lambda env: env.call(name, tuple([p(env) for p in parts]))
+
+
+def _compile_binary(f: Callable[[Any, Any], Any], left: Compiled, right: Compiled) -> Compiled:
+    def binary(env: Env) -> Any:
+        x = left(env)
+        y = right(env)
         if x is UNKNOWN or y is UNKNOWN:
             return UNKNOWN
-        return _BIN[op](x, y)
-    if op == "neg":
-        x = evaluate(a[0], env)
+        return f(x, y)
+    return binary
+
+
+def _compile_neg(part: Compiled) -> Compiled:
+    def negative(env: Env) -> Any:
+        x = part(env)
         return UNKNOWN if x is UNKNOWN else neg(x)
-    if op == "not":
-        x = evaluate(a[0], env)
+    return negative
+
+
+def _compile_not(part: Compiled) -> Compiled:
+    def negation(env: Env) -> Any:
+        x = part(env)
         return UNKNOWN if x is UNKNOWN else not x
-    if op == "and":
+    return negation
+
+
+def _compile_and(parts: list[Compiled]) -> Compiled:
+    def conjunction(env: Env) -> Any:
         out: Any = True
-        for x in a:
-            v = evaluate(x, env)
+        for p in parts:
+            v = p(env)
             if v is False:
                 return False
             if v is UNKNOWN:
                 out = UNKNOWN
         return out
-    if op == "or":
-        out = False
-        for x in a:
-            v = evaluate(x, env)
+    return conjunction
+
+
+def _compile_or(parts: list[Compiled]) -> Compiled:
+    def disjunction(env: Env) -> Any:
+        out: Any = False
+        for p in parts:
+            v = p(env)
             if v is True:
                 return True
             if v is UNKNOWN:
                 out = UNKNOWN
         return out
-    if op == "if":
-        c = evaluate(a[0], env)
+    return disjunction
+
+
+def _compile_if(cond: Compiled, then: Compiled, other: Compiled) -> Compiled:
+    def choice(env: Env) -> Any:
+        c = cond(env)
         if c is UNKNOWN:
-            t, f = evaluate(a[1], env), evaluate(a[2], env)
+            t, f = then(env), other(env)
             return t if t == f and t is not UNKNOWN else UNKNOWN
-        return evaluate(a[1] if c else a[2], env)
-    if op == "in":
-        x = evaluate(a[0], env)
-        opts = [evaluate(o, env) for o in a[1:]]
+        return then(env) if c else other(env)
+    return choice
+
+
+def _compile_in(part: Compiled, options: list[Compiled]) -> Compiled:
+    def member(env: Env) -> Any:
+        x = part(env)
+        opts = [o(env) for o in options]
         if x is UNKNOWN:
             return UNKNOWN
         if x in opts:
             return True
         return UNKNOWN if UNKNOWN in opts else False
-    if op in ("max", "min"):
-        vals = [evaluate(x, env) for x in a]
+    return member
+
+
+def _compile_extreme(f: Callable[..., Any], parts: list[Compiled]) -> Compiled:
+    def extreme(env: Env) -> Any:
+        vals = [p(env) for p in parts]
         if UNKNOWN in vals:
             return UNKNOWN
-        return max(vals) if op == "max" else min(vals)
-    raise ValueError(f"unknown IR op {op!r}")
+        return f(vals)
+    return extreme
