@@ -623,6 +623,60 @@ def test_the_discarder_of_the_third_dragon_pays_for_daisangen(native, pao):
         assert o["payments"] == {0: -16000, 1: 32000, 2: -8000, 3: -8000}
 
 
+# Seat 1 holds three dragon pairs and 1z1z2z2z: its pons of 5z, 6z and 7z (the last on seat 2's discard: seat 2 is
+# liable) leave it waiting on 1z or 2z for daisangen with tsuuiisou, two yakuman (base points 16000, a non-dealer's
+# 64000). Seat 3's draw (and discard) is a 2z.
+PAO2_HANDS = [P_HANDS[0], "5z5z6z6z7z7z1z1z2z2z1m9p9s", P_HANDS[2], P_HANDS[3]]
+
+
+@pytest.mark.parametrize("liability_only, by, payments", [
+    # RI-91: the liable player answers for the whole hand (Tenhou's rule) ...
+    (False, "tsumo", {0: 0, 1: 64000, 2: -64000, 3: 0}),
+    (False, "ron", {0: 0, 1: 64000, 2: -32000, 3: -32000}),        # half of the whole to the discarder
+    # ... or, with pao_liability_only (Mahjong Soul's), for daisangen alone: on a tsumo he pays its 32000 and the
+    # other yakuman is shared as a tsumo is (dealer 16000, each other 8000, the liable player too)
+    (True, "tsumo", {0: -16000, 1: 64000, 2: -40000, 3: -8000}),
+    (True, "ron", {0: 0, 1: 64000, 2: -16000, 3: -48000}),         # half of daisangen's 32000; the discarder the rest
+])
+def test_the_liable_player_of_a_hand_with_two_yakuman_pays_as_the_option_says(native, liability_only, by, payments):
+    from mjrules.game.actions import DISCARD, PON, WIN
+    from mjrules.model.tiles import parse_tiles
+
+    hs = [[t.kind for t in parse_tiles(h)] for h in PAO2_HANDS]
+    first = [t.kind for t in parse_tiles("1p2p3p" + ("4p1s2z" if by == "tsumo" else "2z1s8s"))]
+    pool = Counter({k: 4 for k in range(34)})
+    for h in hs + [first]:
+        pool.subtract(h)
+    assert min(pool.values()) >= 0
+    g = Game(native, hands=hs, wall=first + [k for k in sorted(pool) for _ in range(pool[k])],
+             options={"pao_liability_only": liability_only})
+    discard(g, 0, "5z")
+    g.act(1, PON)
+    discard(g, 1, "1m")
+    discard(g, 2, "6z")
+    g.act(1, PON)
+    discard(g, 1, "9p")
+    discard(g, 2, "7z")
+    g.act(1, PON)                                  # the third dragon set, on seat 2's discard: seat 2 is liable
+    discard(g, 1, "9s")
+    discard(g, 2, "1p")
+    if by == "ron":
+        discard(g, 3, "2z")
+        assert g.phase_name == "claims" and g.to_act == 1
+        g.act(1, WIN)
+    else:
+        discard(g, 3, "4p")
+        discard(g, 0, "1s")
+        while g.phase_name == "claims":
+            g.act(g.to_act, PASS)
+        assert g.to_act == 1 and g.drawn == parse_tiles("2z")[0].kind
+        g.step(WIN)
+    o = g.outcome
+    assert {"大三元", "字一色"} <= set(dict(o["winners"][0]["fans"]))
+    assert [e["seat"] for e in g.events if e["type"] == "liable"] == [2]
+    assert o["payments"] == payments
+
+
 # ---- robbing a concealed kong (RI-14) ---------------------------------------------------------------------------------
 K_HANDS = ["1111m234p567p789s3z", "9m9m1p9p1s9s1z2z3z4z5z6z7z", "23m456p789s1z1z1z2z2z", "4455m6677p3344s5s"]
 

@@ -24,9 +24,9 @@ and the sticks on the table included) must be equal.
 Rule options (`RULES`): riichienv's Tenhou rules (its default) are our spec with double yakuman off; its Mahjong
 Soul rules are our spec with three rons winning (no triple-ron abort). Both rule sets agree with our defaults on
 kuikae, pao on a ron (half and half) and the honba of a double ron (the nearest winner); kokushi robs a concealed
-kong under Mahjong Soul's rules, not Tenhou's (our option `kokushi_robs_concealed_kong`, RI-14). Mahjong Soul's
-`yakuman_pao_is_liability_only` (the liable player pays only the pao yakuman of a hand with two) has no option of
-ours; it has not come up.
+kong under Mahjong Soul's rules, not Tenhou's (our option `kokushi_robs_concealed_kong`, RI-14), and under Mahjong
+Soul's the liable player of a hand with another yakuman answers for his yakuman alone (`yakuman_pao_is_liability_only`;
+our option `pao_liability_only`, RI-91: tests/test_riichi_play.py settles such a hand both ways).
 
 Where riichienv and our game still differ, the case is named by `KNOWN` (listed with its seed and step in the
 test's output) or it fails the test. Known:
@@ -95,6 +95,7 @@ RULES = {
     "mjsoul": (riichienv.GameRule.default_mjsoul, {
         "triple_ron_abort": False,               # RI-87: three rons all win (sanchaho_is_draw: false)
         "kokushi_robs_concealed_kong": True,     # RI-14: kokushi robs a concealed kong (allows_ron_on_ankan_...: true)
+        "pao_liability_only": True,              # RI-91: the liable player pays for his yakuman alone (yakuman_pao_is_liability_only: true)
     }),
 }
 
