@@ -34,7 +34,7 @@ class GameEnv(Env):
         self.caller = -1      # (an abort on first_turn) the seat whose turn it is
         self.claimer = -1     # (a liability) the seat that claimed the discard
         self.win_place = 1    # (on_win) the place of the win being settled among the wins on its tile
-        self.defines = {d.name: d for d in (*g.v.defines, *g.v.table_defines)}
+        self.defines = _defines_of(g.v)
         self.seat_facts: dict[tuple[str, int], Any] = {}   # what a seat's hand says (ready, best value, ...), once
 
     def opt(self, name: str) -> Any:
@@ -96,6 +96,20 @@ class GameEnv(Env):
         if self.win is not None and kind == "fan":
             return dict(self.win.result.fans).get(name, 0)
         raise KeyError(f"{kind} {name} exists only while scoring a hand")
+
+
+_DEFINES: dict[int, tuple[Any, dict[str, Any]]] = {}   # id(variant) -> (the variant, kept alive; its defines by name)
+
+
+def _defines_of(v: Any) -> dict[str, Any]:
+    """The variant's defines (the hand's and the table's) by name, made once a variant: a GameEnv is made for
+    every settlement, rotation and liability, and reads them only by name."""
+    hit = _DEFINES.get(id(v))
+    if hit is None or hit[0] is not v:
+        if len(_DEFINES) > 256:
+            _DEFINES.clear()
+        hit = _DEFINES[id(v)] = (v, {d.name: d for d in (*v.defines, *v.table_defines)})
+    return hit[1]
 
 
 def _clean_discards(s: Any, group: Any) -> bool:
@@ -497,8 +511,9 @@ class DrawMemo:
         key = self.key(g)
         hit = self.memo.get(key)
         if hit is None:
-            net, ledger = settle_hand(g)
-            hit = (net, ledger, *rotation(g))
+            env = GameEnv(g)
+            net, ledger = settle_hand(g, env)
+            hit = (net, ledger, *rotation(g, env))
             if len(self.memo) > 10_000:
                 self.memo.clear()
             self.memo[key] = hit
@@ -540,8 +555,9 @@ def settle(g: Any) -> dict[str, Any]:
     """The outcome of a finished hand: winners, net payments (the wins', those made during the hand, and the
     hand's end), the ledger, the next dealer and his streak (and the abortive draw that ended it, if one did)."""
     if g.winners or g.ledger or not g.r.draws.usable or g.aborted:
-        net, ledger = settle_hand(g)
-        nxt, streak = rotation(g)
+        env = GameEnv(g)   # (one for both: the seats' hand facts, ready say, are asked once)
+        net, ledger = settle_hand(g, env)
+        nxt, streak = rotation(g, env)
     else:
         net, ledger, nxt, streak = g.r.draws.settle(g)
     out = {"winners": [_winner(w) for w in g.winners],
@@ -584,9 +600,10 @@ def _winner(w: Any) -> dict[str, Any]:
     return out
 
 
-def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
+def settle_hand(g: Any, env: GameEnv | None = None) -> tuple[dict[int, Any], list[dict[str, Any]]]:
     """Every payment of the hand: the wins' own (their evaluate results), those made during the hand (kongs paid
-    at once, on_win), then kongs, hand-end, draw and wall-end payments, then the cap; sums to zero."""
+    at once, on_win), then kongs, hand-end, draw and wall-end payments, then the cap; sums to zero. `env`: the
+    table's GameEnv to ask (its seats' hand facts shared with the rotation that follows), or a new one."""
     v = g.v
     net = {p: 0 for p in range(g.n)}
     ledger: list[dict[str, Any]] = []
@@ -601,7 +618,8 @@ def settle_hand(g: Any) -> tuple[dict[int, Any], list[dict[str, Any]]]:
     for e in g.ledger:
         _book(net, ledger, e)
     st = v.settlement
-    env = GameEnv(g)
+    if env is None:
+        env = GameEnv(g)
     winner = g.winners[0].seat if g.winners else -1
     blocks = {"exposed": st.kong_exposed, "added": st.kong_added, "concealed": st.kong_concealed}
     for s_i, s in enumerate(g.seats):
@@ -770,10 +788,12 @@ def _seats(g: Any, name: str, winner: int, discarder: int, konger: int) -> list[
                  [s.out for s in g.seats] if g.r.leave else None)
 
 
-def rotation(g: Any) -> tuple[int, int]:
-    """The next dealer and his streak, from the spec's ordered rotation rules."""
+def rotation(g: Any, env: GameEnv | None = None) -> tuple[int, int]:
+    """The next dealer and his streak, from the spec's ordered rotation rules (asked of `env`, or a new GameEnv)."""
     rot = g.v.rotation
-    env = GameEnv(g)
+    if env is None:
+        env = GameEnv(g)
+    env.payer = env.payee = -1
     target = "next"
     for r in rot.rules:
         if r.cond is None or evaluate(r.cond, env):
