@@ -20,8 +20,8 @@ from ..compiler.ir import Expr, Variant
 MayFit = Callable[..., bool]
 
 # facts a free pattern's condition may read for the test to decide on the tiles and melds alone
-_TILE_VARS = frozenset({"no_sequences", "distinct", "one_suit", "pair_wilds", "wilds_at_face", "wilds", "melds",
-                        "no_melds"})
+_TILE_VARS = frozenset({"no_sequences", "distinct", "knitted", "one_suit", "pair_wilds", "wilds_at_face", "wilds",
+                        "melds", "no_melds"})
 _TILE_CALLS = frozenset({"all_in", "contains", "count_in", "spacing", "max", "min"})
 
 

@@ -458,9 +458,9 @@ class ReferenceEngine(Checks, Plays):
     # ---- for the game ---------------------------------------------------------------------------------
     def fit_test(self, options: dict[str, Any] | None = None) -> MayFit:
         """The game's cheap shape test (see mjrules.model.shape): a standard or pairs reading exists; where the variant
-        has a free pattern, a test that never rules a hand out."""
+        has a free or a knitted pattern, a test that never rules a hand out."""
         v = self.variant
-        if any(p.shape == "free" for p in v.patterns):
+        if any(p.shape in ("free", "knitted") for p in v.patterns):
             return always_fits
         shapes = {p.shape for p in v.patterns}
         w = v.wild
