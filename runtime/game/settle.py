@@ -41,37 +41,35 @@ class GameEnv(Env):
         return self.g.r.options[name]
 
     def var(self, name: str) -> Any:
-        got = _GAME_COUNTS.get(name)
+        got = _VARS.get(name)   # (one look-up: asked at every pair of a payment)
         if got is not None:
-            return got(self.g)
-        fact = _WIN_FACTS.get(name)
-        if fact is not None and self.win is not None:   # the win being settled (on_win)
-            return fact(self, self.g, self.win)
-        fact = _TABLE_FACTS.get(name)
-        if fact is not None:
-            return fact(self, self.g)
+            where, fact = got
+            if where == _TABLE:
+                return fact(self, self.g)
+            w = self.win
+            if w is not None:   # the win being settled (on_win)
+                return fact(self, self.g, w)
+            if where == _WIN_OR_TABLE:
+                return _TABLE_FACTS[name](self, self.g)
         raise KeyError(f"'{name}' is not known to the game")
 
     def call(self, name: str, args: tuple) -> Any:
         g = self.g
-        of_group = _SEAT_GROUP_FUNCTIONS.get(name)
-        if of_group is not None:
+        got = _CALLS.get(name)   # (one look-up: asked at every pair of a payment)
+        if got is not None:
+            where, fn = got
             seat = int(args[0])
             if not 0 <= seat < g.n:
                 raise ValueError(f"{name}({seat}): there is no seat {seat}")
-            return of_group(g.seats[seat], args[1])
-        of_seat = _SEAT_FUNCTIONS.get(name)
-        if of_seat is not None:
-            seat = int(args[0])
-            if not 0 <= seat < g.n:
-                raise ValueError(f"{name}({seat}): there is no seat {seat}")
-            if name in _OF_THE_HAND:   # the hands do not change while a settlement is asked: each once a seat
+            if where == _OF_GROUP:
+                return fn(g.seats[seat], args[1])
+            if where == _OF_HAND:   # the hands do not change while a settlement is asked: each once a seat
                 key = (name, seat)
                 got = self.seat_facts.get(key, _NONE)
                 if got is _NONE:
-                    got = self.seat_facts[key] = of_seat(g, seat)
+                    got = self.seat_facts[key] = fn(g, seat)
                 return got
-            return of_seat(g, seat)
+            return fn(g, seat)
         if name == "first_discards_in":
             fr = g.first_round
             return len(fr) == g.n and len(set(fr)) == 1 and fr[0] in args[0]
@@ -148,12 +146,6 @@ _SEAT_GROUP_FUNCTIONS = {
     "clean_discards": _clean_discards,
 }
 
-_GAME_COUNTS = {
-    "declared_players": lambda g: sum(1 for s in g.seats if s.declared_ready),
-    "kong_players": lambda g: sum(1 for s in g.seats if s.kongs),
-    "kongs_made": lambda g: g.kongs_made,
-    "discards_made": lambda g: g.discard_count,
-}
 
 
 def _kongs(g: Any, extra: tuple[int, int], exposed: bool | None) -> int:
@@ -192,6 +184,10 @@ _WIN_FACTS: dict[str, Any] = {
 
 # the facts of the table (and of the pair, the opening or the abort asked): (env, game) -> value
 _TABLE_FACTS: dict[str, Any] = {
+    "declared_players": lambda env, g: sum(1 for s in g.seats if s.declared_ready),
+    "kong_players": lambda env, g: sum(1 for s in g.seats if s.kongs),
+    "kongs_made": lambda env, g: g.kongs_made,
+    "discards_made": lambda env, g: g.discard_count,
     "payer": lambda env, g: env.payer,
     "payee": lambda env, g: env.payee,
     "shower": lambda env, g: env.shower,
@@ -303,6 +299,22 @@ _SEAT_FUNCTIONS = {
     "held_fours": lambda g, seat: _held(g, seat, 4),
     "held_pungs": lambda g, seat: _held(g, seat, 3),
     "held_pairs": lambda g, seat: _held(g, seat, 2),
+}
+
+
+_TABLE, _WIN, _WIN_OR_TABLE = 0, 1, 2
+# every variable of the table: name -> (where it is known, its function): a table fact (env, game); a fact of the
+# win being settled (env, game, win), known only in on_win; or one of the win there and of the table elsewhere
+_VARS: dict[str, tuple[int, Any]] = {
+    **{name: (_TABLE, fn) for name, fn in _TABLE_FACTS.items()},
+    **{name: (_WIN_OR_TABLE if name in _TABLE_FACTS else _WIN, fn) for name, fn in _WIN_FACTS.items()},
+}
+_OF_GROUP, _OF_HAND, _OF_SEAT = 0, 1, 2
+# the table's functions of a seat: name -> (kind, function): of the seat and a group (seat, kinds), of the seat's
+# hand (remembered once a seat in a settlement: game, seat), or of the seat (game, seat)
+_CALLS: dict[str, tuple[int, Any]] = {
+    **{name: (_OF_GROUP, fn) for name, fn in _SEAT_GROUP_FUNCTIONS.items()},
+    **{name: (_OF_HAND if name in _OF_THE_HAND else _OF_SEAT, fn) for name, fn in _SEAT_FUNCTIONS.items()},
 }
 
 
