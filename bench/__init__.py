@@ -2,6 +2,6 @@
 
 Never timing assertions in tests: tests only check the structure of the output.
 """
-from .suite import BASE_VARIANTS, render, run, write_json
+from .suite import base_variants, render, run, write_json
 
-__all__ = ["BASE_VARIANTS", "render", "run", "write_json"]
+__all__ = ["base_variants", "render", "run", "write_json"]

@@ -1,6 +1,6 @@
 """`mjrules bench`: one run measuring every performance target, for each variant and backend.
 
-For each variant (default: the shipped base variants) and backend (native, reference; the reference
+For each variant (default: the shipped base variants, base_variants(): those that extend no other) and backend (native, reference; the reference
 on fewer hands and loops) it measures, on deterministic hands generated legal for the variant:
 
 1. the win check (mjrules.model.check) on random, near-winning and winning hands with 0..4 wilds (only 0 where the
@@ -57,7 +57,14 @@ from . import play, rl
 from .machine import GATE, probe
 
 SCHEMA = "mjrules-bench/1"
-BASE_VARIANTS = ("shangrao", "fuzhou_jiangxi", "fuzhou_fujian", "sichuan_xuezhan", "guangdong_tuidaohu")
+
+
+def base_variants() -> list[str]:
+    """The shipped variants that extend no other (an overlay is measured with its base), by name."""
+    import mjrules
+    from mjrules.compiler import shipped_names
+
+    return [n for n in shipped_names() if mjrules.load(n, backend="reference").variant.extends is None]
 BACKENDS = ("native", "reference")
 CLASSES = ("random", "near", "winning")
 SEED = 20240601
@@ -597,7 +604,7 @@ def run(variants: Sequence[str] | None = None, *, repeats: int | None = None, qu
 
     cfg = settings(quick, repeats)
     note = (lambda m: print(f"  {m} ...", file=sys.stderr, flush=True)) if progress else (lambda m: None)
-    variants = list(variants or BASE_VARIANTS)
+    variants = list(variants or base_variants())
     started = time.perf_counter()
     result: dict[str, Any] = {
         "schema": SCHEMA, "quick": quick, "repeats": cfg["repeats"], "seed": SEED,
