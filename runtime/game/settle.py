@@ -113,7 +113,12 @@ def _defines_of(v: Any) -> dict[str, Any]:
 def _clean_discards(s: Any, group: Any) -> bool:
     """Every discard of the seat is of the group, and none was claimed."""
     mask = s.discarded_mask
-    return mask != 0 and not s.called_away and all(k in group for k in range(42) if (mask >> k) & 1)
+    if mask == 0 or s.called_away:
+        return False
+    for k in range(42):
+        if (mask >> k) & 1 and k not in group:
+            return False
+    return True
 
 
 # The table's functions of a seat and a tile group, each given the seat's holdings and the group's kinds.
@@ -136,7 +141,11 @@ def _kinds_in(counts: Any, group: Any) -> int:
 
 def _melds_in(s: Any, group: Any) -> int:
     """The seat's pungs and kongs of a kind of the group."""
-    return sum(1 for m in s.melds if m.kind != "chi" and m.tiles[0] in group)
+    n = 0
+    for m in s.melds:
+        if m.kind != "chi" and m.tiles[0] in group:
+            n += 1
+    return n
 
 
 _SEAT_GROUP_FUNCTIONS = {
@@ -271,13 +280,26 @@ def _best_value(g: Any, seat: int) -> Any:
 
 
 def _suits_held(g: Any, seat: int) -> int:
+    """The suits of which the seat holds a tile, concealed or in a meld (loops, not generators: compiled, a
+    generator costs more than the test)."""
     s = g.seats[seat]
-    return sum(1 for lo in (0, 9, 18) if any(s.counts[k] or s.meld_counts[k] for k in range(lo, lo + 9)))
+    counts, melded = s.counts, s.meld_counts
+    n = 0
+    for lo in (0, 9, 18):
+        for k in range(lo, lo + 9):
+            if counts[k] or melded[k]:
+                n += 1
+                break
+    return n
 
 
 def _held(g: Any, seat: int, least: int) -> int:
     counts = g.seats[seat].counts
-    return sum(1 for k in range(len(counts)) if counts[k] >= least)
+    n = 0
+    for k in range(len(counts)):
+        if counts[k] >= least:
+            n += 1
+    return n
 
 
 def _kong_money(g: Any, seat: int) -> Any:
