@@ -129,10 +129,8 @@ def _compile(e: Expr) -> Compiled:
         return _compile_neg(compiled(a[0]))
     if op == "not":
         return _compile_not(compiled(a[0]))
-    if op == "and":
-        return _compile_and([compiled(x) for x in a])
-    if op == "or":
-        return _compile_or([compiled(x) for x in a])
+    if op == "and" or op == "or":
+        return _compile_junction([compiled(x) for x in a], op == "or")
     if op == "if":
         return _compile_if(compiled(a[0]), compiled(a[1]), compiled(a[2]))
     if op == "in":
@@ -189,30 +187,19 @@ def _compile_not(part: Compiled) -> Compiled:
     return negation
 
 
-def _compile_and(parts: list[Compiled]) -> Compiled:
-    def conjunction(env: Env) -> Any:
-        out: Any = True
+def _compile_junction(parts: list[Compiled], decides: bool) -> Compiled:
+    """`and` (decides False) or `or` (decides True): the first part whose value is `decides` is the answer; else
+    UNKNOWN where a part was, else the other truth value."""
+    def junction(env: Env) -> Any:
+        out: Any = not decides
         for p in parts:
             v = p(env)
-            if v is False:
-                return False
+            if v is decides:
+                return decides
             if v is UNKNOWN:
                 out = UNKNOWN
         return out
-    return conjunction
-
-
-def _compile_or(parts: list[Compiled]) -> Compiled:
-    def disjunction(env: Env) -> Any:
-        out: Any = False
-        for p in parts:
-            v = p(env)
-            if v is True:
-                return True
-            if v is UNKNOWN:
-                out = UNKNOWN
-        return out
-    return disjunction
+    return junction
 
 
 def _compile_if(cond: Compiled, then: Compiled, other: Compiled) -> Compiled:
