@@ -425,15 +425,17 @@ def test_a_win_counts_the_marked_copies_it_holds(native):
 
 
 # ---- abortive draws (RI-85..RI-90) ------------------------------------------------------------------------------------
-def scripted(engine, hands: list[str], options: dict | None = None) -> Game:
+def scripted(engine, hands: list[str], options: dict | None = None, first: str = "") -> Game:
+    """A game dealt these hands, its wall the tiles `first` drawn first, then the rest of the set by kind."""
     from mjrules.model.tiles import parse_tiles
 
     hs = [[t.kind for t in parse_tiles(h)] for h in hands]
+    drawn = [t.kind for t in parse_tiles(first)] if first else []
     pool = Counter({k: 4 for k in range(34)})
-    for h in hs:
+    for h in hs + [drawn]:
         pool.subtract(h)
     assert min(pool.values()) >= 0
-    return Game(engine, hands=hs, wall=[k for k in sorted(pool) for _ in range(pool[k])], options=options)
+    return Game(engine, hands=hs, wall=drawn + [k for k in sorted(pool) for _ in range(pool[k])], options=options)
 
 
 W_HANDS = ["2468m2468p2468s1z3z", "13579m13579p1z5z6z", "13579s1z2z4z7z6p9p3p7m", "1z2s4s6s8s2m4m6m8m2p4p8p5z"]
@@ -581,14 +583,7 @@ def test_the_discarder_of_the_third_dragon_pays_for_daisangen(native, pao):
     def kind(t: str) -> int:
         return parse_tiles(t)[0].kind
 
-    hs = [[t.kind for t in parse_tiles(h)] for h in P_HANDS]
-    first = [t.kind for t in parse_tiles("1p2p3p4p1s8s")]
-    pool = Counter({k: 4 for k in range(34)})
-    for h in hs + [first]:
-        pool.subtract(h)
-    assert min(pool.values()) >= 0
-    g = Game(native, hands=hs, wall=first + [k for k in sorted(pool) for _ in range(pool[k])],
-             options={"pao": pao})
+    g = scripted(native, P_HANDS, {"pao": pao}, first="1p2p3p4p1s8s")
     discard(g, 0, "5z")
     g.act(1, PON)
     while g.phase_name == "claims":
@@ -639,17 +634,11 @@ PAO2_HANDS = [P_HANDS[0], "5z5z6z6z7z7z1z1z2z2z1m9p9s", P_HANDS[2], P_HANDS[3]]
     (True, "ron", {0: 0, 1: 64000, 2: -16000, 3: -48000}),         # half of daisangen's 32000; the discarder the rest
 ])
 def test_the_liable_player_of_a_hand_with_two_yakuman_pays_as_the_option_says(native, liability_only, by, payments):
-    from mjrules.game.actions import DISCARD, PON, WIN
+    from mjrules.game.actions import PON, WIN
     from mjrules.model.tiles import parse_tiles
 
-    hs = [[t.kind for t in parse_tiles(h)] for h in PAO2_HANDS]
-    first = [t.kind for t in parse_tiles("1p2p3p" + ("4p1s2z" if by == "tsumo" else "2z1s8s"))]
-    pool = Counter({k: 4 for k in range(34)})
-    for h in hs + [first]:
-        pool.subtract(h)
-    assert min(pool.values()) >= 0
-    g = Game(native, hands=hs, wall=first + [k for k in sorted(pool) for _ in range(pool[k])],
-             options={"pao_liability_only": liability_only})
+    g = scripted(native, PAO2_HANDS, {"pao_liability_only": liability_only},
+                 first="1p2p3p" + ("4p1s2z" if by == "tsumo" else "2z1s8s"))
     discard(g, 0, "5z")
     g.act(1, PON)
     discard(g, 1, "1m")
