@@ -135,7 +135,7 @@ def distance(engine: Any, situation: dict | Situation, partial_test: Any, pre_dr
     n = len(held.concealed) + 3 * len(held.melds)
     if n == v.win_size:
         t = held.replace(win_tile=held.win_tile if held.win_tile is not None else held.concealed[-1])
-        if engine.judge(t)["win"]:   # held is checked already, and t only names its winning tile
+        if engine.wins(t):   # held is checked already, and t only names its winning tile
             return -1
         best = None
         for k in sorted(set(held.concealed)):

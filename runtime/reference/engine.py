@@ -147,11 +147,12 @@ class _ReadingEnv(_SituationEnv):
     """Everything a reading can see. With `partial`, counts may still grow (free-shape search)."""
 
     def __init__(self, eng: ReferenceEngine, f: _Facts, rd: Reading | None, counts: list[int] | None = None,
-                 partial: bool = False):
+                 partial: bool = False, pattern: str | None = None):
         super().__init__(eng, f)
         self.rd = rd
         self.counts = list(rd.counts) if rd is not None else counts
         self.partial = partial
+        self.pattern = rd.pattern if rd is not None else pattern   # (a partial test may know its pattern)
         self.memo: dict[tuple[str, str], Any] = {}
 
     # reading facts
@@ -277,7 +278,7 @@ class _ReadingEnv(_SituationEnv):
         if kind == "event":
             return super().ref(kind, name)
         if self.partial:
-            return UNKNOWN
+            return (self.pattern == name) if kind == "pattern" and self.pattern is not None else UNKNOWN
         key = (kind, name)
         if key not in self.memo:
             self.memo[key] = self._ref(kind, name)
@@ -359,12 +360,16 @@ class ReferenceEngine(Checks, Plays):
         """Every reading of the hand whose pattern condition holds."""
         return list(self.iter_readings(s, f))
 
-    def iter_readings(self, s: Situation, f: _Facts | None = None):
-        """Readings one at a time (so a caller asking only whether one exists can stop early)."""
+    def iter_readings(self, s: Situation, f: _Facts | None = None, winnable: bool = False):
+        """Readings one at a time (so a caller asking only whether one exists can stop early). With `winnable`,
+        a pattern that one of the score's forbids rules out whatever its reading (the forbid holds of the pattern
+        and the situation alone) yields none: a caller asking only whether the hand wins need not read it."""
         f = f or _Facts(self, s)
         v = self.variant
         sets = (v.win_size - 2) // 3 - len(s.melds)
         for p in v.patterns:
+            if winnable and self._forbidden(p.name, f):
+                continue
             if p.shape == "standard":
                 cands = ((g, None) for g in R.standard(f.real, f.jokers, sets, f.cand)) if sets >= 0 else ()
             elif p.shape == "pairs":
@@ -402,6 +407,15 @@ class ReferenceEngine(Checks, Plays):
                     env = _ReadingEnv(self, f, rd)
                     if p.cond is None or evaluate(p.cond, env):
                         yield rd, env
+
+    def _forbidden(self, pattern: str, f: _Facts) -> bool:
+        """Some forbid holds of every reading of `pattern` (three-valued over counts that may still grow)."""
+        forbids = self.variant.score.forbids
+        if not forbids:
+            return False
+        env = _ReadingEnv(self, f, None, [f.real[k] + f.meld_counts[k] for k in range(R.N)], partial=True,
+                          pattern=pattern)
+        return any(evaluate(fb.cond, env) is True for fb in forbids)
 
     def _waits_all(self, s: Situation) -> bool:
         if self._in_waits_all or s.win_tile is None or s.win_by == "dealt":
@@ -518,8 +532,12 @@ class ReferenceEngine(Checks, Plays):
         return Estimator(self.variant, options, patterns, self.partial_test)
 
     def wins(self, s: Situation) -> bool:
-        """judge(s)["win"]: the game's test before it offers a win."""
-        return bool(self._evaluate(s)["win"])
+        """judge(s)["win"]: the game's test before it offers a win. It stops at the first reading that no forbid
+        and no minimum refuses, where judge reads them all for the best."""
+        f = _Facts(self, s)
+        if self._claim_refusal(s, _SituationEnv(self, f)):
+            return False
+        return any(self._refusal(env)[1] is None for _, env in self.iter_readings(s, f, winnable=True))
 
     # ---- evaluate ------------------------------------------------------------------------------------
     def evaluate(self, situation: dict | Situation, explain: bool = True) -> Result:
@@ -543,17 +561,7 @@ class ReferenceEngine(Checks, Plays):
         best = None
         fail = None
         for rd, env in self.readings(s, f):
-            value = _clean(evaluate(v.score.value, env))
-            why = None
-            for fb in v.score.forbids:
-                if evaluate(fb.cond, env):
-                    why = (fb.reason, fb.src)
-                    break
-            if why is None:
-                for mn in v.score.minimum:
-                    if (mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount:
-                        why = (f"worth {value}, below the minimum {mn.amount}", mn.src)
-                        break
+            value, why = self._refusal(env)
             key = (value, *[evaluate(t, env) for t in v.score.tiebreak], self._preferred(env),
                    -self._pattern_index(rd.pattern), len(env.modifiers()))
             if why is None:
@@ -568,6 +576,18 @@ class ReferenceEngine(Checks, Plays):
             return self.explainer.losing(fail[1][0], fail[1][1], explain)
         _, rd, env, value = best
         return self._result(s, rd, env, value, explain)
+
+    def _refusal(self, env: _ReadingEnv) -> tuple[Any, tuple[str, Src | None] | None]:
+        """A reading's value, and the reason and source of the forbid or minimum that refuses it (None if none)."""
+        score = self.variant.score
+        value = _clean(evaluate(score.value, env))
+        for fb in score.forbids:
+            if evaluate(fb.cond, env):
+                return value, (fb.reason, fb.src)
+        for mn in score.minimum:
+            if (mn.cond is None or evaluate(mn.cond, env)) and value < mn.amount:
+                return value, (f"worth {value}, below the minimum {mn.amount}", mn.src)
+        return value, None
 
     def _preferred(self, env: _ReadingEnv) -> bool:
         """The reading counts a fan the score prefers (ties between readings of equal value go to it)."""
@@ -618,18 +638,23 @@ class ReferenceEngine(Checks, Plays):
 
     def ready(self, situation: dict | Situation) -> bool:
         """Does some kind complete this pre-draw hand? (waits without the values, stopping at the first)"""
-        return next(self._completions(pre_draw_situation(self.variant, situation)), None) is not None
+        return any(self.wins(t) for _, t in self._completed(pre_draw_situation(self.variant, situation)))
 
     def _completions(self, s: Situation) -> Iterator[tuple[int, dict[str, Any]]]:
+        for k, t in self._completed(s):
+            r = self._evaluate(t)
+            if r["win"]:
+                yield k, r
+
+    def _completed(self, s: Situation) -> Iterator[tuple[int, Situation]]:
+        """(kind, the hand with it drawn) for each kind a pre-draw hand may draw."""
         for k in self.variant.tiles.playable:
             t = s.replace(concealed=tuple(sorted(s.concealed + (k,))), win_tile=k)
             try:
                 check_situation(self.variant, t)
             except SituationError:
                 continue
-            r = self._evaluate(t)
-            if r["win"]:
-                yield k, r
+            yield k, t
 
 
     def distance(self, situation: dict | Situation) -> int:
