@@ -86,7 +86,7 @@ cdef class Game:
     cdef int _kong_kind(self, int seat, int k)
     cpdef int action_id(self, object action, int seat=*)
     @cython.locals(r=Rules, s=Seat, acts=list, discards=list, forced=list, counts=bytearray, k=int, c=int, fours=bint,
-                   df="unsigned long long")
+                   df="unsigned long long", sw="unsigned long long")
     cdef _turn(self, int seat, int drawn, int source)
     cdef str _self_win_by(self, int seat)
     @cython.locals(s=Seat)
@@ -163,6 +163,7 @@ cdef class Game:
     cdef bint _may_declare(self, int seat) except -1
     cdef bint _ready_without(self, int seat, int k) except -1
     cdef list _ready_discards(self, int seat)
+    @cython.locals(r=Rules, q=int, o=Seat)
     cdef _discard_passed(self)
     cdef _place_stake(self)
     @cython.locals(i=int, passed=bint, seen=cython.longlong)
@@ -181,7 +182,9 @@ cdef class Game:
     cdef _pending_indicators(self)
     @cython.locals(extra=int)
     cdef _meld_marks(self, Seat s, int k, int used)
+    @cython.locals(s=Seat, conc=list)
     cdef bint _completes(self, int p, int k) except -1
+    @cython.locals(s=Seat, k=int)
     cdef bint _furiten(self, int p) except -1
     @cython.locals(t=int, left=int)
     cdef bint _call_leaves_discard(self, Seat s, int k, int a, int b, unsigned long long bar) except -1

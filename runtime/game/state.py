@@ -1549,6 +1549,7 @@ class Game:
     def _finish(self) -> None:
         self.over = True
         self.phase = OVER
+        self.abort_env = None   # (it holds the game: a cycle that only the garbage collector would free)
         self.asking = []
         self.legal = {}
         self.answers = {}
