@@ -75,6 +75,14 @@ HANDS = [
     # (the three wind pungs leave no 幺九刻; 全求人 takes 单钓将)
     ({"concealed": "19m19p19s12345677z", "win_tile": "7z", "flowers": ["f1", "f5"]},
      {"十三幺": 1, "自摸": 1, "花牌": 2}),
+    # 组合龙 and its wait (the kinds that complete the hand before its winning tile, knitted straight included), as
+    # PyMahjongGB counts them: the straight's last tile is no 边张, a pair's is 单钓将, the other set's edge 边张
+    ({"concealed": "147m258p369s11122z", "win_tile": "7m"}, {"组合龙": 1, "不求人": 1, "圈风刻": 1, "门风刻": 1}),
+    ({"concealed": "147m258p369s11122z", "win_tile": "2z"},
+     {"组合龙": 1, "不求人": 1, "圈风刻": 1, "门风刻": 1, "单钓将": 1}),
+    ({"concealed": "147m258p369s12355s", "win_tile": "4m"}, {"组合龙": 1, "不求人": 1, "平和": 1}),
+    ({"concealed": "147m258p369s12355s", "win_tile": "5s"}, {"组合龙": 1, "不求人": 1, "平和": 1, "单钓将": 1}),
+    ({"concealed": "147m258p369s12355s", "win_tile": "3s"}, {"组合龙": 1, "不求人": 1, "平和": 1, "边张": 1}),
 ]
 
 

@@ -1213,11 +1213,7 @@ class Game:
         """Does one of these abortive draws hold now? It ends the hand (True)."""
         if not rules:
             return False
-        env = self.abort_env
-        if env is None:   # (one per hand: it caches nothing of the table's state but the seats' hand facts)
-            env = self.abort_env = _settle().GameEnv(self)
-        env.seat_facts.clear()
-        env.win_claims = win_claims
+        env = None
         passed = rules is self.r.aborts_passed
         for i in range(len(rules)):
             a = rules[i]
@@ -1226,6 +1222,12 @@ class Game:
                 seen = self._abort_inputs(self.r.abort_reads[i])
                 if seen == self.abort_seen[i]:
                     continue
+            if env is None:   # (made ready only when some abort is asked: most steps ask none)
+                env = self.abort_env
+                if env is None:   # (one per hand: it caches nothing of the table's state but the seats' hand facts)
+                    env = self.abort_env = _settle().GameEnv(self)
+                env.seat_facts.clear()
+                env.win_claims = win_claims
             if not _settle().evaluate(a.cond, env):
                 if passed:
                     self.abort_seen[i] = seen

@@ -191,11 +191,12 @@ cdef inline bint _cover_exact(Ctx* x) noexcept nogil:
     return True
 
 
-cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
+cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1, bint knit=True) noexcept nogil:
     """False when no pattern can have a reading: the standard shape is infeasible by the tables, the pairs
     shape is ruled out (melds, or more odd counts than wilds), and every free pattern's three-valued test
     is already false. sets: the sets the concealed tiles must make; std: the standard shape's feasibility
-    and odd: the number of kinds held an odd number of times, when known, else -1."""
+    and odd: the number of kinds held an odd number of times, when known, else -1; knit: False where the
+    caller knows the knitted shape cannot take the tiles (_knit_near)."""
     cdef Spec* sp = x.spec
     cdef int k
     if x.has_std and sets >= 0:
@@ -210,7 +211,7 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1) noexcept nogil:
                 odd += x.f.real[k] & 1
         if odd <= x.f.jokers:
             return True
-    if x.has_knit and _knit_fits(x, sets):
+    if knit and x.has_knit and _knit_fits(x, sets):
         return True
     return _any_viable(x, x.free_pats, x.nfree)
 

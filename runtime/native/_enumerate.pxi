@@ -449,6 +449,25 @@ cdef bint _knit_fits(Ctx* x, int sets) noexcept nogil:
     return False
 
 
+cdef bint _knit_near(const int* real) noexcept nogil:
+    """Some knitted straight lacks at most one of its nine kinds in these counts: without wilds, one tile more can
+    make the knitted shape fit (_knit_fits) only then."""
+    cdef unsigned long long held = 0, m
+    cdef int i, k, missing
+    for k in range(27):
+        if real[k] > 0:
+            held |= 1ULL << k
+    for i in range(6):
+        m = knit_mask(i) & ~held
+        missing = 0
+        while m:
+            m &= m - 1
+            missing += 1
+        if missing <= 1:
+            return True
+    return False
+
+
 cdef void _enum_knitted(Ctx* x, int sets, ReadingCb cb, void* ud, Dedup* dd) noexcept nogil:
     """Every reading as a knitted straight (mjrules.reference.readings.knitted: each of KNITS in order, its nine
     kinds held) with `sets` - 3 sets and a pair, in the reference's order. Wilds are not placed here: a hand with

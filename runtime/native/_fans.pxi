@@ -434,8 +434,8 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil:
     cdef Ctx* y = x.inner
     cdef Spec* sp = x.spec
     cdef Facts* f
-    cdef int i, k, n = 0, sets, w = x.f.w, w2 = x.f.w2, j0 = x.f.jokers, std
-    cdef bint iw, plain, cover
+    cdef int i, k, n = 0, sets, w = x.f.w, w2 = x.f.w2, j0 = x.f.jokers, std, odd0 = 0, odd
+    cdef bint iw, plain, cover, knit
     cdef int pre[NK]
     cdef Units U
     cdef Plus P
@@ -471,6 +471,11 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil:
     else:
         f.real[x.f.win_tile] -= 1
         f.base[x.f.win_tile] -= 1
+    # what _may_fit reads of the pre-draw hand, once: its odd counts (a real tile drawn changes one of them), and
+    # whether a real tile could complete a knitted straight at all (without wilds: _knit_fits' own condition)
+    for k in range(NK):
+        odd0 += f.real[k] & 1
+    knit = not y.has_knit or f.jokers != 0 or _knit_near(f.real)
     for k in range(sp.nplayable):
         i = sp.playable[k]
         iw = i == w or i == w2
@@ -491,13 +496,15 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil:
         if iw:
             f.jokers += 1
             f.jw2 += i == w2
+            odd = -1
         else:
+            odd = odd0 - 1 if f.real[i] & 1 else odd0 + 1
             f.real[i] += 1
             f.base[i] += 1
         f.win_tile = i
         y.err = 0
         _reset_memo(y)
-        if _may_fit(y, sets, std) or y.err:
+        if _may_fit(y, sets, std, odd, iw or knit) or y.err:
             y.err = 0
             memset(&R, 0, sizeof(Run))
             R.x, R.mode, R.best = y, 1, &scratch
