@@ -125,3 +125,30 @@ def test_a_match_moves_the_prevalent_wind_when_the_deal_goes_round():
     assert dealers == [(first + i) % 4 for i in range(8)]
     assert winds == [0, 0, 0, 0, 1, 1, 1, 1]
     assert sum(m["totals"]) == 0
+
+
+# Pre-draw hands near a knitted straight (147m 258p 369s, and 1-4-7 in another suit): the kinds that complete them,
+# checked on both back ends' wait_kinds (the lists written here are PyMahjongGB's waits too). The native one tries
+# the knitted shape only when the hand lacks at most one of a straight's kinds.
+KNIT_WAITS = [
+    ("14m258p369s111z22z", ["7m"]),          # lacks 7m: the straight's last tile
+    ("147m258p369s1255s", ["3s"]),           # straight held: the other set's edge
+    ("14m25p369s123s5s55z", []),             # lacks 7m and 8p: no knitted straight one tile away (nor anything)
+    ("147p258s369m1m123z", []),              # a straight in other suits, honours in no set
+    ("147p258s369m11m78m", ["6m", "9m"]),    # ... and a two-sided wait beside it
+]
+
+
+@pytest.mark.parametrize(("concealed", "want"), KNIT_WAITS)
+def test_waits_beside_a_knitted_straight(concealed, want):
+    from mjrules.model.tiles import tile_name
+
+    counts = [0] * 34
+    for t in parse_tiles(concealed):
+        counts[t.kind] += 1
+    got = {}
+    for backend in BACKENDS:
+        eng = mjrules.load("guobiao", backend=backend)
+        got[backend] = [tile_name(k) for k in eng.wait_kinds(bytes(counts), 0, None)]
+    assert got["native"] == got["reference"]
+    assert sorted(got["native"]) == sorted(want)

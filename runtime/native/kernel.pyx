@@ -854,7 +854,7 @@ cdef class Kernel:
         cdef int found[NK]
         cdef int nfound = 0
         cdef double val
-        cdef bint undecided = False, odd_size, pairs_ok, fits
+        cdef bint undecided = False, odd_size, pairs_ok, fits, knit
         cdef int nkeep
         cdef unsigned int skip = 0   # the units (bits 0..9) where no real tile drawn can complete the hand
         cdef int live[MAXPAT]
@@ -874,6 +874,9 @@ cdef class Kernel:
         odd0 = U.odd
         _plus_init(x, &P, &U)
         pairs_ok = x.has_pairs and not x.f.nmelds and self.sp.win_size % 2 == 0   # as in _may_fit
+        # a real tile drawn completes a knitted straight only where the pre-draw hand lacks at most one of its kinds
+        # (with wilds _knit_fits does not decide: it is asked)
+        knit = x.has_knit and (x.f.jokers != 0 or _knit_near(x.f.real))
         # A free pattern whose three-valued test is already false on the pre-draw counts is false on every count
         # vector that contains them (the test's contract, which the wild enumeration relies on too): adding a
         # real tile leaves every other fact alone, so the test need not run again for a real drawn tile (the
@@ -891,7 +894,7 @@ cdef class Kernel:
         # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
         # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
         # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
-        if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers) and not x.has_knit:
+        if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers) and not knit:
             for u in range(10):
                 if P.total - P.F[u] + _lo(0, P.lo2 if u == P.lo1u else P.lo1) > x.f.jokers:
                     skip |= 1u << u
@@ -931,7 +934,7 @@ cdef class Kernel:
                     std = _plus_std(x, &P, &U, x.f.real, k, x.f.jokers, sets)
                 if not std:   # _may_fit (_decide's own first refusal) inline: most kinds complete nothing
                     fits = pairs_ok and odd <= x.f.jokers
-                    if not fits and x.has_knit:
+                    if not fits and x.has_knit and (kw or knit):
                         fits = _knit_fits(x, sets)
                     if not fits and nkeep:             # (k is not the wild's kind here: its std is -1)
                         _reset_memo(x)
