@@ -17,10 +17,16 @@ cdef enum:
     GS_SLOTS = 1 << 14   # remembered suit options (small tables stay in the cache)
     GE_SLOTS = 1 << 13   # remembered estimates
     GV_SLOTS = 1 << 14   # remembered free-pattern tests
+    GD_SLOTS = 1 << 13   # remembered free-pattern programs' answers (ProgramEstimator)
 
 
 cdef struct VSlot:       # one free-pattern test: the counts packed 3 bits a kind (kinds 0..20 in a, 21..33 in b's
     unsigned long long a, b   # bits 0..38), b's bits 40..47 the pattern, 48 the answer, 63 set (0: empty)
+
+
+cdef struct DSlot:       # one program's answer on partial counts: a = the kinds held (bits 0..33) | the tiles << 40 |
+    unsigned long long a, b   # the program's index << 48 | 1 << 63 (0: empty), b = the kinds held twice or more
+    int v
 
 
 cdef struct SuitOpts:
@@ -84,6 +90,7 @@ cdef struct Greedy:
     int sets, win_size
     int errs                 # free-pattern tests the kernel could not make (tests expect none)
     VSlot* tests             # the tests' answers by counts (first-fits of related hands share prefixes)
+    DSlot* dps               # the programs' answers (ProgramEstimator's; NULL elsewhere)
     const int* progs[16]     # per free pattern: its program where it tests contains (its room), else NULL
     unsigned long long cmask[16]   # per free pattern: the kinds of a contains its condition requires (an `and`
     int croom[16]                  # of it at the top), else 0; and that contains' room (win_size)
@@ -473,6 +480,26 @@ cdef inline int _dp_bits(unsigned long long x) noexcept nogil:
     return n
 
 
+cdef inline unsigned long long _suited_held(const int* c) noexcept nogil:
+    """The suited kinds (0..26) c holds, as bits."""
+    cdef unsigned long long m = 0
+    cdef int k
+    for k in range(27):
+        if c[k] > 0:
+            m |= 1ULL << k
+    return m
+
+
+cdef inline void _less_knit(const int* c, unsigned long long held, int* rest) noexcept nogil:
+    """rest = c less one tile of each kind in `held` (a knitted straight's kinds that c holds)."""
+    cdef int k
+    memcpy(rest, c, NK * sizeof(int))
+    while held:
+        k = _dp_bits((held & (~held + 1)) - 1)   # the lowest kind left
+        rest[k] -= 1
+        held &= held - 1
+
+
 cdef int _dp_eval(const int* p, int* pos, unsigned long long nz, unsigned long long multi, int total) noexcept nogil:
     """The program's node at pos on partial counts -- `nz` the kinds held, `multi` those held more than once,
     `total` the tiles -- as T_F, T_T or T_U, as the reference's partial evaluation (mjrules.model.interp.evaluate
@@ -614,12 +641,33 @@ cdef int _dp_required_contains(const int* p, int at, unsigned long long* mask, i
     return _dp_skip(p, at)
 
 
+cdef inline int _dp_test(const int* p, DSlot* memo, int prog, unsigned long long nz, unsigned long long multi,
+                         int total) noexcept nogil:
+    """_dp_eval of the whole program `p` (index `prog`), remembered in memo (NULL: not remembered): its answer is
+    a function of the kinds held, those held more than once and the tiles (the first-fits of neighbouring hands,
+    and the orders of one, reach the same partial counts again and again)."""
+    cdef int pos = 0, v
+    cdef unsigned long long a, h
+    cdef DSlot* s
+    if memo == NULL or total < 0 or total > 255 or prog < 0 or prog > 127:
+        return _dp_eval(p, &pos, nz, multi, total)
+    a = (nz & 0xFFFFFFFFFFULL) | (<unsigned long long>total << 40) | (<unsigned long long>prog << 48) | (1ULL << 63)
+    h = (a * 0x9E3779B97F4A7C15ULL) ^ (multi * 0xC2B2AE3D27D4EB4FULL)
+    s = &memo[(h ^ (h >> 29)) & (GD_SLOTS - 1)]
+    if s.a == a and s.b == multi:
+        return s.v
+    v = _dp_eval(p, &pos, nz, multi, total)
+    s.a, s.b, s.v = a, multi, v
+    return v
+
+
 cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsigned long long* knits, int best,
-                       int enough, bint persistent, int kongs) noexcept nogil:
+                       int enough, bint persistent, int kongs, DSlot* memo=NULL, int prog=-1) noexcept nogil:
     """distance.first_fit(c, start, ok) where it exceeds `best` (else at most `best`), stopping once it reaches
     `enough`: the most tiles of c that, added one by one to `start` in its orders (by kind, reversed, by (count,
     kind), each knitted straight's tiles first), keep the program's test not false. `kongs`: the hand's kongs
-    (contains' room counts them; the program's total is the tiles less them)."""
+    (contains' room counts them; the program's total is the tiles less them). memo, prog: where the program's
+    answers are remembered (_dp_test), and its index there."""
     cdef int tiles[64]
     cdef int order[64]
     cdef int counts[NK]
@@ -641,8 +689,7 @@ cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsig
         for k in range(NK):
             bit = 1ULL << k
             for i in range(1, c[k] + 1):
-                pos = 0
-                if _dp_eval(p, &pos, nz0 | bit, multi0 | (bit if start[k] + i > 1 else 0), total0 + i) == T_F:
+                if _dp_test(p, memo, prog, nz0 | bit, multi0 | (bit if start[k] + i > 1 else 0), total0 + i) == T_F:
                     break
                 size += 1
         if size <= best:
@@ -681,8 +728,7 @@ cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsig
                 break
             k = order[i]
             bit = 1ULL << k
-            pos = 0
-            if _dp_eval(p, &pos, nz | bit, multi | (bit if counts[k] else 0), total + 1) != T_F:
+            if _dp_test(p, memo, prog, nz | bit, multi | (bit if counts[k] else 0), total + 1) != T_F:
                 if counts[k]:
                     multi |= bit
                 nz |= bit
@@ -885,6 +931,7 @@ cdef class Distance:
         cdef int rest[NK]
         cdef int k, i, r, e, best = 1 << 20, jokers = 0, w = -1, nmelds, nsets, pairs, half, held, floor, room, ff
         cdef int tiles = 0, at, size, kongs
+        cdef unsigned long long hm
         cdef bint any = False
         cdef const int* p
         cdef const unsigned char* b = <const unsigned char*>PyByteArray_AsString(st.kinds)
@@ -928,17 +975,14 @@ cdef class Distance:
                 if e < best:
                     best = e
             else:
+                hm = _suited_held(c)
                 for r in range(6):
                     if best - jokers <= 1:
                         break
-                    memcpy(rest, c, sizeof(c))
-                    held = 0
-                    for k in range(27):
-                        if (self.knits[r] >> k) & 1 and rest[k]:
-                            rest[k] -= 1
-                            held += 1
+                    held = _dp_bits(self.knits[r] & hm)
                     if 8 - held >= best:   # (the standard shanten is -1 at the least: a complete hand)
                         continue
+                    _less_knit(c, self.knits[r] & hm, rest)
                     e = 9 - held + _g_standard(&self.g, rest, nsets - 3)
                     if e < best:
                         best = e
@@ -990,7 +1034,8 @@ cdef class ProgramEstimator:
         self.g.sp = kernel.sp
         self.g.suits = <SuitOpts*>calloc(GS_SLOTS, sizeof(SuitOpts))
         self.g.est = <EstSlot*>calloc(GE_SLOTS, sizeof(EstSlot))
-        if self.g.suits == NULL or self.g.est == NULL:
+        self.g.dps = <DSlot*>calloc(GD_SLOTS, sizeof(DSlot))
+        if self.g.suits == NULL or self.g.est == NULL or self.g.dps == NULL:
             raise MemoryError()
         self.standard, self.pairs, self.knitted = standard, pairs, knitted
         self.g.win_size = kernel.sp.win_size
@@ -1007,10 +1052,12 @@ cdef class ProgramEstimator:
     def __dealloc__(self):
         free(self.g.suits)
         free(self.g.est)
+        free(self.g.dps)
 
     cdef int _estimate(self, int* c, int melds, int wild, int wild2) noexcept:
         """Estimator.estimate of counts c (34, the wild kinds' tiles among them; c is changed)."""
         cdef int k, r, i, e, at, jokers = 0, best = 1 << 20, pairs, half, held, nsets, size, ff
+        cdef unsigned long long hm
         cdef int rest[NK]
         cdef int zeros[NK]
         cdef bint any = False, keep = True
@@ -1055,15 +1102,12 @@ cdef class ProgramEstimator:
                 if 99 < best:
                     best = 99
             else:
+                hm = _suited_held(c)
                 for r in range(6):
-                    memcpy(rest, c, sizeof(rest))
-                    held = 0
-                    for k in range(27):
-                        if (self.knits[r] >> k) & 1 and rest[k]:
-                            rest[k] -= 1
-                            held += 1
+                    held = _dp_bits(self.knits[r] & hm)
                     if 8 - held >= best:   # (the standard shanten is -1 at the least)
                         continue
+                    _less_knit(c, self.knits[r] & hm, rest)
                     e = 9 - held + _g_standard(&self.g, rest, nsets - 3)
                     if e < best:
                         best = e
@@ -1075,7 +1119,7 @@ cdef class ProgramEstimator:
             for i in range(self.nprograms):
                 any = True
                 ff = _dp_first_fit(&p[at + 1], c, zeros, self.knits, size - best if size - best > 0 else 0, 1 << 20,
-                                   _dp_persistent(&p[at + 1], p[at]), 0)
+                                   _dp_persistent(&p[at + 1], p[at]), 0, self.g.dps, i)
                 if size - ff < best:
                     best = size - ff
                 at += 1 + p[at]
