@@ -250,7 +250,7 @@ cdef int _g_free(Greedy* g, int f, const int* held, const int* by_count, int n, 
         a = 0
         for i in range(n):
             a |= 1ULL << held[i]
-        k = g.croom[f] - _dp_bits(g.cmask[f] & ~a)
+        k = g.croom[f] - _nbits(g.cmask[f] & ~a)
         if k < top:
             top = k
     for r in range(3):
@@ -472,34 +472,6 @@ cdef inline unsigned long long _dp_mask(const int* p, int at) noexcept nogil:
     return <unsigned long long><unsigned int>p[at] | (<unsigned long long><unsigned int>p[at + 1] << 17)
 
 
-cdef inline int _dp_bits(unsigned long long x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-cdef inline unsigned long long _suited_held(const int* c) noexcept nogil:
-    """The suited kinds (0..26) c holds, as bits."""
-    cdef unsigned long long m = 0
-    cdef int k
-    for k in range(27):
-        if c[k] > 0:
-            m |= 1ULL << k
-    return m
-
-
-cdef inline void _less_knit(const int* c, unsigned long long held, int* rest) noexcept nogil:
-    """rest = c less one tile of each kind in `held` (a knitted straight's kinds that c holds)."""
-    cdef int k
-    memcpy(rest, c, NK * sizeof(int))
-    while held:
-        k = _dp_bits((held & (~held + 1)) - 1)   # the lowest kind left
-        rest[k] -= 1
-        held &= held - 1
-
-
 cdef int _dp_eval(const int* p, int* pos, unsigned long long nz, unsigned long long multi, int total) noexcept nogil:
     """The program's node at pos on partial counts -- `nz` the kinds held, `multi` those held more than once,
     `total` the tiles -- as T_F, T_T or T_U, as the reference's partial evaluation (mjrules.model.interp.evaluate
@@ -559,7 +531,7 @@ cdef int _dp_eval(const int* p, int* pos, unsigned long long nz, unsigned long l
         m = _dp_mask(p, pos[0])
         i = pos[0]
         pos[0] += 3
-        n = _dp_bits(m & ~nz)   # the kinds missing
+        n = _nbits(m & ~nz)   # the kinds missing
         if n == 0:
             return T_T
         return T_F if n > p[i + 2] - total else T_U
@@ -979,7 +951,7 @@ cdef class Distance:
                 for r in range(6):
                     if best - jokers <= 1:
                         break
-                    held = _dp_bits(self.knits[r] & hm)
+                    held = _nbits(self.knits[r] & hm)
                     if 8 - held >= best:   # (the standard shanten is -1 at the least: a complete hand)
                         continue
                     _less_knit(c, self.knits[r] & hm, rest)
@@ -1104,7 +1076,7 @@ cdef class ProgramEstimator:
             else:
                 hm = _suited_held(c)
                 for r in range(6):
-                    held = _dp_bits(self.knits[r] & hm)
+                    held = _nbits(self.knits[r] & hm)
                     if 8 - held >= best:   # (the standard shanten is -1 at the least)
                         continue
                     _less_knit(c, self.knits[r] & hm, rest)

@@ -428,22 +428,17 @@ cdef bint _knit_fits(Ctx* x, int sets) noexcept nogil:
     """Can the knitted shape take the concealed tiles (a knitted straight, sets - 3 sets and a pair)? With wilds,
     not decided here (True: the enumeration hands the hand to the reference)."""
     cdef int c[NK]
-    cdef int i, k
-    cdef unsigned long long m
+    cdef int i
+    cdef unsigned long long m, held
     if sets < 3:
         return False
     if x.f.jokers:
         return True
+    held = _suited_held(x.f.real)
     for i in range(6):
         m = knit_mask(i)
-        for k in range(27):
-            if (m >> k) & 1 and x.f.real[k] == 0:
-                break
-        else:
-            memcpy(c, x.f.real, NK * sizeof(int))
-            for k in range(27):
-                if (m >> k) & 1:
-                    c[k] -= 1
+        if not m & ~held:   # every kind of the straight held
+            _less_knit(x.f.real, m, c)
             if _feasible(x, c, 0, sets - 3, 1):
                 return True
     return False
@@ -452,18 +447,10 @@ cdef bint _knit_fits(Ctx* x, int sets) noexcept nogil:
 cdef bint _knit_near(const int* real) noexcept nogil:
     """Some knitted straight lacks at most one of its nine kinds in these counts: without wilds, one tile more can
     make the knitted shape fit (_knit_fits) only then."""
-    cdef unsigned long long held = 0, m
-    cdef int i, k, missing
-    for k in range(27):
-        if real[k] > 0:
-            held |= 1ULL << k
+    cdef unsigned long long held = _suited_held(real)
+    cdef int i
     for i in range(6):
-        m = knit_mask(i) & ~held
-        missing = 0
-        while m:
-            m &= m - 1
-            missing += 1
-        if missing <= 1:
+        if _nbits(knit_mask(i) & ~held) <= 1:
             return True
     return False
 

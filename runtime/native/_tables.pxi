@@ -22,6 +22,33 @@ cdef inline int _lo(int a, int b) noexcept nogil:
     return a if a < b else b
 
 
+cdef inline int _nbits(unsigned long long x) noexcept nogil:
+    """How many bits x has set."""
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline unsigned long long _suited_held(const int* c) noexcept nogil:
+    """The suited kinds (0..26) counts c hold, as bits."""
+    cdef unsigned long long m = 0
+    cdef int k
+    for k in range(27):
+        if c[k] > 0:
+            m |= 1ULL << k
+    return m
+
+
+cdef inline void _less_knit(const int* c, unsigned long long held, int* rest) noexcept nogil:
+    """rest = c less one tile of each kind in `held` (a knitted straight's kinds that c holds)."""
+    memcpy(rest, c, NK * sizeof(int))
+    while held:
+        rest[mj_ctzll(held)] -= 1
+        held &= held - 1
+
+
 cdef int _build_tables() noexcept nogil:
     """Fill the suit tables by dynamic programming over the lowest tile (each entry needs smaller ones)."""
     global _tfg, _tpp
