@@ -643,7 +643,7 @@ cdef int _dp_first_fit(const int* p, const int* c, const int* start, const unsig
     cdef int tiles[64]
     cdef int order[64]
     cdef int counts[NK]
-    cdef int n = 0, k, i, j, r, size, total0 = 0, total, v, pos
+    cdef int n = 0, k, i, j, r, size, total0 = 0, total, v
     cdef unsigned long long nz0 = 0, multi0 = 0, nz, multi, bit
     total0 = -kongs
     for k in range(NK):
