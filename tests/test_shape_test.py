@@ -157,3 +157,60 @@ def test_a_knitted_shape_alone_is_not_ruled_out(backend, tmp_path):
     s = situation_from_dict(eng.variant, {"concealed": "147m258p369s123s55z", "win_tile": "5z"})
     assert eng.evaluate(s, explain=False).win
     assert eng.fit_test()(*fit_args(s))
+
+
+def _near_hand(rng: random.Random, v, playable: list[int]) -> tuple:
+    """A hand one tile short, mostly of sets and pairs (so many are one tile from a shape), with 0-3 melds."""
+    nmelds = rng.choice([0, 0, 1, 2, 3])
+    size = v.win_size - 3 * nmelds - 1
+    counts, mc = bytearray(N_KINDS), bytearray(N_KINDS)
+    suited = [k for k in playable if k < 27 and k % 9 < 7]
+    while sum(counts) < size:
+        k, r = rng.choice(playable), rng.random()
+        group = [k, k + 1, k + 2] if r < 0.4 and k in suited else [k] * (3 if r < 0.6 else 2 if r < 0.75 else 1)
+        for x in group:
+            if sum(counts) < size and counts[x] < v.tiles.copies[x]:
+                counts[x] += 1
+    seq = False
+    for _ in range(nmelds):
+        k = rng.choice(suited)
+        if rng.random() < 0.5:
+            seq = True
+            for x in (k, k + 1, k + 2):
+                mc[x] += 1
+        else:
+            mc[k] += 3
+    wild = rng.choice([-1, -1, rng.choice(playable)]) if v.wild is not None else -1
+    return counts, mc, nmelds, seq, wild
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_fit_mask_is_may_fit_of_each_kind(name):
+    """ShapeTest.fit_mask (every kind's answer at once, the pre-draw hand loaded once and ruled out as a whole where
+    one more wild cannot complete it, remembered by hand) is may_fit asked of each kind added, on near-ready hands
+    with melds and wilds, and with `less`: a complete hand asked less one of its tiles."""
+    eng = ENGINES[name]["native"]
+    v = eng.variant
+    fit = eng.fit_test()
+    rng = random.Random(11)
+    playable = [k for k in v.tiles.playable if k < 34]
+    every = (1 << N_KINDS) - 1
+    kept = 0
+    for _ in range(3000):
+        counts, mc, nmelds, seq, wild = _near_hand(rng, v, playable)
+        try:
+            got = fit.fit_mask(counts, mc, nmelds, seq, wild, -1, every)
+        except ValueError:
+            continue
+        want = sum(1 << k for k in range(N_KINDS) if fit.may_fit(counts, mc, nmelds, seq, wild, k, -1))
+        assert got == want, (name, list(counts), nmelds, seq, wild)
+        kept += bool(got & sum(1 << k for k in playable if counts[k] < v.tiles.copies[k]))
+        k = rng.choice([x for x in range(N_KINDS) if counts[x] < 4])
+        counts[k] += 1   # the complete hand, asked less one of its tiles
+        less = rng.choice([x for x in range(N_KINDS) if counts[x]])
+        got = fit.fit_mask(counts, mc, nmelds, seq, wild, -1, every, less)
+        counts[less] -= 1
+        assert got == sum(1 << x for x in range(N_KINDS) if fit.may_fit(counts, mc, nmelds, seq, wild, x, -1))
+    assert kept > 100, kept   # (hands that some real kind completes were asked, not only ruled-out ones)
+    with pytest.raises(ValueError):
+        fit.fit_mask(bytearray(N_KINDS), bytearray(N_KINDS), 0, False, -1, -1, every, 5)   # no tile of kind 5

@@ -95,8 +95,9 @@ cdef class Game:
     @cython.locals(k=int)
     cdef bint _holds(self, Seat s, unsigned long long mask, int extra)
     cdef bint _may_win_on(self, Seat s, int k)
+    @cython.locals(k=int, shape=ShapeTest)
     cdef bint _fits(self, Seat s, int plus) except -1
-    @cython.locals(k=int)
+    @cython.locals(k=int, m="unsigned long long", shape=ShapeTest)
     cdef bint _fits_any(self, Seat s) except -1
     @cython.locals(i=int, p=int)
     cdef int _next_in(self, int seat)
@@ -206,6 +207,7 @@ cpdef unsigned long long _swap_kinds(int k, int a)
 
 cdef object _settle()
 cdef int _EVENTS_SEATS
+cdef unsigned long long ALL_KINDS
 cdef list _ACTION_EVENTS, _DISCARD_EVENTS, _DRAW_EVENTS
 @cython.locals(i=int, e=tuple)
 cdef tuple _action_event(int seat, int a, object detail)

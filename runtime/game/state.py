@@ -78,6 +78,7 @@ if not cython.compiled:
     from .rules import C_CHI, C_KONG, C_PON, C_WIN
 
 SOURCES = ("deal", "draw", "claim", "replacement")
+ALL_KINDS = (1 << N_KINDS) - 1   # every kind as a bit (the shape test's answers for each tile added)
 
 _NAMES = TILE_NAMES
 _KIND_OF = {n: k for k, n in enumerate(TILE_NAMES)}
@@ -643,11 +644,25 @@ class Game:
         return self._fits(s, k)
 
     def _fits(self, s: Seat, plus: int) -> bool:
-        """The back end's shape test (mjrules.model.shape) on the seat's hand with one more tile of kind `plus` (-1: none)."""
+        """The back end's shape test (mjrules.model.shape) on the seat's hand with one more tile of kind `plus` (-1: none).
+        The kernel answers for every kind at once, of a hand one tile short, and remembers the hand
+        (ShapeTest.fit_mask): a complete hand is asked as itself less one of its tiles (the tile just drawn, whose
+        hand was asked at the discards before) plus that tile."""
         shape = self.r.shape
-        if shape is not None:
-            return shape.may_fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
-        return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
+        if shape is None:
+            return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
+        if plus >= 0:
+            return plus < N_KINDS and (shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild,
+                                                      self.wild2, ALL_KINDS) >> plus) & 1
+        k = self.drawn
+        if k < 0 or k >= N_KINDS or not s.counts[k]:
+            k = 0
+            while k < N_KINDS and not s.counts[k]:
+                k += 1
+            if k == N_KINDS:   # no concealed tile: asked as it is
+                return shape.may_fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1, self.wild2)
+        return (shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, self.wild2, ALL_KINDS,
+                               k) >> k) & 1
 
     def _next_in(self, seat: int) -> int:
         """The first seat from `seat` on, in play order, that is still in the hand."""
@@ -1611,6 +1626,15 @@ class Game:
 
     def _fits_any(self, s: Seat) -> bool:
         """Does the shape test pass with some playable kind added to the seat's hand?"""
+        shape = self.r.shape
+        if shape is not None:
+            m = shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, self.wild2, ALL_KINDS)
+            if not m:
+                return False
+            for k in self.r.playable:
+                if (m >> k) & 1:
+                    return True
+            return False
         for k in self.r.playable:
             if self._fits(s, k):
                 return True

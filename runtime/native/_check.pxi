@@ -191,6 +191,14 @@ cdef inline bint _cover_exact(Ctx* x) noexcept nogil:
     return True
 
 
+cdef inline int _odd_kinds(const int* real) noexcept nogil:
+    """The kinds held an odd number of times (each takes a wild in the pairs shape)."""
+    cdef int k, odd = 0
+    for k in range(NK):
+        odd += real[k] & 1
+    return odd
+
+
 cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1, bint knit=True) noexcept nogil:
     """False when no pattern can have a reading: the standard shape is infeasible by the tables, the pairs
     shape is ruled out (melds, or more odd counts than wilds), and every free pattern's three-valued test
@@ -198,7 +206,6 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1, bint knit=True) noexce
     and odd: the number of kinds held an odd number of times, when known, else -1; knit: False where the
     caller knows the knitted shape cannot take the tiles (_knit_near)."""
     cdef Spec* sp = x.spec
-    cdef int k
     if x.has_std and sets >= 0:
         if std < 0:
             std = _feasible(x, x.f.real, x.f.jokers, sets, 1)
@@ -206,9 +213,7 @@ cdef bint _may_fit(Ctx* x, int sets, int std, int odd=-1, bint knit=True) noexce
             return True
     if x.has_pairs and not x.f.nmelds and sp.win_size % 2 == 0:   # pairs take every tile: no meld
         if odd < 0:
-            odd = 0
-            for k in range(NK):
-                odd += x.f.real[k] & 1
+            odd = _odd_kinds(x.f.real)
         if odd <= x.f.jokers:
             return True
     if knit and x.has_knit and _knit_fits(x, sets):

@@ -816,3 +816,5 @@ cdef class ShapeTest:
     cdef object kernel
     cpdef bint may_fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus=*,
                        int wild2=*) except -1
+    cpdef unsigned long long fit_mask(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild,
+                                      int wild2, unsigned long long kinds, int less=*) except? 0xFFFFFFFFFFFFFFFF

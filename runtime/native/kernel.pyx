@@ -162,6 +162,9 @@ cdef enum:
     N7 = 78125       # 5 ** 7: counts 0..4 of the seven honour kinds
     MAXPAT = 256
     KEYW = MAXG + 1
+    FIT_SLOTS = 64   # Kernel._fit_mask's remembered hands
+    FIT_KEY = 72     # ... each keyed by 2 * NK counts, the melds, the chi and the two wild kinds
+    FIT_WORDS = 9    # FIT_KEY as 64-bit words
 
 WIN, NOFIT, FAIL, REFUSE, ERR = range(5)
 if NK != 34:   # mj_load34 reads a hand's counts as 34 bytes
@@ -190,6 +193,12 @@ cdef class ShapeTest:
                        int wild2=-1) except -1:
         """Kernel._fit."""
         return (<Kernel>self.kernel)._fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
+
+    cpdef unsigned long long fit_mask(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild,
+                                      int wild2, unsigned long long kinds, int less=-1) except? 0xFFFFFFFFFFFFFFFF:
+        """The kinds k (bits of `kinds`) for which may_fit(..., plus=k) holds, of a hand one tile short (with
+        `less` >= 0, a complete hand asked less one tile of that kind): Kernel._fit_mask, remembered by hand."""
+        return (<Kernel>self.kernel)._fit_mask(counts, meld_counts, nmelds, meld_seq, wild, wild2, kinds, less)
 
     def __call__(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1, int wild2=-1):
         return self.may_fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
@@ -234,6 +243,9 @@ cdef class Kernel:
     cdef unsigned long long fs_cand
     cdef int fs_ncand
     cdef int fs_list[NK]
+    cdef unsigned char fit_keys[FIT_SLOTS][FIT_KEY]   # _fit_mask's answers by hand (fit_used: the slot holds one)
+    cdef unsigned long long fit_vals[FIT_SLOTS]
+    cdef unsigned char fit_used[FIT_SLOTS]
 
     def __cinit__(self, capsule, used_tables=()):
         cdef int i
@@ -722,6 +734,7 @@ cdef class Kernel:
         self.validate = validate
         self.pattern_names = pattern_names
         self.xc_wild = -2
+        memset(self.fit_used, 0, FIT_SLOTS)   # (the shape test reads the check's options)
 
     cdef bytes _plain(self, counts, wilds, wild, bint pre_draw, int* n, int* w):
         """A bare check's arguments as 34 count bytes (returned), the wilds (n) and the wild kind (w, -1: none):
@@ -1075,33 +1088,32 @@ cdef class Kernel:
         t.kernel = self
         return t
 
-    cdef bint _fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus,
-                   int wild2) except -1:
-        """False only when no pattern's shape can take a complete hand whatever its other facts: `counts` the
-        concealed tiles (42 or 34 kind counts as bytes or bytearray, the wild kind's tiles among them), `plus`
-        one tile more of that kind (-1: none), `meld_counts` the melds' tiles likewise, `nmelds` how many melds
-        (a kong counts as three tiles) and `meld_seq` whether one is a chi; `wild2` a second wild kind (-1:
-        none). The game's cheap test before it
-        judges a hand in full; the caller makes sure no free pattern's test reads other facts
-        (NativeEngine.fit_test)."""
-        cdef Ctx* x = self.xc
-        cdef const unsigned char* c
-        cdef const unsigned char* mc
-        cdef unsigned char buf[NK]
-        cdef int k, e, size = self.sp.win_size - 3 * nmelds
-        cdef bint fits
+    cdef const unsigned char* _fit_bytes(self, object counts, object meld_counts, int nmelds,
+                                         const unsigned char** mc) except NULL:
+        """The shape test's counts and meld counts as C bytes (the meld counts into *mc), or ValueError."""
         if not (isinstance(counts, (bytes, bytearray)) and isinstance(meld_counts, (bytes, bytearray))) \
-                or len(counts) < NK or len(meld_counts) < NK or nmelds < 0 or size < 0:
+                or len(counts) < NK or len(meld_counts) < NK or nmelds < 0 or nmelds > 255:
             raise ValueError("may_fit takes counts and meld counts as bytes of 34 or more kinds")
-        c = <const unsigned char*>(PyBytes_AsString(counts) if type(counts) is bytes else
-                                   PyByteArray_AsString(counts))
-        mc = <const unsigned char*>(PyBytes_AsString(meld_counts) if type(meld_counts) is bytes else
-                                    PyByteArray_AsString(meld_counts))
+        mc[0] = <const unsigned char*>(PyBytes_AsString(meld_counts) if type(meld_counts) is bytes else
+                                       PyByteArray_AsString(meld_counts))
+        return <const unsigned char*>(PyBytes_AsString(counts) if type(counts) is bytes else
+                                      PyByteArray_AsString(counts))
+
+    cdef int _fit_load(self, const unsigned char* c, const unsigned char* mc, int nmelds, bint meld_seq, int wild,
+                       int plus, int wild2, int less) except -1:
+        """_fit's facts: the hand (`less` tiles short of a complete one) loaded into the check context, its melds'
+        tiles added to the base counts. 0 when loaded (_fit_done puts the check's own facts back), 1 when the
+        test cannot rule the hand out (a flower added: 2, nothing can fit), wherever it returns early."""
+        cdef Ctx* x = self.xc
+        cdef unsigned char buf[NK]
+        cdef int k, e, size = self.sp.win_size - 3 * nmelds - less
+        if size < 0:
+            raise ValueError("may_fit: more melds than a hand holds")
         memcpy(buf, c, NK)
         if 0 <= plus < NK:
             buf[plus] += 1
         elif plus >= NK:
-            return False   # a flower or other unplayable kind never completes a hand
+            return 2   # a flower or other unplayable kind never completes a hand
         if wild2 >= 0 and wild >= 0:
             wild = _wc(wild, wild2)
         if wild != self.xc_wild:
@@ -1113,19 +1125,138 @@ cdef class Kernel:
                 e = _set_wild(x, wild, self.playable, self.lim)
             if e:
                 self.xc_wild = -2
-                return True   # facts it cannot prepare: the full judge decides
+                return 1   # facts it cannot prepare: the full judge decides
             self.xc_wild = wild
         if _load_row(x, buf, 0, size, self.chk_live, self.lim, NULL):
-            return True       # counts it does not take (over the copies, say): the full judge decides
+            return 1       # counts it does not take (over the copies, say): the full judge decides
         for k in range(NK):
             x.f.base[k] = x.f.real[k] + mc[k]
         x.f.nmelds, x.f.no_melds, x.f.meld_seq = nmelds, nmelds == 0, meld_seq
         _reset_memo(x)
-        fits = _may_fit(x, (self.sp.win_size - 2) // 3 - nmelds, -1) or x.err != 0
-        x.f.nmelds, x.f.no_melds, x.f.meld_seq, x.err = 0, True, False, 0   # is_win's facts again
+        return 0
+
+    cdef inline void _fit_done(self) noexcept:
+        """The check's own facts again after _fit_load: no melds (is_win's)."""
+        cdef Ctx* x = self.xc
+        cdef int k
+        x.f.nmelds, x.f.no_melds, x.f.meld_seq, x.err = 0, True, False, 0
         for k in range(NK):
             x.f.base[k] = x.f.real[k]
+
+    cdef bint _fit(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild, int plus,
+                   int wild2) except -1:
+        """False only when no pattern's shape can take a complete hand whatever its other facts: `counts` the
+        concealed tiles (42 or 34 kind counts as bytes or bytearray, the wild kind's tiles among them), `plus`
+        one tile more of that kind (-1: none), `meld_counts` the melds' tiles likewise, `nmelds` how many melds
+        (a kong counts as three tiles) and `meld_seq` whether one is a chi; `wild2` a second wild kind (-1:
+        none). The game's cheap test before it judges a hand in full; the caller makes sure no free pattern's
+        test reads other facts (NativeEngine.fit_test)."""
+        cdef const unsigned char* mc
+        cdef const unsigned char* c = self._fit_bytes(counts, meld_counts, nmelds, &mc)
+        return self._fit_c(c, mc, nmelds, meld_seq, wild, plus, wild2)
+
+    cdef bint _fit_c(self, const unsigned char* c, const unsigned char* mc, int nmelds, bint meld_seq, int wild,
+                     int plus, int wild2) except -1:
+        cdef bint fits
+        cdef int e = self._fit_load(c, mc, nmelds, meld_seq, wild, plus, wild2, 0)
+        if e:
+            return e == 1
+        fits = _may_fit(self.xc, (self.sp.win_size - 2) // 3 - nmelds, -1) or self.xc.err != 0
+        self._fit_done()
         return fits
+
+    cdef unsigned long long _fit_mask(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild,
+                                      int wild2, unsigned long long kinds, int less) except? 0xFFFFFFFFFFFFFFFF:
+        """The kinds k of `kinds` for which _fit(..., plus=k) holds, `counts` one tile short of a complete hand
+        (less >= 0: one tile of kind `less` more, taken out first). Remembered by the hand (FIT_SLOTS answers,
+        each under its whole key: counts, meld counts, melds, chi, wild kinds), since a game asks of the same
+        hand at each discard it might claim and again once it draws."""
+        cdef const unsigned char* mc
+        cdef const unsigned char* c = self._fit_bytes(counts, meld_counts, nmelds, &mc)
+        cdef unsigned long long key[FIT_WORDS]
+        cdef unsigned char* kb = <unsigned char*>key
+        cdef unsigned long long h = 0, m
+        cdef int i, slot
+        if not (-1 <= wild < 255 and -1 <= wild2 < 255):
+            raise ValueError("may_fit: a wild kind out of range")
+        memcpy(kb, c, NK)
+        memcpy(kb + NK, mc, NK)
+        kb[2 * NK], kb[2 * NK + 1], kb[2 * NK + 2], kb[2 * NK + 3] = nmelds, meld_seq, wild + 1, wild2 + 1
+        if 0 <= less < NK:
+            if not kb[less]:
+                raise ValueError(f"may_fit: no tile of kind {less} to take out")
+            kb[less] -= 1
+        for i in range(FIT_WORDS):
+            h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL
+        slot = <int>(h >> 58) & (FIT_SLOTS - 1)
+        if self.fit_used[slot] and memcmp(self.fit_keys[slot], kb, FIT_KEY) == 0:
+            return self.fit_vals[slot] & kinds
+        m = self._fit_mask_c(kb, kb + NK, nmelds, meld_seq, wild, wild2)
+        memcpy(self.fit_keys[slot], kb, FIT_KEY)
+        self.fit_vals[slot] = m
+        self.fit_used[slot] = 1
+        return m & kinds
+
+    cdef unsigned long long _fit_mask_c(self, const unsigned char* c, const unsigned char* mc, int nmelds,
+                                        bint meld_seq, int wild, int wild2) except? 0xFFFFFFFFFFFFFFFF:
+        """_fit_mask of every kind, worked out. The pre-draw hand is loaded once. One wild more than it holds
+        stands for any real tile drawn, so where the standard shape is infeasible with it (the tables, every kind
+        a candidate), the pairs shape leaves two odd kinds or more, no knitted straight lacks more than one
+        kind, and no free pattern's three-valued test holds on the pre-draw counts (false on every count vector
+        containing them: the test's contract), no real kind fits; else each real kind is added in turn and
+        _may_fit asked. A kind over its copies is the full judge's (as _fit). A wild kind drawn adds a wild:
+        _fit is asked of it."""
+        cdef Ctx* x = self.xc
+        cdef int k, sets = (self.sp.win_size - 2) // 3 - nmelds
+        cdef unsigned long long out = 0, cand, wild_kinds = 0, rest
+        cdef int ncand
+        cdef bint any_real
+        cdef int e = self._fit_load(c, mc, nmelds, meld_seq, wild, -1, wild2, 1)
+        if e:   # (the pre-draw hand cannot be loaded: each kind is asked alone)
+            for k in range(NK):
+                if self._fit_c(c, mc, nmelds, meld_seq, wild, k, wild2):
+                    out |= 1ULL << k
+            return out
+        if x.f.w >= 0:
+            wild_kinds |= 1ULL << x.f.w
+        if x.f.w2 >= 0:
+            wild_kinds |= 1ULL << x.f.w2
+        any_real = False
+        if x.has_std and sets >= 0:
+            cand, ncand = x.f.cand, x.f.ncand
+            x.f.cand, x.f.ncand = (1ULL << NK) - 1, NK   # the extra wild may be any kind
+            any_real = _feasible(x, x.f.real, x.f.jokers + 1, sets, 1)
+            x.f.cand, x.f.ncand = cand, ncand
+        if not any_real and x.has_pairs and not nmelds and self.sp.win_size % 2 == 0:
+            any_real = _odd_kinds(x.f.real) <= x.f.jokers + 1
+        if not any_real and x.has_knit and sets >= 3:
+            any_real = x.f.jokers != 0 or _knit_near(x.f.real)
+        if not any_real and x.nfree:
+            x.err = 0
+            any_real = _any_viable(x, x.free_pats, x.nfree) or x.err != 0
+        for k in range(NK):
+            if (wild_kinds >> k) & 1:
+                continue
+            if x.f.real[k] + 1 > self.lim[k]:
+                out |= 1ULL << k   # over its copies (or never held): _fit leaves it to the full judge
+            elif any_real:
+                x.f.real[k] += 1
+                x.f.base[k] += 1
+                x.err = 0
+                x.f.waits_all = -1
+                _reset_memo(x)
+                if _may_fit(x, sets, -1) or x.err != 0:
+                    out |= 1ULL << k
+                x.f.real[k] -= 1
+                x.f.base[k] -= 1
+        self._fit_done()
+        rest = wild_kinds
+        while rest:
+            k = mj_ctzll(rest)
+            rest &= rest - 1
+            if self._fit_c(c, mc, nmelds, meld_seq, wild, k, wild2):
+                out |= 1ULL << k
+        return out
 
     def win(self, int i, double value):
         """A win-settlement expression on the reading just chosen, with `value` set."""
