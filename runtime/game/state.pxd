@@ -129,6 +129,8 @@ cdef class Game:
     cdef _add_meld(self, Seat s, object m)
     @cython.locals(r=Rules, s=Seat, locked=bint, k=int)
     cdef _own_kongs(self, int seat, list out, bint fours)
+    @cython.locals(k=int, counts=bytearray, melded=bytearray)
+    cdef bint _may_add_kong(self, Seat s) except -1
     cdef bint _keeps_waits(self, int seat, int k)
     cdef list _waits_of(self, int seat, list concealed, list melds, bint drop_drawn)
     cdef bint _kong_room(self, int exposed, int concealed)
@@ -173,6 +175,7 @@ cdef class Game:
     cdef long long _abort_inputs(self, int reads)
     cdef _end_aborted(self, object a)
     cdef _liability(self, int p, int d)
+    cdef object _table_env(self)
     @cython.locals(i=int, s=Seat)
     cdef int _first_turn_abort(self, int seat) except -2
     cdef _interrupt(self)

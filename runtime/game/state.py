@@ -1026,7 +1026,7 @@ class Game:
         has none of yet, makes d liable (包)."""
         if not self.r.liabilities:
             return
-        env = _settle().GameEnv(self)
+        env = self._table_env()
         env.claimer = p
         for x in self.r.liabilities:
             if any(c == p and name == x.name for c, name, _ in self.liabilities):
@@ -1061,11 +1061,20 @@ class Game:
                 for k in found:   # (a locked hand: only the tile just drawn, where the kong keeps its waits)
                     if not locked or (k == self.drawn and self._keeps_waits(seat, k)):
                         out.append(KONG + k)
-        if r.kong_added and not locked and s.melds:
+        if r.kong_added and not locked and s.melds and self._may_add_kong(s):
             found = [m.tiles[0] for m in s.melds if m.kind == "pon" and s.counts[m.tiles[0]] > 0]
             if found and self._kong_room(1, 0):
                 for k in found:
                     out.append(KONG + k)
+
+    def _may_add_kong(self, s: Seat) -> bool:
+        """Does the seat hold a tile of a kind its melds hold three of (the cheap test before its pons are read:
+        a pon's kind is one)?"""
+        counts, melded = s.counts, s.meld_counts
+        for k in range(N_KINDS):
+            if melded[k] >= 3 and counts[k]:
+                return True
+        return False
 
     def _keeps_waits(self, seat: int, k: int) -> bool:
         s = self.seats[seat]
@@ -1238,10 +1247,7 @@ class Game:
                 if seen == self.abort_seen[i]:
                     continue
             if env is None:   # (made ready only when some abort is asked: most steps ask none)
-                env = self.abort_env
-                if env is None:   # (one per hand: it caches nothing of the table's state but the seats' hand facts)
-                    env = self.abort_env = _settle().GameEnv(self)
-                env.seat_facts.clear()
+                env = self._table_env()
                 env.win_claims = win_claims
             if not _settle().evaluate(a.cond, env):
                 if passed:
@@ -1250,6 +1256,19 @@ class Game:
                 self._end_aborted(a)
                 return True
         return False
+
+    def _table_env(self) -> Any:
+        """The hand's one environment for the aborts' and liabilities' conditions (mjrules.game.settle.GameEnv), its
+        remembered seat facts cleared and no seat calling, claiming or claiming a win: it caches nothing else of the
+        table's state. Made when first asked."""
+        env = self.abort_env
+        if env is None:
+            env = self.abort_env = _settle().GameEnv(self)
+        else:
+            env.seat_facts.clear()
+            env.caller = env.claimer = -1
+            env.win_claims = 0
+        return env
 
     def _end_aborted(self, a: Any) -> None:
         """The abortive draw `a` ends the hand."""
@@ -1263,10 +1282,7 @@ class Game:
         s = self.seats[seat]
         if s.discards or s.called_away or self.claims_made:
             return -1
-        env = self.abort_env
-        if env is None:
-            env = self.abort_env = _settle().GameEnv(self)
-        env.seat_facts.clear()
+        env = self._table_env()
         env.caller = seat
         rules = self.r.aborts_first
         for i in range(len(rules)):

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+import cython
+
 from ..compiler.ir import Expr, Payment, Src
 from .frozen import FrozenDict, FrozenList
 from .result import explain_line
@@ -55,7 +57,8 @@ def transfers(block: Iterable[Payment], ask: Ask, seats_of: SeatsOf) -> Iterator
     """(clause, payer, payee, amount) for each pay clause of `block` whose condition holds and whose amount is not
     zero, for each payer and payee (never the same seat). A clause that reads neither `payer` nor `payee` is asked
     once (its condition first: when it fails, its amount is not asked); one that reads them is asked of each pair,
-    its condition's `and` terms in order, a term that reads only the payer (only the payee) asked once a seat."""
+    its condition's `and` terms in order, a term that reads only the payer (only the payee) asked once a seat, and
+    its amount asked of each pair only where the amount itself reads them (else once, at the first pair paying)."""
     for pay in block:
         pair = reads_pair(pay)
         if not pair and pay.cond is not None and not ask(pay.cond, NO_SEAT, NO_SEAT):
@@ -65,7 +68,8 @@ def transfers(block: Iterable[Payment], ask: Ask, seats_of: SeatsOf) -> Iterator
             continue
         payees = seats_of(pay.payee, False)
         terms = conjuncts(pay) if pair and pay.cond is not None else None
-        known: dict[tuple[int, int], Any] = {}
+        each = pair and amount_reads_pair(pay)   # (an amount that reads neither is the same for every pair)
+        known: dict[int, Any] = {}
         amount = None
         for a in payers:
             for b in payees:
@@ -73,7 +77,7 @@ def transfers(block: Iterable[Payment], ask: Ask, seats_of: SeatsOf) -> Iterator
                     continue
                 if terms is not None and not _holds(terms, ask, known, a, b):
                     continue
-                if pair or amount is None:
+                if each or amount is None:
                     amount = number(ask(pay.amount, a, b))
                 if amount:
                     yield pay, a, b, amount
@@ -149,6 +153,7 @@ def settle_win(v: Any, s: Any, ev: Callable[[Expr], Any], explain: list[dict[str
 # ---- what a clause reads of the pair ------------------------------------------------------------------------
 _PAIR_MEMO: dict[int, tuple[Any, bool]] = {}
 _TERMS_MEMO: dict[int, tuple[Any, list[tuple[Expr, int]]]] = {}
+_AMOUNT_MEMO: dict[int, tuple[Any, bool]] = {}
 _NONE = object()
 
 
@@ -168,6 +173,16 @@ def reads_pair(pay: Any) -> bool:
     return got
 
 
+def amount_reads_pair(pay: Any) -> bool:
+    """Does the clause's amount read payer or payee (then it is asked of each pair; else once a clause)?"""
+    hit = _AMOUNT_MEMO.get(id(pay))
+    if hit is not None and hit[0] is pay:
+        return hit[1]
+    got = bool(_reads(pay.amount))
+    _AMOUNT_MEMO[id(pay)] = (pay, got)
+    return got
+
+
 def conjuncts(pay: Any) -> list[tuple[Expr, int]]:
     """The clause's condition as its `and` terms in order, each with what of payer and payee it reads."""
     hit = _TERMS_MEMO.get(id(pay))
@@ -179,14 +194,18 @@ def conjuncts(pay: Any) -> list[tuple[Expr, int]]:
     return got
 
 
-def _holds(terms: list[tuple[Expr, int]], ask: Ask, known: dict[tuple[int, int], Any], a: int, b: int) -> bool:
+@cython.locals(i=cython.Py_ssize_t, reads=cython.long, key=cython.long, seat=cython.long)
+def _holds(terms: list[tuple[Expr, int]], ask: Ask, known: dict[int, Any], a: int, b: int) -> bool:
     """The condition for the pair (a, b), its terms asked in order as `and` asks them; a term that reads only the
-    payer (only the payee, or neither) is asked once a seat (once) and remembered in `known`."""
-    for i, (term, reads) in enumerate(terms):
+    payer (only the payee, or neither) is asked once a seat (once) and remembered in `known`, by term and seat
+    (term * 1024 + the seat + 1: a plain int key)."""
+    for i in range(len(terms)):
+        term, reads = terms[i]
         if reads == 3:
             ok = ask(term, a, b)
         else:
-            key = (i, a if reads == 1 else b if reads == 2 else -1)
+            seat = a if reads == 1 else b if reads == 2 else -1
+            key = i * 1024 + seat + 1
             ok = known.get(key, _NONE)
             if ok is _NONE:
                 ok = known[key] = ask(term, a, b)
