@@ -61,7 +61,7 @@ cdef class Game:
     cdef public dict legal, answers
 
     cpdef deal_hand(self, Rules r, object seed, int dealer, int dealer_streak, int prevalent_wind=*)
-    @cython.locals(r=Rules, rng=Rng, n=int, p=int, s=Seat)
+    @cython.locals(r=Rules, rng=Rng, n=int, p=int, s=Seat, mk=int, i=int)
     cdef _setup(self, object wall, object hands, int indicator, object dice=*)
     @cython.locals(s=Seat)
     cdef _take_into(self, int seat, int count)
