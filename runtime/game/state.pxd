@@ -97,7 +97,8 @@ cdef class Game:
     cdef bint _may_win_on(self, Seat s, int k)
     @cython.locals(k=int, shape=ShapeTest)
     cdef bint _fits(self, Seat s, int plus) except -1
-    @cython.locals(k=int, m="unsigned long long", shape=ShapeTest)
+    cdef unsigned long long _fit_mask(self, Seat s, int less) except? 0xFFFFFFFFFFFFFFFF
+    @cython.locals(k=int, m="unsigned long long")
     cdef bint _fits_any(self, Seat s) except -1
     @cython.locals(i=int, p=int)
     cdef int _next_in(self, int seat)

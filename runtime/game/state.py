@@ -652,8 +652,7 @@ class Game:
         if shape is None:
             return self.r.fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, plus, self.wild2)
         if plus >= 0:
-            return plus < N_KINDS and (shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild,
-                                                      self.wild2, ALL_KINDS) >> plus) & 1
+            return plus < N_KINDS and (self._fit_mask(s, -1) >> plus) & 1
         k = self.drawn
         if k < 0 or k >= N_KINDS or not s.counts[k]:
             k = 0
@@ -661,8 +660,14 @@ class Game:
                 k += 1
             if k == N_KINDS:   # no concealed tile: asked as it is
                 return shape.may_fit(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, -1, self.wild2)
-        return (shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, self.wild2, ALL_KINDS,
-                               k) >> k) & 1
+        return (self._fit_mask(s, k) >> k) & 1
+
+    def _fit_mask(self, s: Seat, less: int) -> int:
+        """The kernel's answers for every kind added to the seat's hand (less one tile of kind `less`, >= 0)."""
+        if not cython.compiled:   # (mask_of is the kernel's C entry, for the compiled game only)
+            return self.r.shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, self.wild2,
+                                         ALL_KINDS, less)
+        return self.r.shape.mask_of(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, self.wild2, less)
 
     def _next_in(self, seat: int) -> int:
         """The first seat from `seat` on, in play order, that is still in the hand."""
@@ -1642,9 +1647,8 @@ class Game:
 
     def _fits_any(self, s: Seat) -> bool:
         """Does the shape test pass with some playable kind added to the seat's hand?"""
-        shape = self.r.shape
-        if shape is not None:
-            m = shape.fit_mask(s.counts, s.meld_counts, len(s.melds), s.meld_seq, self.wild, self.wild2, ALL_KINDS)
+        if self.r.shape is not None:
+            m = self._fit_mask(s, -1)
             if not m:
                 return False
             for k in self.r.playable:

@@ -818,3 +818,5 @@ cdef class ShapeTest:
                        int wild2=*) except -1
     cpdef unsigned long long fit_mask(self, object counts, object meld_counts, int nmelds, bint meld_seq, int wild,
                                       int wild2, unsigned long long kinds, int less=*) except? 0xFFFFFFFFFFFFFFFF
+    cdef unsigned long long mask_of(self, bytearray counts, bytearray meld_counts, int nmelds, bint meld_seq, int wild,
+                                    int wild2, int less) except? 0xFFFFFFFFFFFFFFFF

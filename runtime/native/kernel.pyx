@@ -200,6 +200,16 @@ cdef class ShapeTest:
         `less` >= 0, a complete hand asked less one tile of that kind): Kernel._fit_mask, remembered by hand."""
         return (<Kernel>self.kernel)._fit_mask(counts, meld_counts, nmelds, meld_seq, wild, wild2, kinds, less)
 
+    cdef unsigned long long mask_of(self, bytearray counts, bytearray meld_counts, int nmelds, bint meld_seq, int wild,
+                                    int wild2, int less) except? 0xFFFFFFFFFFFFFFFF:
+        """fit_mask of every kind, for the compiled game (its seats' counts are bytearrays of 42 kinds): a C call."""
+        if counts is None or meld_counts is None or PyByteArray_Size(counts) < NK \
+                or PyByteArray_Size(meld_counts) < NK or not 0 <= nmelds <= 255:
+            raise ValueError("may_fit takes counts and meld counts as bytes of 34 or more kinds")
+        return (<Kernel>self.kernel)._fit_mask_of(<const unsigned char*>PyByteArray_AsString(counts),
+                                                  <const unsigned char*>PyByteArray_AsString(meld_counts), nmelds,
+                                                  meld_seq, wild, wild2, less)
+
     def __call__(self, counts, meld_counts, int nmelds, bint meld_seq, int wild, int plus=-1, int wild2=-1):
         return self.may_fit(counts, meld_counts, nmelds, meld_seq, wild, plus, wild2)
 
@@ -1173,6 +1183,11 @@ cdef class Kernel:
         hand at each discard it might claim and again once it draws."""
         cdef const unsigned char* mc
         cdef const unsigned char* c = self._fit_bytes(counts, meld_counts, nmelds, &mc)
+        return self._fit_mask_of(c, mc, nmelds, meld_seq, wild, wild2, less) & kinds
+
+    cdef unsigned long long _fit_mask_of(self, const unsigned char* c, const unsigned char* mc, int nmelds,
+                                         bint meld_seq, int wild, int wild2, int less) except? 0xFFFFFFFFFFFFFFFF:
+        """_fit_mask of every kind, from the counts as C bytes (NK of each; nmelds 0..255)."""
         cdef unsigned long long key[FIT_WORDS]
         cdef unsigned char* kb = <unsigned char*>key
         cdef unsigned long long h = 0, m
@@ -1190,12 +1205,12 @@ cdef class Kernel:
             h = (h ^ key[i]) * 0x9E3779B97F4A7C15ULL
         slot = <int>(h >> 58) & (FIT_SLOTS - 1)
         if self.fit_used[slot] and memcmp(self.fit_keys[slot], kb, FIT_KEY) == 0:
-            return self.fit_vals[slot] & kinds
+            return self.fit_vals[slot]
         m = self._fit_mask_c(kb, kb + NK, nmelds, meld_seq, wild, wild2)
         memcpy(self.fit_keys[slot], kb, FIT_KEY)
         self.fit_vals[slot] = m
         self.fit_used[slot] = 1
-        return m & kinds
+        return m
 
     cdef unsigned long long _fit_mask_c(self, const unsigned char* c, const unsigned char* mc, int nmelds,
                                         bint meld_seq, int wild, int wild2) except? 0xFFFFFFFFFFFFFFFF:
