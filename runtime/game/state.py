@@ -1300,8 +1300,8 @@ class Game:
         one of their values may: a fact of the first round changes with its discards only, one of declarations or
         kongs with them; any other fact, at any step."""
         mark = 0
-        if reads & 1:
-            mark = len(self.first_round) * 64 + min(self.claims_made, 63)
+        if reads & 1:   # (the first round's discards only grow, and only until a claim or the nth discard)
+            mark = len(self.first_round)
         if reads & 2:
             for s in self.seats:
                 mark = mark * 2 + s.declared_ready
