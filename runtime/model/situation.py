@@ -710,7 +710,7 @@ class Reader:
         if f.options:
             self._check_options(f.options)
 
-    @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int, seen=cython.ulonglong)
+    @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int, seen=cython.ulonglong, y=cython.int)
     def _check_marks(self, f: Fields) -> None:
         """Indicators are tiles of the set, and the spec says what they point at; the marked copies are of kinds the
         spec marks (one copy each), among the hand's tiles."""
@@ -743,20 +743,29 @@ class Reader:
             if n < 1:
                 raise SituationError(f"'marked': the hand holds no {tile_name(k)}", "marked")
 
-    @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int)
+    @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int, y=cython.int, melded=cython.bint)
     def _held_marks(self, f: Fields) -> None:
         """A hand holding every copy of a kind the spec marks holds its marked copy (a red five among four fives):
-        it counts as marked whether or not 'marked' names it."""
+        it counts as marked whether or not 'marked' names it. (The melds' tiles are counted once, when a marked
+        kind's concealed copies are not all of them.)"""
+        mc = cython.declare(cython.int[42])
+        melded = False
         for k in self.marked_kinds:
             if k in f.marked:
                 continue
             n = 0
             for i in range(f.nkinds):
                 n += f.kinds[i] == k
-            if n < self.copies[k]:
-                for m in f.melds:
-                    for y in m.tiles:
-                        n += y == k
+            if n < self.copies[k] and f.melds:
+                if not melded:
+                    for i in range(NKINDS):
+                        mc[i] = 0
+                    for m in f.melds:
+                        for y in m.tiles:
+                            if 0 <= y < NKINDS:
+                                mc[y] += 1
+                    melded = True
+                n += mc[k]
             if n >= self.copies[k] > 0:
                 f.marked = (*f.marked, k)
 

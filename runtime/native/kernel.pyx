@@ -320,7 +320,7 @@ cdef class Kernel:
         """The facts of a situation's fields into self.x (x.err says what it cannot read)."""
         cdef Ctx* x = self.x
         cdef Facts* f = &x.f
-        cdef int k, i
+        cdef int k, i, lo
         cdef bint kong
         cdef tuple melds = st.melds
         memset(f, 0, sizeof(Facts))
@@ -366,7 +366,11 @@ cdef class Kernel:
                 f.exposed += 1
             if f.nms < MAXM:   # the meld as a set (mjrules.model.fans.set_views)
                 f.ms_kind[f.nms] = SV_SEQ if kind == "chi" else SV_KONG if kong else SV_PUNG
-                f.ms_low[f.nms] = min(m.tiles) if m.tiles and 0 <= min(m.tiles) < NK else 0
+                lo = NK   # the meld's lowest kind (min() is a Python call)
+                for k in m.tiles:
+                    if k < lo:
+                        lo = k
+                f.ms_low[f.nms] = lo if 0 <= lo < NK else 0
                 f.ms_conc[f.nms] = bool(m.concealed)
                 f.nms += 1
             if f.nmg < MAXM:
