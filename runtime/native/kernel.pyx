@@ -1227,7 +1227,7 @@ cdef class Kernel:
         _fit is asked of it."""
         cdef Ctx* x = self.xc
         cdef int k, sets = (self.sp.win_size - 2) // 3 - nmelds
-        cdef unsigned long long out = 0, cand, wild_kinds = 0, rest
+        cdef unsigned long long out = 0, cand, wild_kinds = 0, rest, over = 0
         cdef int ncand
         cdef bint any_real
         cdef int e = self._fit_load(c, mc, nmelds, meld_seq, wild, -1, wild2, 1)
@@ -1253,21 +1253,22 @@ cdef class Kernel:
         if not any_real and x.nfree:
             x.err = 0
             any_real = _any_viable(x, x.free_pats, x.nfree) or x.err != 0
-        for k in range(NK):
-            if (wild_kinds >> k) & 1:
-                continue
-            if x.f.real[k] + 1 > self.lim[k]:
-                out |= 1ULL << k   # over its copies (or never held): _fit leaves it to the full judge
-            elif any_real:
-                x.f.real[k] += 1
-                x.f.base[k] += 1
-                x.err = 0
-                x.f.waits_all = -1
-                _reset_memo(x)
-                if _may_fit(x, sets, -1) or x.err != 0:
-                    out |= 1ULL << k
-                x.f.real[k] -= 1
-                x.f.base[k] -= 1
+        for k in range(NK):   # (a straight loop: the kinds over their copies, or never held, are the full judge's)
+            over |= <unsigned long long>(x.f.real[k] >= self.lim[k]) << k
+        out = over & ~wild_kinds
+        rest = ((1ULL << NK) - 1) & ~over & ~wild_kinds if any_real else 0
+        while rest:
+            k = mj_ctzll(rest)
+            rest &= rest - 1
+            x.f.real[k] += 1
+            x.f.base[k] += 1
+            x.err = 0
+            x.f.waits_all = -1
+            _reset_memo(x)
+            if _may_fit(x, sets, -1) or x.err != 0:
+                out |= 1ULL << k
+            x.f.real[k] -= 1
+            x.f.base[k] -= 1
         self._fit_done()
         rest = wild_kinds
         while rest:
