@@ -376,16 +376,22 @@ cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
 
 
 cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil:
-    """fan_points (the points of every fan that counts, times its count) or, with bonus, bonus_points."""
+    """fan_points (the points of every fan that counts, times its count) or, with bonus, bonus_points. (A fan that
+    does not count adds nothing: its points, finite, times 0.)"""
     cdef Spec* sp = x.spec
-    cdef int i
-    cdef double p = 0.0, b = 0.0, t
+    cdef int i, n = sp.nfan
+    cdef double p = 0.0, b = 0.0, t, v
+    cdef const double* points
+    cdef const int* is_bonus = sp.fan_bonus
     if x.fp_gen != x.gen:
-        for i in range(sp.nfan):
-            t = n_chk(x, (sp.fan_open[i] if x.f.exposed else sp.fan_points[i]) * ref_fan(x, rd, i))
-            p = n_chk(x, p + t)
-            if sp.fan_bonus[i]:
-                b = n_chk(x, b + t)
+        points = sp.fan_open if x.f.exposed else sp.fan_points
+        for i in range(n):
+            v = ref_fan(x, rd, i)
+            if v != 0.0:
+                t = n_chk(x, points[i] * v)
+                p = n_chk(x, p + t)
+                if is_bonus[i]:
+                    b = n_chk(x, b + t)
         x.fp_val, x.bp_val = p, b
         x.fp_gen = x.gen
     return x.bp_val if bonus else x.fp_val
