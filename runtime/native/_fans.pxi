@@ -440,8 +440,10 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil:
     cdef Ctx* y = x.inner
     cdef Spec* sp = x.spec
     cdef Facts* f
-    cdef int i, k, n = 0, sets, w = x.f.w, w2 = x.f.w2, j0 = x.f.jokers, std, odd0 = 0, odd
-    cdef bint iw, plain, cover, knit
+    cdef int i, k, n = 0, sets, w = x.f.w, w2 = x.f.w2, j0 = x.f.jokers, std, odd0 = 0, odd, nkeep
+    cdef bint iw, plain, cover, knit, pairs_ok, fits
+    cdef unsigned int skip = 0
+    cdef int keep[MAXPAT]
     cdef int pre[NK]
     cdef Units U
     cdef Plus P
@@ -477,17 +479,31 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil:
     else:
         f.real[x.f.win_tile] -= 1
         f.base[x.f.win_tile] -= 1
-    # what _may_fit reads of the pre-draw hand, once: its odd counts (a real tile drawn changes one of them), and
-    # whether a real tile could complete a knitted straight at all (without wilds: _knit_fits' own condition)
-    for k in range(NK):
-        odd0 += f.real[k] & 1
+    # what _may_fit reads of the pre-draw hand, once: its odd counts (a real tile drawn changes one of them),
+    # whether a real tile could complete a knitted straight at all (without wilds: _knit_fits' own condition), and
+    # the free patterns whose three-valued test holds on it (one false there is false with any real tile more)
+    odd0 = _odd_kinds(f.real)
     knit = not y.has_knit or f.jokers != 0 or _knit_near(f.real)
+    pairs_ok = y.has_pairs and not y.f.nmelds and sp.win_size % 2 == 0
+    nkeep = 0
+    if y.nfree and (not y.free_fixed or y.nfree > MAXPAT):
+        nkeep = -1   # (a test that may read the drawn tile, or too many to list: each kind asks them all)
+    elif y.nfree:
+        _reset_memo(y)
+        nkeep = _viable_pats(y, y.free_pats, y.nfree, keep)
+        y.err = 0
+    # a unit no real tile drawn into makes the standard shape adds no wait, where nothing else can fit (_plus_skip)
+    if plain and (cover or j0 == 0) and nkeep == 0 and not (pairs_ok and odd0 - 1 <= f.jokers) \
+            and not (y.has_knit and knit):
+        skip = _plus_skip(&P, j0)
     for k in range(sp.nplayable):
         i = sp.playable[k]
         iw = i == w or i == w2
         if not (iw or 0 <= i < NK):
             x.err |= ERR_OTHER
             return 0.0
+        if skip and not iw and pre[i] < 4 and (skip >> (i // 9 if i < 27 else i - 24)) & 1:
+            continue
         std = -1
         if plain and (cover or (not iw and j0 == 0)) and (iw or pre[i] < 4):   # (a fifth copy: beyond the tables)
             if iw:
@@ -510,7 +526,15 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil:
         f.win_tile = i
         y.err = 0
         _reset_memo(y)
-        if _may_fit(y, sets, std, odd, iw or knit) or y.err:
+        if std == 0 and not iw and nkeep >= 0:   # _may_fit inline, the free patterns of the pre-draw hand only
+            fits = pairs_ok and odd <= f.jokers
+            if not fits and y.has_knit and knit:
+                fits = _knit_fits(y, sets)
+            if not fits and nkeep:
+                fits = _any_viable(y, keep, nkeep)
+        else:
+            fits = _may_fit(y, sets, std, odd, iw or knit)
+        if fits or y.err:
             y.err = 0
             memset(&R, 0, sizeof(Run))
             R.x, R.mode, R.best = y, 1, &scratch

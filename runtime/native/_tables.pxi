@@ -407,6 +407,18 @@ cdef inline bint _plus_std(Ctx* x, const Plus* P, const Units* U, int* plus, int
                     sets, 1)
 
 
+cdef inline unsigned int _plus_skip(const Plus* P, int jokers) noexcept nogil:
+    """The units (bits 0..9) where no real tile drawn can make the standard shape: a tile drawn into unit u changes
+    only u's f and g, so the verdict needs at least total - F[u] + min(0, the other units' least g - f) wilds (f, g
+    >= 0); where that exceeds the wilds held, every kind of u fails it."""
+    cdef unsigned int skip = 0
+    cdef int u
+    for u in range(10):
+        if P.total - P.F[u] + _lo(0, P.lo2 if u == P.lo1u else P.lo1) > jokers:
+            skip |= 1u << u
+    return skip
+
+
 cdef void _unit_fill_int(Units* U) noexcept nogil:
     """_unit_fill from the int counts: straight-line (the rank weights are constants, independent sums)."""
     cdef int big

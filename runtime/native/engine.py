@@ -122,6 +122,7 @@ class NativeEngine(Plays):
         self._explainer = Explainer(v)   # (the one builder of a result's explanation, both back ends')
         self._used = self._explainer.used
         self._kernel = core.Kernel(self.module.capsule(), self._used)
+        self._kernel.set_free_fixed(free_tests_read_tiles_only(v, True))
         self._strings = codegen.string_ids(v)
         self._names = {i: s for s, i in self._strings.items()}
         self._wins = {id(w[0]): (i, w[1]) for i, w in enumerate(codegen.win_exprs(v))}

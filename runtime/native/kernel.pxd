@@ -17,7 +17,7 @@ cdef enum:
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
     MAXTIE = 8       # a score's tiebreaks the kernel compares (more: the reference chooses)
-    CORE_ABI = 21    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 22    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -230,6 +230,9 @@ cdef struct Ctx:
     bint c_exact                  # the counts a three-valued test is given are every reading's own (no wild left
                                   # to place): count_in is then exact rather than unknown (_forbids_ask sets it)
     bint has_knit                 # some pattern has the knitted shape
+    bint free_fixed               # every free pattern's test reads only the tiles, the melds and the options (the
+                                  # engine says so: Kernel.set_free_fixed), so a pre-draw hand's false test stands
+                                  # for every real tile drawn, whatever the drawn tile names (var_wait_kinds)
     # the fans of the reading of gen (memoised as ref_define): raw and final counts, the combinations' counts, the
     # set views, and fan_points / bonus_points
     unsigned int* fr_gen

@@ -918,13 +918,10 @@ cdef class Kernel:
             if sure and not sure & SHAPE_SURE_FREE:   # (with it, every real kind drawn wins: no shape is asked)
                 _sure_init(x, &U, &S)
             unsure = (SHAPE_NO_PUNGS if sure & SHAPE_PUNGS else 0) | (SHAPE_NO_PAIRS if sure & SHAPE_PAIRS else 0)
-        # A real tile drawn into unit u changes only u's f and g, so the standard verdict below needs at least
-        # total - F[u] + min(0, the other units' least g - f) wilds (f, g >= 0); where that exceeds the wilds
-        # held, no free pattern is left and the pairs cannot fit, every kind of u completes nothing.
+        # where no free pattern is left and neither the pairs nor a knitted straight can fit, a kind of a unit no
+        # real tile drawn into makes the standard shape completes nothing (_plus_skip)
         if not odd_size and nkeep == 0 and not (pairs_ok and odd0 - 1 <= x.f.jokers) and not knit:
-            for u in range(10):
-                if P.total - P.F[u] + _lo(0, P.lo2 if u == P.lo1u else P.lo1) > x.f.jokers:
-                    skip |= 1u << u
+            skip = _plus_skip(&P, x.f.jokers)
         for i in range(self.sp.nplayable):
             k = self.sp.playable[i]
             if k < 0 or k >= NK:
@@ -1095,6 +1092,12 @@ cdef class Kernel:
             if fits or x.err:
                 out.append(k)
         return out
+
+    def set_free_fixed(self, bint fixed):
+        """Every free pattern's test reads only the tiles, the melds and the options (the engine's
+        mjrules.model.shape.free_tests_read_tiles_only): the wait fact may then rule free patterns out on the
+        pre-draw hand once, not again for each kind drawn."""
+        self.x.free_fixed = self.xi.free_fixed = fixed
 
     def shape_test(self):
         """_fit as a ShapeTest: the object the game calls in C (and, being callable, a mjrules.model.shape MayFit)."""
