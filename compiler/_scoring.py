@@ -182,18 +182,7 @@ def _combo(self, c: Clause) -> ir.Combo | None:
 def _fan_cycles(self, fans: list[ir.Fan], clauses: list[Clause]) -> None:
     """E027 for fans that depend on themselves: through their counts (a fan's count may read other fans, and
     defines) or through what excludes them (a fan counts only when no fan that excludes it holds)."""
-    deps: dict[str, set[str]] = {f.name: set() for f in fans}
-    for f in fans:
-        if f.count is not None:
-            refs = _fan_refs(self, f.count, set())
-            deps[f.name] |= (set(deps) if "*" in refs else refs) - {"*"}
-        for x in f.excludes:
-            if x in deps:
-                deps[x].add(f.name)
-        if f.otherwise:
-            deps[f.name] |= {g.name for g in fans if g is not f and not g.bonus}
-        if not f.limit:   # a fan that is not a limit counts only while no limit fan does
-            deps[f.name] |= {g.name for g in fans if g.limit}
+    deps = ir.fan_reads(fans, self.x.define_ir)
     state: dict[str, int] = {}
     where = {f.name: c for f, c in zip(fans, clauses)}
     for start in deps:
@@ -220,24 +209,6 @@ def _fan_cycles(self, fans: list[ir.Fan], clauses: list[Clause]) -> None:
                 state[nxt] = 1
                 stack.append((nxt, iter(sorted(deps.get(nxt, ())))))
                 path.append(nxt)
-
-
-def _fan_refs(self, e: ir.Expr, seen: set[str]) -> set[str]:
-    out: set[str] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.op == "ref" and x.args[0] == "fan":
-            out.add(x.args[1])
-        elif x.op == "ref" and x.args[0] == "define" and x.args[1] not in seen:
-            seen.add(x.args[1])
-            d = self.x.define_ir.get(x.args[1])
-            if d is not None:
-                todo.append(d)
-        elif x.op == "var" and x.args[0] in ("fan_points", "bonus_points"):
-            out.add("*")
-        todo += [a for a in x.args if isinstance(a, ir.Expr)]
-    return out
 
 
 def check_statuses(self, clauses: list[Clause]) -> tuple[ir.Status, ...]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from . import builtins as B
-from .ir import Expr, Variant, dump_json, hand_exprs
+from .ir import Expr, Variant, dump_json, fan_reads, hand_exprs
 
 CODEGEN_VERSION = "17"
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -993,7 +993,47 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
         counts = [{"i": i, "code": "n_err(x)", "line": _line(f.src)} for i, f in enumerate(v.fans)]
     return {"n": len(v.fans), "kinds": kinds, "bonus": bonus, "points": points, "open": opens,
             "limit": limits, "combo": combo, "counts": counts,
+            "steps": _fan_steps(fan_order(v), kinds, bonus, combo, excluders, limits),
             "exc_start": start, "exc_list": [j for ex in excluders for j in ex], "prefer": prefer, "ok": ok}
+
+
+def fan_order(v: Variant) -> list[int]:
+    """The order fans_all works out a reading's fans in: each fan after every fan its count after exclusions
+    reads (ir.fan_reads, which the checker keeps free of cycles), the lowest index first among the ready."""
+    index = {f.name: i for i, f in enumerate(v.fans)}
+    reads = fan_reads(v.fans, {d.name: d.expr for d in v.defines})
+    deps = [{index[n] for n in reads[f.name] if n in index} - {i} for i, f in enumerate(v.fans)]
+    order: list[int] = []
+    done = [False] * len(v.fans)
+    while len(order) < len(v.fans):
+        i = next((i for i, d in enumerate(deps) if not done[i] and all(done[j] for j in d)), -1)
+        if i < 0:
+            raise AssertionError(f"{v.name}: fans read each other in a cycle (the checker's E027 refuses it)")
+        done[i] = True
+        order.append(i)
+    return order
+
+
+def _fan_steps(order: list[int], kinds: list[int], bonus: list[int], combo: list[int],
+               excluders: list[list[int]], limits: list[int]) -> list[dict[str, Any]]:
+    """fans_all's straight-line steps, one a fan in fan_order (so what a step reads of the other fans is final
+    already): its count before exclusions (`raw`), the test of the fans that exclude it
+    (`exc`), whether a counting limit fan stops it (`capped`), and after the last limit fan, whether one counts
+    (`lim`)."""
+    last_limit = max((k for k, i in enumerate(order) if limits[i]), default=-1)
+    lim = " or ".join(f"fv[{i}] > 0.0" for i in order if limits[i])
+    steps = []
+    for k, i in enumerate(order):
+        if kinds[i] == 1:
+            raw = "n_err(x)" if combo[i * COMBO_W] < 0 else f"rf_combo(x, rd, {i})"
+        elif kinds[i] == 2:   # (1 when no other fan counts: every one it reads is final before it)
+            others = [f"fv[{j}] != 0.0" for j in range(len(kinds)) if j != i and not bonus[j] and kinds[j] != 2]
+            raw = f"(0.0 if ({' or '.join(others)}) else 1.0)" if others else "1.0"
+        else:
+            raw = f"c{i}(x, rd)"
+        steps.append({"i": i, "raw": raw, "exc": " or ".join(f"fv[{j}] > 0.0" for j in excluders[i]),
+                      "capped": bool(lim) and not limits[i], "lim": lim if k == last_limit else ""})
+    return steps
 
 
 def points_at(v: Variant) -> list[int]:

@@ -821,6 +821,39 @@ def expr_nodes(e: Expr) -> list[Expr]:
     return out
 
 
+def fan_reads(fans: list[Fan] | tuple[Fan, ...], defines: dict[str, Expr]) -> dict[str, set[str]]:
+    """Per fan (by name), the fans its count after exclusions reads: those its count reads (through defines too;
+    every fan where it reads fan_points or bonus_points), those that exclude it, for an `otherwise` fan every
+    other one but the bonus fans, and for a fan that is not a limit every limit fan. The checker refuses a cycle
+    (E027); the native fan sum works the fans out in an order that follows it (codegen.fan_order)."""
+    names = {f.name for f in fans}
+    deps: dict[str, set[str]] = {f.name: set() for f in fans}
+    for f in fans:
+        if f.count is not None:
+            seen: set[str] = set()
+            todo = [f.count]
+            while todo:
+                x = todo.pop()
+                if x.op == "ref" and x.args[0] == "fan":
+                    deps[f.name].add(x.args[1])
+                elif x.op == "ref" and x.args[0] == "define" and x.args[1] not in seen:
+                    seen.add(x.args[1])
+                    d = defines.get(x.args[1])
+                    if d is not None:
+                        todo.append(d)
+                elif x.op == "var" and x.args[0] in ("fan_points", "bonus_points"):
+                    deps[f.name] |= names
+                todo += [a for a in x.args if isinstance(a, Expr)]
+        for x in f.excludes:
+            if x in deps:
+                deps[x].add(f.name)
+        if f.otherwise:
+            deps[f.name] |= {g.name for g in fans if g is not f and not g.bonus}
+        if not f.limit:   # a fan that is not a limit counts only while no limit fan does
+            deps[f.name] |= {g.name for g in fans if g.limit}
+    return deps
+
+
 def reads_vars(v: Variant, names: tuple[str, ...]) -> bool:
     """Does scoring a hand read one of these builtin variables?"""
     return any(x.op == "var" and x.args[0] in names for e in hand_exprs(v) for x in expr_nodes(e))

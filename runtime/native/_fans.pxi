@@ -282,7 +282,7 @@ cdef void _account(Ctx* x, const int* fans, int nf, const int* lows, int n) noex
                 total -= 1
 
 
-cdef void _combos(Ctx* x, Reading* rd) noexcept nogil:
+cdef void fan_combos(Ctx* x, Reading* rd) noexcept nogil:
     """x.cb_val: the combination fans' counts on the reading of gen (FanCounter._combos)."""
     cdef int i, j, t, kind, n, nf
     cdef int lows[MAXSV]
@@ -315,35 +315,27 @@ cdef void _combos(Ctx* x, Reading* rd) noexcept nogil:
 
 
 # ---- the fans' counts --------------------------------------------------------------------------------------
-cdef double _fan_raw(Ctx* x, Reading* rd, int i) noexcept nogil:
-    """Fan i's count before exclusions (FanCounter.raw)."""
+cdef inline double _fan_raw(Ctx* x, Reading* rd, int i) noexcept nogil:
+    """Fan i's count before exclusions (FanCounter.raw). (Asked once a reading: fan_final remembers what follows.)"""
     cdef Spec* sp = x.spec
-    cdef double v
     cdef int j, k = sp.fan_kind[i]
-    if x.fr_gen[i] == x.gen:
-        return x.fr_val[i]
     if k == FK_COMBO:
         if sp.combo[i * COMBO_W] < 0:   # a shape the kernel does not take: the reference counts it
             x.err |= ERR_OTHER
             return 0.0
-        _combos(x, rd)
-        v = x.cb_val[i]
-    elif k == FK_OTHERWISE:
-        v = 1.0
-        for j in range(sp.nfan):
+        return rf_combo(x, rd, i)
+    if k == FK_OTHERWISE:
+        for j in range(sp.nfan):   # otherwise: 1 when no other fan counts (bonus and `otherwise` fans aside)
             if j != i and not sp.fan_bonus[j] and sp.fan_kind[j] != FK_OTHERWISE and ref_fan(x, rd, j) != 0.0:
-                v = 0.0
-                break
-    else:
-        v = sp.fan(x, rd, i)
-    x.fr_val[i] = v
-    x.fr_gen[i] = x.gen
-    return v
+                return 0.0
+        return 1.0
+    return sp.fan(x, rd, i)
 
 
 cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
     """Fan i's count after exclusions: 0 when a fan that excludes it counts (its own count after exclusions > 0)
-    (FanCounter.final). A fan met again while it is worked out (a cycle) is for the reference to judge."""
+    (FanCounter.final). A fan met again while it is worked out (a cycle) is for the reference to judge. (A fan
+    asked before fan_sum: fans_all works out the others.)"""
     cdef Spec* sp = x.spec
     cdef double v
     cdef int e
@@ -356,14 +348,14 @@ cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
     v = _fan_raw(x, rd, i)
     if v != 0.0:
         for e in range(sp.exc_start[i], sp.exc_start[i + 1]):
-            if fan_final(x, rd, sp.exc_list[e]) > 0.0:
+            if ref_fan(x, rd, sp.exc_list[e]) > 0.0:
                 v = 0.0
                 break
     if v != 0.0 and sp.nlimit and not sp.fan_limit[i]:   # a limit fan counts: only limit fans do
         if x.lim_gen != x.gen:
             x.lim_val = False
             for e in range(sp.nlimit):
-                if fan_final(x, rd, sp.limits[e]) > 0.0:
+                if ref_fan(x, rd, sp.limits[e]) > 0.0:
                     x.lim_val = True
                     break
             x.lim_gen = x.gen
@@ -377,23 +369,26 @@ cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
 
 cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil:
     """fan_points (the points of every fan that counts, times its count) or, with bonus, bonus_points. (A fan that
-    does not count adds nothing: its points, finite, times 0.)"""
+    does not count adds nothing: its points, finite, times 0.) The module's fans_all works every fan out; they are
+    added in the spec's order."""
     cdef Spec* sp = x.spec
     cdef int i, n = sp.nfan
+    cdef unsigned int g = x.gen
     cdef double p = 0.0, b = 0.0, t, v
     cdef const double* points
     cdef const int* is_bonus = sp.fan_bonus
-    if x.fp_gen != x.gen:
+    if x.fp_gen != g:
+        sp.fans_all(x, rd)
         points = sp.fan_open if x.f.exposed else sp.fan_points
         for i in range(n):
-            v = ref_fan(x, rd, i)
+            v = x.ff_val[i]
             if v != 0.0:
                 t = n_chk(x, points[i] * v)
                 p = n_chk(x, p + t)
                 if is_bonus[i]:
                     b = n_chk(x, b + t)
         x.fp_val, x.bp_val = p, b
-        x.fp_gen = x.gen
+        x.fp_gen = g
     return x.bp_val if bonus else x.fp_val
 
 

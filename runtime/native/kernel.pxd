@@ -17,7 +17,7 @@ cdef enum:
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
     MAXTIE = 8       # a score's tiebreaks the kernel compares (more: the reference chooses)
-    CORE_ABI = 22    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 23    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -133,6 +133,7 @@ ctypedef int (*ModsBoundFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 ctypedef double (*FanFn)(Ctx* x, Reading* rd, int i) noexcept nogil
+ctypedef void (*FansFn)(Ctx* x, Reading* rd) noexcept nogil
 
 cdef struct Spec:
     int abi
@@ -192,6 +193,8 @@ cdef struct Spec:
     int nlimit
     const int* limits             # the limit fans' indices (nlimit)
     const int* points_at          # NK entries: the kind an indicator points at (-1: none)
+    FansFn fans_all               # every fan's count after exclusions on the reading of gen, remembered as
+                                  # fan_final remembers it, in straight-line code (codegen.fan_order)
 
 cdef struct Ctx:
     Spec* spec
@@ -235,8 +238,6 @@ cdef struct Ctx:
                                   # for every real tile drawn, whatever the drawn tile names (var_wait_kinds)
     # the fans of the reading of gen (memoised as ref_define): raw and final counts, the combinations' counts, the
     # set views, and fan_points / bonus_points
-    unsigned int* fr_gen
-    double* fr_val
     unsigned int* ff_gen
     double* ff_val
     unsigned char* f_busy
@@ -259,6 +260,7 @@ cdef bint var_waits_all(Ctx* x) noexcept nogil
 cdef double var_wait_kinds(Ctx* x) noexcept nogil
 cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil
 cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil
+cdef void fan_combos(Ctx* x, Reading* rd) noexcept nogil
 cdef double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil
 cdef double rf_alike(Ctx* x, Reading* rd, int kind) noexcept nogil
 cdef bint rf_waiting_hand(Ctx* x, const unsigned char* alts, int nalts) noexcept nogil
@@ -268,6 +270,12 @@ cdef inline double ref_fan(Ctx* x, Reading* rd, int i) noexcept nogil:
     if x.ff_gen[i] == x.gen:
         return x.ff_val[i]
     return fan_final(x, rd, i)
+
+cdef inline double rf_combo(Ctx* x, Reading* rd, int i) noexcept nogil:
+    """Combination fan i's count before exclusions (a shape the kernel takes)."""
+    if x.cb_gen != x.gen:
+        fan_combos(x, rd)
+    return x.cb_val[i]
 
 cdef inline double rf_wind_sets(Ctx* x, Reading* rd, int kind, double n) noexcept nogil:
     """wind_sets(kind, n): sets(kind, the n-th wind), none when n is not 0..3."""
