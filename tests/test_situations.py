@@ -84,6 +84,22 @@ def test_bad_situation(load, case):
     assert e.value.key == key
 
 
+@pytest.mark.parametrize("first", [{"gangkai_double": True}, {"gangkai_double": False}])
+def test_options_read_again_are_checked_again(load, first):
+    """The reader remembers the last options it read and checked; options equal to them as Python compares values
+    but of another type (1 == True, 0.0 == False), or with another key, are checked again, and refused."""
+    e = load(SR)
+    assert e.evaluate(with_(OK_SR, options=first))["win"]
+    for bad, message in (({"gangkai_double": int(first["gangkai_double"])}, "takes a bool"),
+                         ({"gangkai_double": float(first["gangkai_double"])}, "takes a bool"),
+                         ({**first, "gangkai_dbl": True}, "did you mean 'gangkai_double'")):
+        with pytest.raises(SituationError, match=message):
+            e.evaluate(with_(OK_SR, options=bad))
+        assert e.evaluate(with_(OK_SR, options=first))["win"]
+    with_flag = e.evaluate(with_(OK_SR, options=first))
+    assert with_flag == e.evaluate(with_(OK_SR, options=dict(first)))
+
+
 def test_pre_draw_hand_for_waits(load):
     waits = load(SR).waits({"concealed": "123m456m789p234s9s*", "wild": "9s"})
     assert len(waits) == 34 and all(w["value"] == 4 for w in waits)

@@ -49,11 +49,14 @@ cdef class Reader:
     cdef int kinds0             # and its number of wild kinds
     cdef tuple wild_opts        # the options the wild's cases read
     cdef dict hand_memo         # their values -> the HandWild they choose
+    cdef dict opt_in, opt_out   # the last options read (a copy) and their checked Fields.options (never changed)
 
     cpdef Fields read(self, d, bint pre_draw=*)
     cpdef check(self, Fields f, bint pre_draw=*)
     cdef _check_marks(self, Fields f)
     cdef _held_marks(self, Fields f)
+    cdef bint _same_options(self, dict opts) except -1
+    cdef _check_options(self, dict options)
 
 
 cpdef Fields fields(s)

@@ -366,6 +366,7 @@ class Reader:
             if 0 <= k < NKINDS:
                 self.marked |= 1 << k
         self.marked_kinds = tuple(k for k in range(NKINDS) if (self.marked >> k) & 1)
+        self.opt_in, self.opt_out = {}, {}
 
     # ---- reading a dict --------------------------------------------------------------------------------
     @cython.wraparound(False)
@@ -574,7 +575,8 @@ class Reader:
         if declared_ready is not _ABSENT:
             f.declared_ready = _flag(declared_ready, "declared_ready")
         if opts:
-            f.options = {k: (operator.index(x) if _numpy_int(x) else x) for k, x in opts.items()}
+            f.options = self.opt_out if self._same_options(opts) else \
+                {k: (operator.index(x) if _numpy_int(x) else x) for k, x in opts.items()}
         if check_all or winners is not _ABSENT:
             f.winners = _in_range(winners, "winners", 1, 1, n - 1)
         if dealer_won is not _ABSENT:
@@ -600,7 +602,25 @@ class Reader:
         if ready_uninterrupted is not _ABSENT:
             f.ready_uninterrupted = _flag(ready_uninterrupted, "ready_uninterrupted")
         self.check(f, pre_draw)
+        if opts and f.options is not self.opt_out:   # (checked: the next read of the same options reuses them)
+            self.opt_in, self.opt_out = dict(opts), f.options
         return f
+
+    @cython.locals(n=cython.Py_ssize_t)
+    def _same_options(self, opts: dict) -> cython.bint:
+        """opts holds what the last options read held, value for value and type for type (True == 1, but an
+        option that takes a bool does not take 1)."""
+        last = self.opt_in
+        n = len(opts)
+        if n != len(last):
+            return False
+        for k, v in opts.items():
+            if type(k) is not str:
+                return False
+            w = last.get(k, _ABSENT)
+            if type(w) is not type(v) or not (w == v):
+                return False
+        return True
 
     # ---- checking --------------------------------------------------------------------------------------
     @cython.wraparound(False)
@@ -707,7 +727,7 @@ class Reader:
                                  key)
         if f.by == BY_ROB_GOLD and not self.rob_gold:
             raise SituationError("win_by rob_gold needs a variant whose wild indicator can be robbed", "win_by")
-        if f.options:
+        if f.options and f.options is not self.opt_out:   # (opt_out: options read and checked before)
             self._check_options(f.options)
 
     @cython.locals(k=cython.int, i=cython.Py_ssize_t, n=cython.int, seen=cython.ulonglong, y=cython.int)
@@ -792,9 +812,12 @@ class Reader:
                 close = get_close_matches(k, list(types), 1) if type(k) is str else []
                 raise SituationError(f"unknown option '{k}'" + (f"; did you mean '{close[0]}'?" if close else ""),
                                      "options")
-            ok = {"bool": isinstance(v, bool),
-                  "num": (isinstance(v, (int, float)) or _numpy_int(v)) and not isinstance(v, bool),
-                  "str": isinstance(v, str)}[t]
+            if t == "bool":
+                ok = isinstance(v, bool)
+            elif t == "num":
+                ok = (isinstance(v, (int, float)) or _numpy_int(v)) and not isinstance(v, bool)
+            else:
+                ok = isinstance(v, str)
             if not ok:
                 raise SituationError(f"option '{k}' takes a {t}, not {shown_value(v)}", "options")
 

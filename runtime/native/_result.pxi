@@ -343,6 +343,7 @@ cdef class FastEvaluate:
                                  # never changes once given
     cdef object encode           # None, or a situation's (checked) options -> the kernel's option values, None
     cdef dict opt_memo           # where a double cannot hold one; remembered per the options' items
+    cdef object opt_last, opt_got  # the last options dict encoded (the reader's own, never changed) and its values
 
     def __init__(self, Reader reader, Kernel kernel, Results results, tuple opts, dict win_by_ids, KernelLock lock,
                  slow, decided, encode=None):
@@ -356,9 +357,13 @@ cdef class FastEvaluate:
         self.lock = lock
         self.slow, self.decided = slow, decided
         self.encode, self.opt_memo = encode, {}
+        self.opt_last = self.opt_got = None
 
     cdef object _options(self, dict options):
-        """The kernel's option values for a situation's checked options (encode's, remembered), or None."""
+        """The kernel's option values for a situation's checked options (encode's, remembered), or None. (The
+        reader gives equal options as the same dict, which nothing changes: the last one is known by identity.)"""
+        if options is self.opt_last:
+            return self.opt_got
         try:
             key = tuple(options.items())
             got = self.opt_memo.get(key, self)
@@ -368,6 +373,7 @@ cdef class FastEvaluate:
             if len(self.opt_memo) >= 256:
                 self.opt_memo.clear()
             got = self.opt_memo[key] = self.encode(options)
+        self.opt_last, self.opt_got = options, got
         return got
 
     def evaluate(self, situation, bint explain=True):
