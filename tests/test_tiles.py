@@ -395,3 +395,36 @@ def test_chi_round_trip(suit: str, low: int, spaced: bool) -> None:
     assert meld.kind == "chi"
     assert meld.tiles == tuple(kind(suit, r) for r in range(low, low + 3))
     assert parse_meld(format_meld(meld)) == meld
+
+
+@pytest.mark.parametrize("text, code", [
+    ("[123m]", bytes([0, 0, 0, 1, 2])),
+    ("[555p]", bytes([1, 0, 13, 13, 13])),
+    ("[7777z]", bytes([2, 0, 33, 33, 33, 33])),
+    ("{1111s}", bytes([2, 1, 18, 18, 18, 18])),
+])
+def test_a_meld_is_packed_for_the_c_readers(text, code):
+    """Meld.code, what the situation check and the kernel read of a meld: its kind, concealed, its tiles' kinds."""
+    from mjrules.model.tiles import MELD_CHI, MELD_KONG, MELD_OTHER, MELD_PON, NO_KIND, Meld, meld_code, parse_melds
+
+    (m,) = parse_melds(text)
+    assert m.code == code == meld_code(m.kind, m.tiles, m.concealed)
+    assert (MELD_CHI, MELD_PON, MELD_KONG, MELD_OTHER, NO_KIND) == (0, 1, 2, 3, 255)
+    assert Meld("pung", (1, 99, "x"), True).code == bytes([MELD_OTHER, 1, 1, NO_KIND, NO_KIND])
+    assert Meld("chi", None).code == bytes([MELD_CHI, 0, NO_KIND])
+    assert m == Meld(m.kind, m.tiles, m.concealed) and "code" not in repr(m)
+
+
+def test_melds_that_are_no_melds_are_refused_in_one_line():
+    import mjrules
+    from mjrules.model.situation import SituationError, check_situation, situation_from_dict
+    from mjrules.model.tiles import Meld
+
+    v = mjrules.load("guobiao").variant
+    s = situation_from_dict(v, {"concealed": "123m456m789m55p", "melds": ["[123p]"], "win_tile": "5p"})
+    check_situation(v, s)
+    for melds, message in (((("chi", (9, 10, 11)),), "holds a tuple, not a Meld"),
+                           ((Meld("chi", (9, 10, 99)),), "uses 99, which is not playable"),
+                           ((Meld("chi", (9, 10, 40)),), "uses f7, which is not playable")):
+        with pytest.raises(SituationError, match=message):
+            check_situation(v, s.replace(melds=melds))

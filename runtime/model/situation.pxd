@@ -2,7 +2,7 @@
 """Types for compiling mjrules.model.situation (runtime/model/situation.py) in Cython's pure-Python mode: the one situation
 reader, which the native back end's evaluate calls from C (`cimport mjrules.model.situation`)."""
 
-from mjrules.model.tiles cimport scan_buffer, scan_into, tile_kind
+from mjrules.model.tiles cimport MELD_CHI, MELD_KONG, NO_KIND, kinds_named, scan_buffer, scan_into, tile_kind
 
 cdef enum:
     BY_OTHER = 0       # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask

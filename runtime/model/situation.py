@@ -17,7 +17,7 @@ from typing import Any
 import cython
 
 from ..compiler.ir import MAX_WILD_KINDS, Variant
-from .tiles import Meld, Tile, TileError, parse_melds, scan_buffer, scan_into, tile_kind, tile_name
+from .tiles import Meld, Tile, TileError, kinds_named, parse_melds, scan_buffer, scan_into, tile_kind, tile_name
 from .wildmode import hand_wild
 
 WIN_BY = ("self_draw", "discard", "rob_kong", "kong_replacement", "rob_gold", "dealt")
@@ -30,6 +30,7 @@ if not cython.compiled:   # (compiled, they are the C constants situation.pxd de
     # Fields.by: how the hand was won, as far as the kernel's own tests and the checks ask
     BY_OTHER, BY_DISCARD, BY_ROB_KONG, BY_DEALT, BY_ROB_GOLD = range(5)
     NKINDS = 42  # every tile kind, flowers included (mjrules.model.tiles.N_KINDS)
+    from .tiles import MELD_CHI, MELD_KONG, NO_KIND
 
 
 class SituationError(ValueError):
@@ -517,7 +518,9 @@ class Reader:
             indicator = _one_tile(indicator_v, "indicator")
         if win_tile is not _ABSENT:
             f.win_tile = _one_tile(win_tile, "win_tile")
-        if flowers is not _ABSENT:
+        if flowers is not _ABSENT and (got := kinds_named(flowers)) is not None:   # (a list of tile names)
+            f.flowers = got
+        elif flowers is not _ABSENT:
             text = _text(flowers, "flowers")
             fb = scan_buffer(len(text))
             f.flowers = tuple([fb[i] & 0x7F for i in range(_scan(text, "flowers", fb))])
@@ -626,7 +629,8 @@ class Reader:
     @cython.wraparound(False)
     @cython.boundscheck(False)
     @cython.locals(size=cython.Py_ssize_t, held=cython.Py_ssize_t, k=cython.int, i=cython.Py_ssize_t,
-                   extra=cython.int, wild=cython.int, found=cython.bint, over=cython.bint, kinds=bytearray)
+                   extra=cython.int, wild=cython.int, found=cython.bint, over=cython.bint, kinds=bytearray,
+                   code=bytes, nt=cython.Py_ssize_t, j=cython.Py_ssize_t, w=cython.int)
     def check(self, f: Fields, pre_draw: cython.bint = False) -> None:
         """Refuse impossible situations with a message naming what is wrong (SituationError)."""
         count = cython.declare(cython.int[42])
@@ -649,22 +653,33 @@ class Reader:
             count[k] += 1
             over |= count[k] > self.copies[k]
         wild = f.wild
-        for m in f.melds:
-            for x in m.tiles:
-                k = _kind_in(x)
-                if k < 0 or not (self.playable >> k) & 1:
-                    raise SituationError(f"meld {m} uses {_name(x)}, which is not playable in this variant",
-                                         "melds")
+        for m in f.melds:   # (read as Meld.code: its kind, then its tiles' kinds)
+            got = getattr(m, "code", None)
+            if type(got) is not bytes or len(got) < 2:
+                raise SituationError(f"'melds' holds a {type(m).__name__}, not a Meld", "melds")
+            code = got
+            nt = len(code)
+            for j in range(2, nt):
+                k = code[j]
+                if k == NO_KIND or not (self.playable >> k) & 1:
+                    raise SituationError(f"meld {_shown_meld(m)} uses {_name(_unplayable(m, self.playable))}, "
+                                         "which is not playable in this variant", "melds")
                 count[k] += 1
                 over |= count[k] > self.copies[k]
-            if m.kind == "chi" and not self.chi:
+            if code[0] == MELD_CHI and not self.chi:
                 raise SituationError(f"meld {m} is a chi, but this variant has no chi", "melds")
-            if m.kind == "kong" and not self.kongs:
+            if code[0] == MELD_KONG and not self.kongs:
                 raise SituationError(f"meld {m} is a kong, but this variant has no kongs", "melds")
-            if wild >= 0 and self.no_calls and (wild in m.tiles or f.wild2 >= 0 and f.wild2 in m.tiles):
-                raise SituationError(f"meld {m} uses the wild kind "
-                                     f"{tile_name(wild if wild in m.tiles else f.wild2)}; wilds are never used in "
-                                     "calls", "melds")
+            if wild >= 0 and self.no_calls:
+                w = -1
+                for j in range(2, nt):
+                    if code[j] == wild:
+                        w = wild
+                    elif code[j] == f.wild2 and w < 0:
+                        w = f.wild2
+                if w >= 0:
+                    raise SituationError(f"meld {m} uses the wild kind {tile_name(w)}; wilds are never used in "
+                                         "calls", "melds")
         for x in f.flowers:
             k = x
             if not (self.scored >> k) & 1:
@@ -859,6 +874,23 @@ def _tiles_of(value: Any, key: str) -> tuple:
 def _kinds_name(wild: cython.int, wild2: cython.int) -> str:
     """The wild kinds' names: '5m', or '5m or 6m'."""
     return tile_name(wild) if wild2 < 0 else f"{tile_name(wild)} or {tile_name(wild2)}"
+
+
+def _shown_meld(m: Any) -> str:
+    """A meld in notation, or as Python shows it where it holds what the notation cannot write."""
+    try:
+        return str(m)
+    except (TileError, TypeError, ValueError):
+        return repr(m)
+
+
+def _unplayable(m: Any, playable: cython.ulonglong) -> Any:
+    """The first of a meld's tiles that is no kind, or of a kind that is not playable."""
+    for x in m.tiles:
+        k = _kind_in(x)
+        if k < 0 or not (playable >> k) & 1:
+            return x
+    return None
 
 
 def _kind_in(x: Any) -> cython.int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import cython
 
@@ -94,14 +94,37 @@ class Tile(NamedTuple):
 
 @dataclass(frozen=True)
 class Meld:
-    """A declared set: chi (sequence), pon (triplet) or kong (quad); tiles are sorted kinds."""
+    """A declared set: chi (sequence), pon (triplet) or kong (quad); tiles are sorted kinds.
+
+    `code` (not a field: made from the fields) is the meld as bytes, for the readers in C (the situation check,
+    the native kernel): MELD_CHI, MELD_PON, MELD_KONG or MELD_OTHER, then 1 if concealed else 0, then each tile's
+    kind (NO_KIND where a tile is no kind 0..41)."""
 
     kind: Literal["chi", "pon", "kong"]
     tiles: tuple[int, ...]
     concealed: bool = False
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", meld_code(self.kind, self.tiles, self.concealed))
+
     def __str__(self) -> str:
         return format_meld(self)
+
+
+if not cython.compiled:   # (compiled, they are the C constants tiles.pxd declares)
+    MELD_CHI, MELD_PON, MELD_KONG, MELD_OTHER = range(4)   # Meld.code's first byte
+    NO_KIND = 255                                          # Meld.code's byte for a tile that is no kind
+_MELD_KINDS = {"chi": MELD_CHI, "pon": MELD_PON, "kong": MELD_KONG}
+
+
+def meld_code(kind: Any, tiles: Any, concealed: Any) -> bytes:
+    """Meld.code of a meld's fields (whatever they hold)."""
+    try:
+        ks = [k if type(k) is int and 0 <= k < N_KINDS else NO_KIND for k in tiles]
+    except TypeError:   # (tiles that are no sequence: one tile that is no kind)
+        ks = [NO_KIND]
+    return bytes([_MELD_KINDS.get(kind, MELD_OTHER) if type(kind) is str else MELD_OTHER, 1 if concealed else 0,
+                  *ks])
 
 
 # ---------------------------------------------------------------- predicates
@@ -410,6 +433,20 @@ for _name in TILE_NAMES:
         _ONE_TILE[_text] = _scan(_text)[0].tile
         _ONE_KIND[_text] = _ONE_TILE[_text].kind
 del _name, _text
+
+
+def kinds_named(names: Any) -> tuple | None:
+    """The kinds of a list of one-tile texts ('f1', '3s', '9s*': parse_tile's, a wild's mark dropped), or None
+    where it is no list or holds anything else."""
+    if type(names) is not list:
+        return None
+    out = []
+    for x in names:
+        k = _ONE_KIND.get(x) if type(x) is str else None
+        if k is None:
+            return None
+        out.append(k)
+    return tuple(out)
 
 
 def tile_kind(text: str) -> int:

@@ -30,7 +30,8 @@ from cpython.ref cimport Py_INCREF
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                   PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK, NOWAIT_LOCK)
 from cpython.bytearray cimport PyByteArray_AsString, PyByteArray_Size, PyByteArray_FromStringAndSize
-from cpython.bytes cimport PyBytes_AsString
+from cpython.bytes cimport PyBytes_AsString, PyBytes_Size
+from mjrules.model.tiles cimport MELD_CHI, MELD_KONG
 from cpython.exc cimport PyErr_Clear
 from cpython.long cimport PyLong_AsLongAndOverflow
 from mjrules.model.situation cimport (Fields, Reader, fields as situation_fields, BY_DISCARD, BY_ROB_KONG,
@@ -321,6 +322,8 @@ cdef class Kernel:
         cdef Ctx* x = self.x
         cdef Facts* f = &x.f
         cdef int k, i, lo
+        cdef Py_ssize_t j, nt
+        cdef const unsigned char* mc
         cdef bint kong
         cdef tuple melds = st.melds
         memset(f, 0, sizeof(Facts))
@@ -351,42 +354,47 @@ cdef class Kernel:
             else:
                 x.err |= ERR_OTHER
         f.nmelds = len(melds)
-        for m in melds:
-            kind = m.kind
-            kong = kind == "kong"
-            if kind == "chi":
+        for m in melds:   # (read as Meld.code: its kind, concealed, then its tiles' kinds)
+            code = getattr(m, "code", None)
+            if type(code) is not bytes or PyBytes_Size(code) < 2:
+                x.err |= ERR_OTHER
+                continue
+            mc = <const unsigned char*>PyBytes_AsString(code)
+            nt = PyBytes_Size(code)
+            kong = mc[0] == MELD_KONG
+            if mc[0] == MELD_CHI:
                 f.meld_seq = True
             if kong:
                 f.kongs += 1
-                if m.concealed:
+                if mc[1]:
                     f.kongs_concealed += 1
                 else:
                     f.kongs_exposed += 1
-            if not (kong and m.concealed):
+            if not (kong and mc[1]):
                 f.exposed += 1
-            if f.nms < MAXM:   # the meld as a set (mjrules.model.fans.set_views)
-                f.ms_kind[f.nms] = SV_SEQ if kind == "chi" else SV_KONG if kong else SV_PUNG
-                lo = NK   # the meld's lowest kind (min() is a Python call)
-                for k in m.tiles:
-                    if k < lo:
-                        lo = k
-                f.ms_low[f.nms] = lo if 0 <= lo < NK else 0
-                f.ms_conc[f.nms] = bool(m.concealed)
-                f.nms += 1
-            if f.nmg < MAXM:
-                for k in m.tiles:
-                    if 0 <= k < NK:
-                        f.mg[f.nmg] |= 1ULL << k
-                f.nmg += 1
-            else:
-                x.err |= ERR_OTHER
-            for k in m.tiles:
-                if 0 <= k < NK:
+            lo = NK   # the meld's lowest kind
+            for j in range(2, nt):
+                k = mc[j]
+                if k < NK:
                     f.meld_counts[k] += 1
                     if not kong:
                         f.nonkong[k] += 1
+                    if k < lo:
+                        lo = k
                 else:
                     x.err |= ERR_OTHER
+            if f.nms < MAXM:   # the meld as a set (mjrules.model.fans.set_views)
+                f.ms_kind[f.nms] = SV_SEQ if mc[0] == MELD_CHI else SV_KONG if kong else SV_PUNG
+                f.ms_low[f.nms] = lo if lo < NK else 0
+                f.ms_conc[f.nms] = mc[1] != 0
+                f.nms += 1
+            if f.nmg < MAXM:
+                for j in range(2, nt):
+                    if mc[j] < NK:
+                        f.mg[f.nmg] |= 1ULL << mc[j]
+                f.nmg += 1
+            else:
+                x.err |= ERR_OTHER
         for k in range(NK):
             f.base[k] = f.real[k] + f.meld_counts[k]
         f.cand = self.sp.stands
