@@ -52,7 +52,7 @@ def core_extensions() -> list:
             if folder.is_dir():
                 (folder / "__init__.pxd").write_text("", encoding="ascii")
         (inc / "mjrules" / "__init__.pxd").write_text("", encoding="ascii")
-        exts = [Extension(name, [source], extra_compile_args=["-g"] if os.name == "posix" else [],
+        exts = [Extension(name, [source], extra_compile_args=["-g0"] if os.name == "posix" else [],
                           define_macros=[("Py_LIMITED_API", "0x030B0000")] if LIMITED else [],
                           py_limited_api=LIMITED) for name, source in COMPILED.items()]
         return cythonize(exts, include_path=[str(inc)], compiler_directives={"language_level": 3}, quiet=True,
