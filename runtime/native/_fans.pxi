@@ -5,7 +5,7 @@ cdef enum:
     MAXEDGE = 648    # pairs of MAXSV sets, at least
 
 # ---- the reading's sets ----------------------------------------------------------------------------------
-cdef void _set_views(Ctx* x, Reading* rd) noexcept nogil:
+cdef void set_views(Ctx* x, Reading* rd) noexcept nogil:
     """x.sv_*: the sets of the reading of gen (mjrules.model.fans.set_views): its groups, then the melds. A concealed
     pung of the winning tile's kind, that tile claimed, is shown unless a concealed sequence holds that kind; where
     the reading places its winning tile (rd.placed >= -1), the pung it is placed in is the one shown."""
@@ -47,37 +47,6 @@ cdef void _set_views(Ctx* x, Reading* rd) noexcept nogil:
     x.sv_gen = x.gen
 
 
-cdef double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil:
-    """sets(kind, group): the reading's sets (melds included) of a kind (compiler.builtins.SET_KINDS' index: seq,
-    pung, kong, pair, concealed_pung, concealed_kong, exposed_kong) whose lowest kind is in the mask."""
-    cdef int i, n = 0, k
-    cdef bint t
-    _set_views(x, rd)
-    for i in range(x.nsv):
-        if not (mask >> x.sv_low[i]) & 1:
-            continue
-        k = x.sv_kind[i]
-        if kind == 0:
-            t = k == SV_SEQ
-        elif kind == 1:
-            t = k == SV_PUNG or k == SV_KONG
-        elif kind == 2:
-            t = k == SV_KONG
-        elif kind == 3:
-            t = k == SV_PAIR
-        elif kind == 4:
-            t = (k == SV_PUNG or k == SV_KONG) and x.sv_conc[i]
-        elif kind == 5:
-            t = k == SV_KONG and x.sv_conc[i]
-        elif kind == 6:
-            t = k == SV_KONG and not x.sv_conc[i]
-        else:
-            x.err |= ERR_OTHER
-            return 0.0
-        n += t
-    return n
-
-
 cdef inline int rf_sets_one(Ctx* x, int i, int kind) noexcept nogil:
     """Is set view i of the kind (SET_KINDS' index)? -1: no such kind."""
     cdef int k = x.sv_kind[i]
@@ -104,7 +73,7 @@ cdef double rf_alike(Ctx* x, Reading* rd, int kind) noexcept nogil:
     one pair at most (mjrules.model.fans.alike)."""
     cdef int i, j, n = 0, same
     cdef bint seen[MAXSV]
-    _set_views(x, rd)
+    set_views(x, rd)
     for i in range(x.nsv):
         seen[i] = False
     for i in range(x.nsv):
@@ -289,7 +258,7 @@ cdef void fan_combos(Ctx* x, Reading* rd) noexcept nogil:
     cdef int* fans
     if x.cb_gen == x.gen:
         return
-    _set_views(x, rd)
+    set_views(x, rd)
     for i in range(x.ncseq + x.ncpung):
         x.cb_val[x.cfan[i]] = 0.0
     for kind in range(2):

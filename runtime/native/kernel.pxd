@@ -17,7 +17,7 @@ cdef enum:
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
     MAXTIE = 8       # a score's tiebreaks the kernel compares (more: the reference chooses)
-    CORE_ABI = 23    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 24    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -261,7 +261,7 @@ cdef double var_wait_kinds(Ctx* x) noexcept nogil
 cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil
 cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil
 cdef void fan_combos(Ctx* x, Reading* rd) noexcept nogil
-cdef double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil
+cdef void set_views(Ctx* x, Reading* rd) noexcept nogil
 cdef double rf_alike(Ctx* x, Reading* rd, int kind) noexcept nogil
 cdef bint rf_waiting_hand(Ctx* x, const unsigned char* alts, int nalts) noexcept nogil
 
@@ -276,6 +276,38 @@ cdef inline double rf_combo(Ctx* x, Reading* rd, int i) noexcept nogil:
     if x.cb_gen != x.gen:
         fan_combos(x, rd)
     return x.cb_val[i]
+
+cdef inline double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil:
+    """sets(kind, group): the reading's sets (melds included) of a kind (compiler.builtins.SET_KINDS' index: seq,
+    pung, kong, pair, concealed_pung, concealed_kong, exposed_kong) whose lowest kind is in the mask. (Inline: the
+    generated module asks it of a constant kind.)"""
+    cdef int i, n = 0, k
+    cdef bint t
+    if x.sv_gen != x.gen:
+        set_views(x, rd)
+    for i in range(x.nsv):
+        if not (mask >> x.sv_low[i]) & 1:
+            continue
+        k = x.sv_kind[i]
+        if kind == 0:
+            t = k == SV_SEQ
+        elif kind == 1:
+            t = k == SV_PUNG or k == SV_KONG
+        elif kind == 2:
+            t = k == SV_KONG
+        elif kind == 3:
+            t = k == SV_PAIR
+        elif kind == 4:
+            t = (k == SV_PUNG or k == SV_KONG) and x.sv_conc[i]
+        elif kind == 5:
+            t = k == SV_KONG and x.sv_conc[i]
+        elif kind == 6:
+            t = k == SV_KONG and not x.sv_conc[i]
+        else:
+            x.err |= ERR_OTHER
+            return 0.0
+        n += t
+    return n
 
 cdef inline double rf_wind_sets(Ctx* x, Reading* rd, int kind, double n) noexcept nogil:
     """wind_sets(kind, n): sets(kind, the n-th wind), none when n is not 0..3."""
