@@ -941,9 +941,9 @@ COMBO_W = 16   # the kernel's ints per fan in Spec.combo (kernel.pxd)
 
 def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
     """The fans' tables and count functions (mjrules.model.fans, counted by the kernel): per fan its kind (0 counted
-    by its expression, 1 a combination, 2 otherwise), bonus flag and points; the fans that exclude each one (in
-    the spec's order, as FanCounter lists them); each combination's shape (COMBO_W ints: kind, size, suits, the
-    steps as a bit mask, the ranks; kind -1 for one the kernel does not take); the preferred fans."""
+    by its expression, 1 a combination, 2 otherwise), bonus flag and points; each combination's shape (COMBO_W
+    ints: kind, size, suits, the steps as a bit mask, the ranks; kind -1 for one the kernel does not take); the
+    steps of fans_all, which applies the exclusions (`excludes`) and the limit fans; the preferred fans."""
     index = cx.index["fan"]
     kinds, bonus, points, combo, counts, opens, limits = [], [], [], [], [], [], []
     excluders: list[list[int]] = [[] for _ in v.fans]
@@ -982,9 +982,6 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
             counts.append({"i": i, "code": cx.num(f.count) if f.count is not None else "n_err(x)",
                            "line": _line(f.src)})
         combo.extend(row)
-    start = [0]
-    for ex in excluders:
-        start.append(start[-1] + len(ex))
     prefer = [index[n] for n in v.score.prefer if n in index]
     if len(prefer) != len(v.score.prefer):
         ok = False
@@ -992,9 +989,8 @@ def _fans(cx: ExprCompiler, v: Variant) -> dict[str, Any]:
         kinds = [0] * len(v.fans)
         counts = [{"i": i, "code": "n_err(x)", "line": _line(f.src)} for i, f in enumerate(v.fans)]
     return {"n": len(v.fans), "kinds": kinds, "bonus": bonus, "points": points, "open": opens,
-            "limit": limits, "combo": combo, "counts": counts,
-            "steps": _fan_steps(fan_order(v), kinds, bonus, combo, excluders, limits),
-            "exc_start": start, "exc_list": [j for ex in excluders for j in ex], "prefer": prefer, "ok": ok}
+            "combo": combo, "counts": counts,
+            "steps": _fan_steps(fan_order(v), kinds, bonus, combo, excluders, limits), "prefer": prefer, "ok": ok}
 
 
 def fan_order(v: Variant) -> list[int]:

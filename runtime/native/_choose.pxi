@@ -374,7 +374,7 @@ cdef inline void _reset_memo(Ctx* x) noexcept nogil:
         memset(x.tb_gen, 0, (sp.ntab + 1) * sizeof(unsigned int))
         memset(x.df_gen, 0, (sp.ndef + 1) * sizeof(unsigned int))
         memset(x.ff_gen, 0, (sp.nfan + 1) * sizeof(unsigned int))
-        x.st_gen = x.cb_gen = x.sv_gen = x.fp_gen = x.lim_gen = 0
+        x.st_gen = x.cb_gen = x.sv_gen = x.fp_gen = x.fa_gen = 0
         x.gen = 1
 
 
@@ -580,13 +580,12 @@ cdef Ctx* _ctx_new(Spec* sp) except NULL:
     x.ssu = <signed char*>malloc(MAXJ + 1)
     x.ff_gen = <unsigned int*>calloc(sp.nfan + 1, sizeof(unsigned int))
     x.ff_val = <double*>calloc(sp.nfan + 1, sizeof(double))
-    x.f_busy = <unsigned char*>calloc(sp.nfan + 1, 1)
     x.cb_val = <double*>calloc(sp.nfan + 1, sizeof(double))
     x.cfan = <int*>calloc(sp.nfan + 1, sizeof(int))
     x.gen = 1   # (no memo entry is of gen 0's reading: the stamps start at 0)
     if not (x.ev_memo and x.mod_gen and x.mod_val and x.tb_gen and x.tb_val and x.tb_row and x.df_gen and x.df_val
             and x.free_pats and x.msu and x.fcu and x.msc and x.ssu and x.ff_gen
-            and x.ff_val and x.f_busy and x.cb_val and x.cfan):
+            and x.ff_val and x.cb_val and x.cfan):
         _ctx_free(x)
         raise MemoryError()
     x.ev_dirty = True   # calloc's zeros read as memoised falses until the first _reset_memo
@@ -636,7 +635,6 @@ cdef void _ctx_free(Ctx* x) noexcept nogil:
     free(x.ssu)
     free(x.ff_gen)
     free(x.ff_val)
-    free(x.f_busy)
     free(x.cb_val)
     free(x.cfan)
     free(x)

@@ -47,27 +47,6 @@ cdef void set_views(Ctx* x, Reading* rd) noexcept nogil:
     x.sv_gen = x.gen
 
 
-cdef inline int rf_sets_one(Ctx* x, int i, int kind) noexcept nogil:
-    """Is set view i of the kind (SET_KINDS' index)? -1: no such kind."""
-    cdef int k = x.sv_kind[i]
-    if kind == 0:
-        return k == SV_SEQ
-    if kind == 1:
-        return k == SV_PUNG or k == SV_KONG
-    if kind == 2:
-        return k == SV_KONG
-    if kind == 3:
-        return k == SV_PAIR
-    if kind == 4:
-        return (k == SV_PUNG or k == SV_KONG) and x.sv_conc[i]
-    if kind == 5:
-        return k == SV_KONG and x.sv_conc[i]
-    if kind == 6:
-        return k == SV_KONG and not x.sv_conc[i]
-    x.err |= ERR_OTHER
-    return 0
-
-
 cdef double rf_alike(Ctx* x, Reading* rd, int kind) noexcept nogil:
     """alike(kind): pairs of identical sets of the kind (the same kind of set on the same lowest tile), each set in
     one pair at most (mjrules.model.fans.alike)."""
@@ -284,62 +263,33 @@ cdef void fan_combos(Ctx* x, Reading* rd) noexcept nogil:
 
 
 # ---- the fans' counts --------------------------------------------------------------------------------------
-cdef inline double _fan_raw(Ctx* x, Reading* rd, int i) noexcept nogil:
-    """Fan i's count before exclusions (FanCounter.raw). (Asked once a reading: fan_final remembers what follows.)"""
-    cdef Spec* sp = x.spec
-    cdef int j, k = sp.fan_kind[i]
-    if k == FK_COMBO:
-        if sp.combo[i * COMBO_W] < 0:   # a shape the kernel does not take: the reference counts it
-            x.err |= ERR_OTHER
-            return 0.0
-        return rf_combo(x, rd, i)
-    if k == FK_OTHERWISE:
-        for j in range(sp.nfan):   # otherwise: 1 when no other fan counts (bonus and `otherwise` fans aside)
-            if j != i and not sp.fan_bonus[j] and sp.fan_kind[j] != FK_OTHERWISE and ref_fan(x, rd, j) != 0.0:
-                return 0.0
-        return 1.0
-    return sp.fan(x, rd, i)
+cdef inline void _fans_all(Ctx* x, Reading* rd) noexcept nogil:
+    """Every fan of the reading of gen worked out and remembered, once (the module's fans_all). Asked again while
+    it runs (a fan read that fan_order does not know of), the reading is for the reference to judge."""
+    if x.fa_gen == x.gen:
+        return
+    if x.fans_busy:
+        x.err |= ERR_OTHER
+        return
+    x.fans_busy = True
+    x.spec.fans_all(x, rd)
+    x.fans_busy = False
+    x.fa_gen = x.gen
 
 
 cdef double fan_final(Ctx* x, Reading* rd, int i) noexcept nogil:
-    """Fan i's count after exclusions: 0 when a fan that excludes it counts (its own count after exclusions > 0)
-    (FanCounter.final). A fan met again while it is worked out (a cycle) is for the reference to judge. (A fan
-    asked before fan_sum: fans_all works out the others.)"""
-    cdef Spec* sp = x.spec
-    cdef double v
-    cdef int e
-    if x.ff_gen[i] == x.gen:
-        return x.ff_val[i]
-    if x.f_busy[i]:
-        x.err |= ERR_OTHER
-        return 0.0
-    x.f_busy[i] = 1
-    v = _fan_raw(x, rd, i)
-    if v != 0.0:
-        for e in range(sp.exc_start[i], sp.exc_start[i + 1]):
-            if ref_fan(x, rd, sp.exc_list[e]) > 0.0:
-                v = 0.0
-                break
-    if v != 0.0 and sp.nlimit and not sp.fan_limit[i]:   # a limit fan counts: only limit fans do
-        if x.lim_gen != x.gen:
-            x.lim_val = False
-            for e in range(sp.nlimit):
-                if ref_fan(x, rd, sp.limits[e]) > 0.0:
-                    x.lim_val = True
-                    break
-            x.lim_gen = x.gen
-        if x.lim_val:
-            v = 0.0
-    x.f_busy[i] = 0
-    x.ff_val[i] = v
-    x.ff_gen[i] = x.gen
-    return v
+    """Fan i's count after exclusions (FanCounter.final) on the reading of gen: a fan asked before its reading's
+    fans are worked out has them all worked out."""
+    if x.ff_gen[i] != x.gen:
+        _fans_all(x, rd)
+        if x.ff_gen[i] != x.gen:
+            return 0.0   # (an error: the reference judges)
+    return x.ff_val[i]
 
 
 cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil:
     """fan_points (the points of every fan that counts, times its count) or, with bonus, bonus_points. (A fan that
-    does not count adds nothing: its points, finite, times 0.) The module's fans_all works every fan out; they are
-    added in the spec's order."""
+    does not count adds nothing: its points, finite, times 0.) Added in the spec's order."""
     cdef Spec* sp = x.spec
     cdef int i, n = sp.nfan
     cdef unsigned int g = x.gen
@@ -347,7 +297,7 @@ cdef double fan_sum(Ctx* x, Reading* rd, bint bonus) noexcept nogil:
     cdef const double* points
     cdef const int* is_bonus = sp.fan_bonus
     if x.fp_gen != g:
-        sp.fans_all(x, rd)
+        _fans_all(x, rd)
         points = sp.fan_open if x.f.exposed else sp.fan_points
         for i in range(n):
             v = x.ff_val[i]

@@ -17,7 +17,7 @@ cdef enum:
     MAXJ = 16        # wild tiles in one hand
     MAXM = 12        # melds in one hand
     MAXTIE = 8       # a score's tiebreaks the kernel compares (more: the reference chooses)
-    CORE_ABI = 24    # bump whenever a struct or a signature in this file changes
+    CORE_ABI = 25    # bump whenever a struct or a signature in this file changes
 
 cdef enum:
     G_SEQ = 0
@@ -132,7 +132,6 @@ ctypedef void (*BoundsFn)(Ctx* x, int* counts, int pattern, double* lo, double* 
 ctypedef int (*ModsBoundFn)(Ctx* x, int* counts, int pattern) noexcept nogil
 ctypedef bint (*ClaimFn)(Ctx* x) noexcept nogil
 ctypedef double (*WinFn)(Ctx* x, Reading* rd, int i) noexcept nogil
-ctypedef double (*FanFn)(Ctx* x, Reading* rd, int i) noexcept nogil
 ctypedef void (*FansFn)(Ctx* x, Reading* rd) noexcept nogil
 
 cdef struct Spec:
@@ -176,12 +175,9 @@ cdef struct Spec:
     WinFn win
     int players
     int nfan                      # counted fans (mjrules.model.fans), in the spec's order
-    FanFn fan                     # a FK_COUNT fan's count expression
     const int* fan_kind           # per fan: FK_*
     const int* fan_bonus          # per fan: 1 a bonus fan
     const double* fan_points      # per fan: its points
-    const int* exc_start          # per fan i: the fans that exclude it are exc_list[exc_start[i]:exc_start[i + 1]]
-    const int* exc_list
     const int* combo              # per fan: COMBO_W ints (a FK_COMBO fan's shape)
     int nprefer                   # Score.prefer: the fans a tie of value goes to
     const int* prefer
@@ -189,9 +185,6 @@ cdef struct Spec:
     int ntie                      # Score.tiebreak: among readings of equal value, the larger first
     DefineFn tie                  # tiebreak i's value on a reading
     const double* fan_open        # per fan: its points in a hand with an exposed meld
-    const int* fan_limit          # per fan: 1 a limit fan (while one counts, only limit fans count)
-    int nlimit
-    const int* limits             # the limit fans' indices (nlimit)
     const int* points_at          # NK entries: the kind an indicator points at (-1: none)
     FansFn fans_all               # every fan's count after exclusions on the reading of gen, remembered as
                                   # fan_final remembers it, in straight-line code (codegen.fan_order)
@@ -236,11 +229,12 @@ cdef struct Ctx:
     bint free_fixed               # every free pattern's test reads only the tiles, the melds and the options (the
                                   # engine says so: Kernel.set_free_fixed), so a pre-draw hand's false test stands
                                   # for every real tile drawn, whatever the drawn tile names (var_wait_kinds)
-    # the fans of the reading of gen (memoised as ref_define): raw and final counts, the combinations' counts, the
-    # set views, and fan_points / bonus_points
+    # the fans of the reading of gen (memoised as ref_define): the counts after exclusions (all worked out in the
+    # gen fa_gen; fans_busy while they are), the combinations' counts, the set views, and fan_points / bonus_points
     unsigned int* ff_gen
     double* ff_val
-    unsigned char* f_busy
+    unsigned int fa_gen
+    bint fans_busy
     unsigned int cb_gen
     double* cb_val
     unsigned int sv_gen
@@ -250,8 +244,6 @@ cdef struct Ctx:
     unsigned char sv_conc[MAXSV]
     unsigned int fp_gen
     double fp_val, bp_val
-    unsigned int lim_gen          # the gen lim_val was worked out in: whether a limit fan counts (fan_final)
-    bint lim_val
     int* cfan                     # the combination fans of sequences (ncseq), then of pungs (ncpung)
     int ncseq, ncpung
 
@@ -277,36 +269,36 @@ cdef inline double rf_combo(Ctx* x, Reading* rd, int i) noexcept nogil:
         fan_combos(x, rd)
     return x.cb_val[i]
 
+cdef inline int rf_sets_one(Ctx* x, int i, int kind) noexcept nogil:
+    """Is set view i of the kind (SET_KINDS' index)? (Another kind: 0, and an error.)"""
+    cdef int k = x.sv_kind[i]
+    if kind == 0:
+        return k == SV_SEQ
+    if kind == 1:
+        return k == SV_PUNG or k == SV_KONG
+    if kind == 2:
+        return k == SV_KONG
+    if kind == 3:
+        return k == SV_PAIR
+    if kind == 4:
+        return (k == SV_PUNG or k == SV_KONG) and x.sv_conc[i]
+    if kind == 5:
+        return k == SV_KONG and x.sv_conc[i]
+    if kind == 6:
+        return k == SV_KONG and not x.sv_conc[i]
+    x.err |= ERR_OTHER
+    return 0
+
 cdef inline double rf_sets(Ctx* x, Reading* rd, int kind, unsigned long long mask) noexcept nogil:
     """sets(kind, group): the reading's sets (melds included) of a kind (compiler.builtins.SET_KINDS' index: seq,
     pung, kong, pair, concealed_pung, concealed_kong, exposed_kong) whose lowest kind is in the mask. (Inline: the
     generated module asks it of a constant kind.)"""
-    cdef int i, n = 0, k
-    cdef bint t
+    cdef int i, n = 0
     if x.sv_gen != x.gen:
         set_views(x, rd)
     for i in range(x.nsv):
-        if not (mask >> x.sv_low[i]) & 1:
-            continue
-        k = x.sv_kind[i]
-        if kind == 0:
-            t = k == SV_SEQ
-        elif kind == 1:
-            t = k == SV_PUNG or k == SV_KONG
-        elif kind == 2:
-            t = k == SV_KONG
-        elif kind == 3:
-            t = k == SV_PAIR
-        elif kind == 4:
-            t = (k == SV_PUNG or k == SV_KONG) and x.sv_conc[i]
-        elif kind == 5:
-            t = k == SV_KONG and x.sv_conc[i]
-        elif kind == 6:
-            t = k == SV_KONG and not x.sv_conc[i]
-        else:
-            x.err |= ERR_OTHER
-            return 0.0
-        n += t
+        if (mask >> x.sv_low[i]) & 1:
+            n += rf_sets_one(x, i, kind)
     return n
 
 cdef inline double rf_wind_sets(Ctx* x, Reading* rd, int kind, double n) noexcept nogil:

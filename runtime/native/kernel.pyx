@@ -680,7 +680,7 @@ cdef class Kernel:
         if sp.nfan:   # the fans that count: how many (int32), then each one's index (int32; bit 30: the hand is open,
             n = 0     # its open points count) and count (double)
             p = o + 4
-            sp.fans_all(x, rd)   # (every fan, in one pass where the reading's were not all worked out yet)
+            _fans_all(x, rd)   # (every fan, where the reading's were not all worked out yet)
             for i in range(sp.nfan):
                 d = x.ff_val[i]
                 if d != 0.0:
